@@ -1,0 +1,23 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['lib/', 'dist/', 'node_modules/', '.cache/', 'src/imports/', 'coverage/'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/explicit-function-return-type': ['error', { allowExpressions: true }],
+      complexity: ['error', 12],
+      'max-depth': ['error', 3],
+      'max-params': ['error', 4],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**'],
+    rules: { '@typescript-eslint/explicit-function-return-type': 'off', complexity: 'off' },
+  },
+);

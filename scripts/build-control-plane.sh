@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds the test control plane (kube-apiserver and etcd) from the Go module proxy, once per machine.
+#
+# Binaries land in $SPECFORGE_CP_DIR (default: .cache/control-plane in the repo, git-ignored), keyed by version,
+# so a second run is a no-op. See docs/design.md §5 and README "Cluster tests".
+set -euo pipefail
+
+KUBE_VERSION="${KUBE_VERSION:-v1.34.4}"
+ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${SPECFORGE_CP_DIR:-$root/.cache/control-plane}"
+mkdir -p "$out"
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "build-control-plane: Go is not installed; install Go >= 1.24 to build kube-apiserver and etcd" >&2
+  exit 1
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export GOFLAGS="${GOFLAGS:-} -mod=mod"
+export CGO_ENABLED=0
+
+build_apiserver() {
+  local dest="$out/kube-apiserver-$KUBE_VERSION"
+  if [ -x "$dest" ]; then echo "kube-apiserver $KUBE_VERSION: cached at $dest"; return; fi
+  echo "kube-apiserver $KUBE_VERSION: building (several minutes on 2 cores)"
+  local mod="$work/apiserver"
+  mkdir -p "$mod"
+  (
+    cd "$mod"
+    go mod init specforge.local/kube-apiserver >/dev/null 2>&1
+    # The staging modules are listed as v0.0.0 in k8s.io/kubernetes' go.mod; read the list from that go.mod
+    # (never hard-coded) and point each at its published v0.Y.Z tag.
+    local gomod staging
+    gomod="$(go mod download -json "k8s.io/kubernetes@$KUBE_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
+    staging="$(awk '/^require[[:space:]]*\(/{r=1;next} r&&/^\)/{r=0} r&&$2=="v0.0.0"{print $1}' "$gomod")"
+    local minor="v0.${KUBE_VERSION#v1.}"
+    go mod edit -require="k8s.io/kubernetes@$KUBE_VERSION"
+    for m in $staging; do go mod edit -replace="$m=$m@$minor"; done
+    cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+GO
+    go mod tidy >/dev/null 2>&1 || go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION"
+    go build -trimpath -ldflags "-s -w" -o "$dest.tmp" k8s.io/kubernetes/cmd/kube-apiserver
+    mv "$dest.tmp" "$dest"
+  )
+  echo "kube-apiserver $KUBE_VERSION: built"
+}
+
+build_etcd() {
+  local dest="$out/etcd-$ETCD_VERSION"
+  if [ -x "$dest" ]; then echo "etcd $ETCD_VERSION: cached at $dest"; return; fi
+  echo "etcd $ETCD_VERSION: building"
+  local mod="$work/etcd"
+  mkdir -p "$mod"
+  (
+    cd "$mod"
+    go mod init specforge.local/etcd >/dev/null 2>&1
+    cat > main.go <<'GO'
+// Command etcd wraps the etcd server's own entry point so it can be built from the Go module proxy.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+GO
+    go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null
+    go mod tidy >/dev/null
+    go build -trimpath -ldflags "-s -w" -o "$dest.tmp" .
+    mv "$dest.tmp" "$dest"
+  )
+  echo "etcd $ETCD_VERSION: built"
+}
+
+build_etcd
+build_apiserver
+ln -sf "kube-apiserver-$KUBE_VERSION" "$out/kube-apiserver"
+ln -sf "etcd-$ETCD_VERSION" "$out/etcd"
+echo "control plane ready in $out"
