@@ -1,0 +1,53 @@
+/**
+ * Kubernetes name rules, as the API server applies them (k8s.io/apimachinery/pkg/util/validation).
+ * Each returns `undefined` when the value is valid, else a sentence saying what is expected.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** RFC 1123 label: the rule for namespaces, NodePool names, RuntimeClass handlers. */
+export function checkDns1123Label(value: string): string | undefined {
+  if (value.length <= 63 && DNS1123_LABEL.test(value)) return undefined;
+  return 'a DNS label (RFC 1123): at most 63 characters of a-z, 0-9 and "-", starting and ending with a letter or digit';
+}
+
+/** RFC 1035 label: the rule for Service names, which derive from a spec's name. */
+export function checkDns1035Label(value: string): string | undefined {
+  if (value.length <= 63 && DNS1035_LABEL.test(value)) return undefined;
+  return 'a DNS label (RFC 1035): at most 63 characters of a-z, 0-9 and "-", starting with a letter and ending with a letter or digit';
+}
+
+/** RFC 1123 subdomain, optionally a leading `*.` wildcard (Ingress hosts). */
+export function checkHost(value: string): string | undefined {
+  const bare = value.startsWith('*.') ? value.slice(2) : value;
+  if (value.length <= 253 && DNS1123_SUBDOMAIN.test(bare)) return undefined;
+  return 'a lowercase DNS name (RFC 1123 subdomain, optionally starting with "*."), at most 253 characters';
+}
+
+/** A label or taint key: `[prefix/]name`, prefix a DNS subdomain of at most 253, name at most 63. */
+export function checkLabelKey(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash === -1 ? undefined : key.slice(0, slash);
+  const name = slash === -1 ? key : key.slice(slash + 1);
+  const prefixOk = prefix === undefined || (prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix));
+  if (prefixOk && name.length <= 63 && QUALIFIED_NAME.test(name)) return undefined;
+  return 'a label key: an optional DNS-subdomain prefix and "/", then at most 63 characters of letters, digits, "-", "_" and ".", starting and ending with a letter or digit';
+}
+
+/** A label (or taint) value: at most 63 characters, empty or alphanumeric at both ends. */
+export function checkLabelValue(value: string): string | undefined {
+  if (value.length <= 63 && LABEL_VALUE.test(value)) return undefined;
+  return 'a label value: empty, or at most 63 characters of letters, digits, "-", "_" and ".", starting and ending with a letter or digit';
+}
+
+/** A container port name (IANA_SVC_NAME): at most 15 characters, a-z 0-9 "-", a letter, no "--". */
+export function checkPortName(name: string): string | undefined {
+  if (name.length <= 15 && IANA_SVC_NAME.test(name) && /[a-z]/.test(name) && !name.includes('--'))
+    return undefined;
+  return 'a port name (IANA service name): at most 15 characters of a-z, 0-9 and "-", with at least one letter, no "--", not starting or ending with "-"';
+}

@@ -1,0 +1,132 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import common from '../../schemas/common.schema.json' with { type: 'json' };
+import appservice from '../../schemas/appservice.schema.json' with { type: 'json' };
+import myapp from '../../schemas/myapp.schema.json' with { type: 'json' };
+import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
+import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
+import chart from '../../schemas/chart.schema.json' with { type: 'json' };
+import { describeValue } from './errors.js';
+import { fromJsonPointer, type FieldPath } from './paths.js';
+import type { SpecKind } from './types.js';
+
+/** A schema violation, before it is given a file and position. */
+export interface Violation {
+  readonly path: FieldPath;
+  readonly expected: string;
+  readonly found: string;
+  readonly hint?: string;
+}
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+ajv.addSchema(common);
+
+const validators: Record<SpecKind | 'chart', ValidateFunction> = {
+  AppService: ajv.compile(appservice),
+  Myapp: ajv.compile(myapp),
+  Podroute: ajv.compile(podroute),
+  NodePool: ajv.compile(nodepool),
+  chart: ajv.compile(chart),
+};
+
+/** Validates one parsed document against the published JSON Schema of its kind (or the chart settings schema). */
+export function checkSchema(kind: SpecKind | 'chart', data: unknown): Violation[] {
+  const validate = validators[kind];
+  if (validate(data)) return [];
+  return toViolations(validate.errors ?? [], data);
+}
+
+/** The apiVersions a kind accepts, from its schema (one source of truth). */
+export function acceptedApiVersions(kind: SpecKind): readonly string[] {
+  const schemas = { AppService: appservice, Myapp: myapp, Podroute: podroute, NodePool: nodepool };
+  return schemas[kind].properties.apiVersion.enum;
+}
+
+function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[] {
+  // Inside anyOf the branch errors are noise: the anyOf error itself carries the description.
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const seen = new Set<string>();
+  const out: Violation[] = [];
+  for (const e of errors) {
+    if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('/anyOf/')) continue;
+    const v = toViolation(e, data);
+    const key = `${v.path.join('\u0000')}|${v.expected}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(v);
+  }
+  return out;
+}
+
+function toViolation(e: ErrorObject, data: unknown): Violation {
+  const path = fromJsonPointer(e.instancePath, data);
+  const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return {
+        path: [...path, String(params.missingProperty)],
+        expected: 'a value (the field is required)',
+        found: 'nothing',
+      };
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const known = Object.keys((parent.properties ?? {}) as object);
+      return {
+        path: [...path, field],
+        expected: `one of the known fields (${known.join(', ')})`,
+        found: `unknown field ${JSON.stringify(field)}`,
+        ...suggest(field, known),
+      };
+    }
+    default:
+      return { path, expected: expectedFor(e.keyword, parent, params), found: describeValue(e.data) };
+  }
+}
+
+function expectedFor(
+  keyword: string,
+  parent: Record<string, unknown>,
+  params: Record<string, unknown>,
+): string {
+  const described = typeof parent.description === 'string' ? parent.description : undefined;
+  switch (keyword) {
+    case 'type':
+      return `a value of type ${String(params.type).replace(',', ' or ')}`;
+    case 'enum':
+      return `one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return JSON.stringify(params.allowedValue);
+    case 'minimum':
+    case 'maximum':
+      return range('an integer', parent.minimum, parent.maximum);
+    case 'minLength':
+    case 'maxLength':
+      return range('a string of length', parent.minLength, parent.maxLength);
+    default:
+      return described ?? `a value satisfying "${keyword}"`;
+  }
+}
+
+function range(what: string, min: unknown, max: unknown): string {
+  if (min !== undefined && max !== undefined) return `${what} from ${String(min)} to ${String(max)}`;
+  if (min !== undefined) return `${what} of at least ${String(min)}`;
+  return `${what} of at most ${String(max)}`;
+}
+
+function suggest(field: string, known: readonly string[]): { hint?: string } {
+  const close = known.find((k) => editDistance(k.toLowerCase(), field.toLowerCase()) <= 2);
+  return close === undefined ? {} : { hint: `Did you mean "${close}"?` };
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,193 @@
+import { describeValue } from './errors.js';
+import {
+  checkDns1035Label,
+  checkDns1123Label,
+  checkHost,
+  checkLabelKey,
+  checkLabelValue,
+  checkPortName,
+} from './k8s-names.js';
+import type { FieldPath } from './paths.js';
+import type { Violation } from './schemas.js';
+import type { AppServiceSpec, MyappSpec, NodePoolSpec, ServicePort, SpecKind } from './types.js';
+
+/**
+ * The checks a JSON Schema cannot express: Kubernetes name rules on values that become object names, label keys
+ * and port names, and the cross-field rules of design §1. Input has already passed its kind's schema.
+ */
+export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+  const metadata = doc.metadata as { name: string; namespace?: string; labels?: Record<string, string> };
+  const out: Violation[] = [
+    ...checkName(kind, metadata.name),
+    ...checkLabels(['metadata', 'labels'], metadata.labels),
+  ];
+  if (kind === 'NodePool' && metadata.namespace !== undefined) {
+    out.push({
+      path: ['metadata', 'namespace'],
+      expected: 'no namespace (NodePool is cluster-scoped)',
+      found: describeValue(metadata.namespace),
+      hint: 'Remove metadata.namespace.',
+    });
+  }
+  const spec = doc.spec as Record<string, unknown>;
+  if (kind === 'AppService') out.push(...checkAppService(spec as unknown as AppServiceSpec));
+  if (kind === 'Myapp') out.push(...checkMyapp(spec as unknown as MyappSpec));
+  if (kind === 'NodePool') out.push(...checkNodePool(spec as NodePoolSpec));
+  return out;
+}
+
+function checkName(kind: SpecKind, name: string): Violation[] {
+  // Service names derive from the spec name, and Services need RFC 1035 labels; NodePool names become a label key.
+  const problem = kind === 'NodePool' ? checkDns1123Label(name) : checkDns1035Label(name);
+  return problem === undefined
+    ? []
+    : [{ path: ['metadata', 'name'], expected: problem, found: describeValue(name) }];
+}
+
+function checkLabels(path: FieldPath, labels: Readonly<Record<string, string>> | undefined): Violation[] {
+  const out: Violation[] = [];
+  for (const [key, value] of Object.entries(labels ?? {})) {
+    const keyProblem = checkLabelKey(key);
+    if (keyProblem !== undefined)
+      out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
+    const valueProblem = checkLabelValue(value);
+    if (valueProblem !== undefined)
+      out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
+  }
+  return out;
+}
+
+function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] {
+  const out: Violation[] = [];
+  if (spec.replicas !== undefined && spec.size !== undefined && spec.replicas !== spec.size) {
+    out.push({
+      path: ['spec', 'size'],
+      expected: `the same value as spec.replicas (${spec.replicas}), or only one of the two`,
+      found: describeValue(spec.size),
+    });
+  }
+  const ports = spec.ports ?? [];
+  if (ports.length === 0) {
+    out.push({
+      path: ['spec', 'ports'],
+      expected: 'at least one port (an AppService makes a NodePort Service, which needs ports)',
+      found: spec.ports === undefined ? 'nothing' : 'an empty list',
+      hint: 'Add e.g. `ports: [{port: 80, targetPort: 80}]`.',
+    });
+  }
+  out.push(...checkServicePorts(ports));
+  return out;
+}
+
+/** Container port names derived from service ports: a service port's name, where valid as a container port name. */
+export function containerPortNames(ports: readonly ServicePort[]): Set<string> {
+  return new Set(
+    ports.flatMap((p) => (p.name !== undefined && checkPortName(p.name) === undefined ? [p.name] : [])),
+  );
+}
+
+function checkServicePorts(ports: readonly ServicePort[]): Violation[] {
+  const out: Violation[] = [];
+  const names = containerPortNames(ports);
+  const seenNames = new Set<string>();
+  const seenPorts = new Set<string>();
+  ports.forEach((p, i) => {
+    const at: FieldPath = ['spec', 'ports', i];
+    out.push(...checkPortIdentity(p, at, ports.length, seenNames, seenPorts));
+    out.push(...checkTargetPort(p, at, names));
+  });
+  return out;
+}
+
+function checkPortIdentity(
+  p: ServicePort,
+  at: FieldPath,
+  count: number,
+  seenNames: Set<string>,
+  seenPorts: Set<string>,
+): Violation[] {
+  const out: Violation[] = [];
+  if (p.name === undefined && count > 1) {
+    out.push({
+      path: [...at, 'name'],
+      expected: 'a name (a Service with several ports needs a name on each)',
+      found: 'nothing',
+    });
+  }
+  if (p.name !== undefined) {
+    const problem = checkDns1123Label(p.name);
+    if (problem !== undefined)
+      out.push({ path: [...at, 'name'], expected: problem, found: describeValue(p.name) });
+    if (seenNames.has(p.name))
+      out.push({
+        path: [...at, 'name'],
+        expected: 'a name not used by another port',
+        found: describeValue(p.name),
+      });
+    seenNames.add(p.name);
+  }
+  const key = `${p.port}/${p.protocol ?? 'TCP'}`;
+  if (seenPorts.has(key))
+    out.push({ path: [...at, 'port'], expected: 'a port/protocol not used by another port', found: key });
+  seenPorts.add(key);
+  return out;
+}
+
+function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<string>): Violation[] {
+  const target = p.targetPort;
+  if (typeof target === 'number') {
+    if (target >= 1 && target <= 65535) return [];
+    return [
+      {
+        path: [...at, 'targetPort'],
+        expected: 'a port number from 1 to 65535, or a container port name',
+        found: String(target),
+      },
+    ];
+  }
+  if (target === undefined || names.has(target)) return [];
+  const known = [...names].sort();
+  return [
+    {
+      path: [...at, 'targetPort'],
+      expected:
+        known.length === 0
+          ? 'a port number (no container port has a name: container ports are named after named service ports)'
+          : `a port number or the name of a container port (${known.join(', ')})`,
+      found: describeValue(target),
+      hint: 'Use a number, or give the port that serves it a `name` equal to this targetPort.',
+    },
+  ];
+}
+
+function checkMyapp(spec: MyappSpec): Violation[] {
+  if (spec.host === undefined) return [];
+  const problem = checkHost(spec.host);
+  return problem === undefined
+    ? []
+    : [{ path: ['spec', 'host'], expected: problem, found: describeValue(spec.host) }];
+}
+
+function checkNodePool(spec: NodePoolSpec): Violation[] {
+  const out: Violation[] = [...checkLabels(['spec', 'labels'], spec.labels)];
+  const seen = new Set<string>();
+  (spec.taints ?? []).forEach((t, i) => {
+    const at: FieldPath = ['spec', 'taints', i];
+    const keyProblem = checkLabelKey(t.key);
+    if (keyProblem !== undefined)
+      out.push({ path: [...at, 'key'], expected: keyProblem, found: describeValue(t.key) });
+    const valueProblem = t.value === undefined ? undefined : checkLabelValue(t.value);
+    if (valueProblem !== undefined)
+      out.push({ path: [...at, 'value'], expected: valueProblem, found: describeValue(t.value) });
+    const id = `${t.key}:${t.effect}`;
+    if (seen.has(id))
+      out.push({ path: at, expected: 'one taint per key and effect', found: `a second taint ${id}` });
+    seen.add(id);
+  });
+  if (spec.handler !== undefined) {
+    const problem = checkDns1123Label(spec.handler);
+    if (problem !== undefined)
+      out.push({ path: ['spec', 'handler'], expected: problem, found: describeValue(spec.handler) });
+  }
+  return out;
+}
