@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the test control plane (kube-apiserver and etcd) from the Go module proxy, once per machine.
 #
-# Binaries land in $SPECFORGE_CP_DIR (default: .cache/control-plane in the repo, git-ignored), keyed by version,
-# so a second run is a no-op. See docs/design.md §5 and README "Cluster tests".
+# Binaries land in $SPECFORGE_CP_DIR (default: ~/.cache/specforge/control-plane, outside any clone, so every
+# checkout on the machine shares one build), keyed by version, so a second run is a no-op. The repo's
+# .cache/control-plane (git-ignored) is linked to it for the test harness. See README "Cluster tests".
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-v1.34.4}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${SPECFORGE_CP_DIR:-$root/.cache/control-plane}"
+out="${SPECFORGE_CP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/specforge/control-plane}"
 mkdir -p "$out"
 
 if ! command -v go >/dev/null 2>&1; then
@@ -85,4 +86,9 @@ build_etcd
 build_apiserver
 ln -sf "kube-apiserver-$KUBE_VERSION" "$out/kube-apiserver"
 ln -sf "etcd-$ETCD_VERSION" "$out/etcd"
+mkdir -p "$root/.cache"
+if [ "$(cd "$out" && pwd -P)" != "$(cd "$root/.cache" && pwd -P)/control-plane" ]; then
+  rm -rf "$root/.cache/control-plane"
+  ln -s "$out" "$root/.cache/control-plane"
+fi
 echo "control plane ready in $out"
