@@ -1,0 +1,283 @@
+/**
+ * `ControllerBundle`: every object the NodePool controller needs in a cluster (design §4), rendered by specforge
+ * itself so the controller ships through the same GitOps flow as everything else.
+ *
+ * Emits, in this order:
+ * - the `nodepools.nodes.specforge.dev` CRD (cluster-scoped, v1, structural schema with the validation of design
+ *   §1, status subresource);
+ * - the Namespace, the ServiceAccount;
+ * - a least-privilege ClusterRole (exactly the verbs the controller issues) and its ClusterRoleBinding;
+ * - a Role and RoleBinding for its leader-election Lease, in its own namespace only;
+ * - the Deployment (2 replicas by default, restricted security context, probes, resource requests);
+ * - a Service for `/metrics`.
+ *
+ * Pure: no I/O. Cluster-scoped objects carry no namespace.
+ */
+import { ApiObject } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-27';
+import { Construct } from 'constructs';
+import { ownerLabels, selectorLabels } from './labels.js';
+
+/** The controller's label-key and label-value rules, as CEL over map keys (Kubernetes qualified names). */
+const QUALIFIED_NAME =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$';
+const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+
+export interface ControllerBundleProps {
+  /**
+   * Base name of the namespaced objects (ServiceAccount, Deployment, Service, Role) and of the ClusterRole.
+   * @default specforge-controller
+   */
+  readonly name?: string;
+  /** Namespace the controller runs in; created by the bundle. @default specforge-system */
+  readonly namespace?: string;
+  /** Container image. @default ghcr.io/specforge/specforge:0.1.0 */
+  readonly image?: string;
+  /** Replicas; one leads, the others stand by. @default 2 */
+  readonly replicas?: number;
+  /** Chart the bundle belongs to (`app.kubernetes.io/part-of`). @default specforge */
+  readonly partOf?: string;
+  /** Name of the leader-election Lease. @default specforge-nodepool-controller */
+  readonly leaseName?: string;
+  /** Port of `/healthz`, `/readyz`, `/metrics`. @default 8080 */
+  readonly port?: number;
+  /** Emit the NodePool CRD (turn off when CRDs are managed elsewhere). @default true */
+  readonly crd?: boolean;
+}
+
+function conditionSchema(): k8s.JsonSchemaProps {
+  return {
+    type: 'object',
+    required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
+    properties: {
+      type: { type: 'string', maxLength: 316 },
+      status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+      observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
+      lastTransitionTime: { type: 'string', format: 'date-time' },
+      reason: { type: 'string', maxLength: 1024 },
+      message: { type: 'string', maxLength: 32768 },
+    },
+  };
+}
+
+/** The NodePool v1 schema: design §1 (labels map, taints with an effect enum, handler defaulting to runc). */
+export function nodePoolSchema(): k8s.JsonSchemaProps {
+  return {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec: {
+        type: 'object',
+        properties: {
+          labels: {
+            type: 'object',
+            description: 'Labels put on every member Node.',
+            maxProperties: 64,
+            additionalProperties: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
+            xKubernetesValidations: [
+              {
+                rule: `self.all(k, size(k) <= 317 && k.matches('${QUALIFIED_NAME}'))`,
+                message: 'label keys must be qualified names ([prefix/]name)',
+              },
+            ],
+          },
+          taints: {
+            type: 'array',
+            description: 'Taints put on every member Node.',
+            maxItems: 64,
+            items: {
+              type: 'object',
+              required: ['key', 'effect'],
+              properties: {
+                key: { type: 'string', minLength: 1, maxLength: 317 },
+                value: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
+                effect: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+              },
+              xKubernetesValidations: [
+                {
+                  rule: `self.key.matches('${QUALIFIED_NAME}')`,
+                  message: 'taint keys must be qualified names',
+                },
+              ],
+            },
+          },
+          handler: {
+            type: 'string',
+            description: 'RuntimeClass handler.',
+            default: 'runc',
+            minLength: 1,
+            maxLength: 63,
+            pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+          },
+        },
+      },
+      status: {
+        type: 'object',
+        properties: {
+          observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
+          members: { type: 'integer', format: 'int32', minimum: 0 },
+          conditions: {
+            type: 'array',
+            items: conditionSchema(),
+            xKubernetesListType: 'map',
+            xKubernetesListMapKeys: ['type'],
+          },
+        },
+      },
+    },
+  };
+}
+
+export class ControllerBundle extends Construct {
+  readonly name: string;
+  readonly namespace: string;
+  readonly crd: ApiObject | undefined;
+  readonly clusterRole: ApiObject;
+  readonly deployment: ApiObject;
+
+  constructor(scope: Construct, id: string, props: ControllerBundleProps = {}) {
+    super(scope, id);
+    this.name = props.name ?? 'specforge-controller';
+    this.namespace = props.namespace ?? 'specforge-system';
+    const replicas = props.replicas ?? 2;
+    if (!Number.isInteger(replicas) || replicas < 1) {
+      throw new Error(`ControllerBundle ${this.name}: replicas must be a positive integer, got ${replicas}.`);
+    }
+    const labels = ownerLabels({
+      kind: 'ControllerBundle',
+      name: this.name,
+      partOf: props.partOf ?? 'specforge',
+    });
+    const meta = { name: this.name, namespace: this.namespace, labels };
+    const clusterMeta = { name: this.name, labels };
+    this.crd = props.crd === false ? undefined : this.makeCrd(labels);
+    new k8s.KubeNamespace(this, 'namespace', { metadata: { name: this.namespace, labels } });
+    new k8s.KubeServiceAccount(this, 'service-account', { metadata: meta });
+    this.clusterRole = new k8s.KubeClusterRole(this, 'cluster-role', {
+      metadata: clusterMeta,
+      rules: clusterRules(),
+    });
+    const subjects = [{ kind: 'ServiceAccount', name: this.name, namespace: this.namespace }];
+    new k8s.KubeClusterRoleBinding(this, 'cluster-role-binding', {
+      metadata: clusterMeta,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: this.name },
+      subjects,
+    });
+    new k8s.KubeRole(this, 'lease-role', {
+      metadata: meta,
+      rules: [
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+      ],
+    });
+    new k8s.KubeRoleBinding(this, 'lease-role-binding', {
+      metadata: meta,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: this.name },
+      subjects,
+    });
+    const port = props.port ?? 8080;
+    this.deployment = this.makeDeployment(meta, replicas, port, props);
+    new k8s.KubeService(this, 'metrics-service', {
+      metadata: meta,
+      spec: {
+        type: 'ClusterIP',
+        selector: selectorLabels(this.name),
+        ports: [{ name: 'http', port, targetPort: k8s.IntOrString.fromString('http'), protocol: 'TCP' }],
+      },
+    });
+  }
+
+  private makeCrd(labels: Record<string, string>): ApiObject {
+    return new k8s.KubeCustomResourceDefinition(this, 'nodepool-crd', {
+      metadata: { name: 'nodepools.nodes.specforge.dev', labels },
+      spec: {
+        group: 'nodes.specforge.dev',
+        scope: 'Cluster',
+        names: { kind: 'NodePool', listKind: 'NodePoolList', plural: 'nodepools', singular: 'nodepool' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            additionalPrinterColumns: [
+              { name: 'Members', type: 'integer', jsonPath: '.status.members' },
+              { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+              { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            ],
+            schema: { openApiv3Schema: nodePoolSchema() },
+          },
+        ],
+      },
+    });
+  }
+
+  private makeDeployment(
+    meta: { name: string; namespace: string; labels: Record<string, string> },
+    replicas: number,
+    port: number,
+    props: ControllerBundleProps,
+  ): ApiObject {
+    const args = ['controller', `--namespace=${this.namespace}`, `--port=${port}`];
+    if (props.leaseName !== undefined) args.push(`--lease-name=${props.leaseName}`);
+    const probe = (path: string, period: number): k8s.Probe => ({
+      httpGet: { path, port: k8s.IntOrString.fromString('http') },
+      periodSeconds: period,
+      timeoutSeconds: 2,
+      failureThreshold: 3,
+    });
+    return new k8s.KubeDeployment(this, 'deployment', {
+      metadata: meta,
+      spec: {
+        replicas,
+        selector: { matchLabels: selectorLabels(this.name) },
+        template: {
+          metadata: { labels: meta.labels },
+          spec: {
+            serviceAccountName: this.name,
+            automountServiceAccountToken: true,
+            terminationGracePeriodSeconds: 30,
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: 65532,
+              runAsGroup: 65532,
+              seccompProfile: { type: 'RuntimeDefault' },
+            },
+            containers: [
+              {
+                name: 'controller',
+                image: props.image ?? 'ghcr.io/specforge/specforge:0.1.0',
+                args,
+                ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
+                livenessProbe: probe('/healthz', 20),
+                readinessProbe: probe('/readyz', 10),
+                resources: {
+                  requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('128Mi') },
+                  limits: { memory: k8s.Quantity.fromString('256Mi') },
+                },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true,
+                  runAsNonRoot: true,
+                  capabilities: { drop: ['ALL'] },
+                  seccompProfile: { type: 'RuntimeDefault' },
+                },
+              },
+            ],
+          },
+        },
+      },
+    });
+  }
+}
+
+/** Exactly the requests the controller makes (src/controller): nothing more. */
+function clusterRules(): k8s.PolicyRule[] {
+  return [
+    { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
+    { apiGroups: ['nodes.specforge.dev'], resources: ['nodepools'], verbs: ['list', 'watch', 'patch'] },
+    { apiGroups: ['nodes.specforge.dev'], resources: ['nodepools/status'], verbs: ['patch'] },
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+  ];
+}

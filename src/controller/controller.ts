@@ -1,0 +1,455 @@
+/**
+ * The NodePool controller: two caches (Nodes, NodePools), two indexes (pool → member Nodes, pool → Nodes it owns
+ * something on), one work queue, and the reconcile functions that turn {@link decide}'s answers into API writes.
+ *
+ * - Cost per Node event is independent of the number of pools: a Node event touches only the pools named in its
+ *   membership labels and ownership record.
+ * - Workers start only after both caches have synced, so nothing is removed before the first full sync.
+ * - Node writes are JSON merge patches guarded by resourceVersion; on 409 the Node is re-read and re-decided.
+ * - Pool status is recomputed at most every `statusDebounceMs` while Nodes change, and written only when it differs.
+ */
+import { decide, toMergePatch, type PoolLookup } from './decide.js';
+import { isStatus, MERGE_PATCH, type KubeClient } from './kube.js';
+import { microTime } from './leader.js';
+import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
+import {
+  CONTROLLER_NAME,
+  FINALIZER,
+  GROUP,
+  membershipPools,
+  OWNED_ANNOTATION,
+  toNodeView,
+  toPoolView,
+  VERSION,
+  type NodeView,
+  type PoolCondition,
+  type PoolStatus,
+  type PoolView,
+  type RawObject,
+} from './model.js';
+import { WorkQueue, type Timers } from './queue.js';
+import { Reflector, realDelay, type Delay } from './reflector.js';
+
+export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
+const NODE_KEY = 'n/';
+const POOL_KEY = 'p/';
+/** Immediate re-read-and-retry rounds on 409 before the key goes back to the queue with back-off. */
+const CONFLICT_RETRIES = 5;
+
+export interface NodePoolControllerOptions {
+  readonly client: KubeClient;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Reported as the Events' `reportingInstance`. */
+  readonly identity: string;
+  /** Label selector restricting both Nodes and NodePools (sharding, tests). @default - everything */
+  readonly selector?: string;
+  /** @default 8 */
+  readonly workers?: number;
+  /** Re-reconcile every cached object this often (no relist). 0 disables. @default 600000 */
+  readonly resyncMs?: number;
+  /** @default 500 */
+  readonly statusDebounceMs?: number;
+  /** Namespace Events about cluster-scoped NodePools go to. @default default */
+  readonly eventNamespace?: string;
+  readonly delay?: Delay;
+  readonly timers?: Timers;
+  readonly watchTimeoutSeconds?: () => number;
+}
+
+function addTo(index: Map<string, Set<string>>, pool: string, node: string): void {
+  let set = index.get(pool);
+  if (set === undefined) index.set(pool, (set = new Set()));
+  set.add(node);
+}
+
+function removeFrom(index: Map<string, Set<string>>, pool: string, node: string): void {
+  const set = index.get(pool);
+  if (set === undefined) return;
+  set.delete(node);
+  if (set.size === 0) index.delete(pool);
+}
+
+function poolsOfNode(node: NodeView | undefined): { members: string[]; owners: string[] } {
+  if (node === undefined) return { members: [], owners: [] };
+  return { members: membershipPools(node.labels), owners: Object.keys(node.owned) };
+}
+
+/** True when a pool appeared, went away, started deleting, or changed its labels or taints. */
+function specChanged(old: PoolView | undefined, pool: PoolView | undefined): boolean {
+  if (old === undefined || pool === undefined) return true;
+  if (old.deleting !== pool.deleting) return true;
+  return JSON.stringify([old.labels, old.taints]) !== JSON.stringify([pool.labels, pool.taints]);
+}
+
+function sameCondition(a: PoolCondition | undefined, b: PoolCondition): boolean {
+  return (
+    a !== undefined &&
+    a.status === b.status &&
+    a.reason === b.reason &&
+    a.message === b.message &&
+    a.observedGeneration === b.observedGeneration
+  );
+}
+
+function readyOf(status: PoolStatus): PoolCondition | undefined {
+  return status.conditions?.find((c) => c.type === 'Ready');
+}
+
+export class NodePoolController {
+  readonly nodes: Reflector<NodeView>;
+  readonly pools: Reflector<PoolView>;
+  readonly queue: WorkQueue;
+  /** pool → Nodes labelled as its members. */
+  private readonly membersOf = new Map<string, Set<string>>();
+  /** pool → Nodes whose ownership record names it. */
+  private readonly ownersOf = new Map<string, Set<string>>();
+  /** Node → the resourceVersion a write of ours started from, until the watch shows the result. */
+  private readonly patchedFrom = new Map<string, string>();
+  /** Node → last write error, for the pools' Ready condition. */
+  private readonly failed = new Map<string, string>();
+  private active = false;
+  private eventSeq = 0;
+  private readonly lookup: PoolLookup;
+  private readonly statusDebounceMs: number;
+
+  constructor(private readonly options: NodePoolControllerOptions) {
+    const { client, logger, metrics } = options;
+    const delay = options.delay ?? realDelay;
+    this.statusDebounceMs = options.statusDebounceMs ?? 500;
+    const common = {
+      client,
+      logger,
+      delay,
+      labelSelector: options.selector,
+      watchTimeoutSeconds: options.watchTimeoutSeconds,
+    };
+    this.nodes = new Reflector<NodeView>({
+      ...common,
+      path: '/api/v1/nodes',
+      transform: toNodeView,
+      handlers: {
+        onAdd: (n) => this.nodeChanged(undefined, n),
+        onUpdate: (o, n) => this.nodeChanged(o, n),
+        onDelete: (o) => this.nodeChanged(o, undefined),
+      },
+    });
+    this.pools = new Reflector<PoolView>({
+      ...common,
+      path: NODEPOOLS_PATH,
+      transform: toPoolView,
+      handlers: {
+        onAdd: (p) => this.poolChanged(undefined, p),
+        onUpdate: (o, p) => this.poolChanged(o, p),
+        onDelete: (o) => this.poolChanged(o, undefined),
+      },
+    });
+    this.lookup = { get: (name) => this.pools.store.get(name) };
+    this.queue = new WorkQueue({
+      timers: options.timers,
+      hooks: {
+        depth: (d) => metrics.queueDepth.set({ name: 'nodepool' }, d),
+        added: () => metrics.queueAdds.inc({ name: 'nodepool' }),
+        retried: () => metrics.queueRetries.inc({ name: 'nodepool' }),
+      },
+    });
+  }
+
+  get synced(): boolean {
+    return this.nodes.synced && this.pools.synced;
+  }
+
+  /** Starts both list+watch loops; they run until `signal` aborts. */
+  runInformers(signal: AbortSignal): Promise<void> {
+    return Promise.all([this.nodes.run(signal), this.pools.run(signal)]).then(() => undefined);
+  }
+
+  /** Acts (as the leader) until `signal` aborts: waits for sync, enqueues everything, runs the workers. */
+  async lead(signal: AbortSignal): Promise<void> {
+    await Promise.race([
+      Promise.all([this.nodes.waitForSync(), this.pools.waitForSync()]),
+      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
+    if (signal.aborted) return;
+    this.active = true;
+    this.enqueueAll();
+    const resync = this.options.resyncMs ?? 600_000;
+    const timer = resync > 0 ? setInterval(() => this.enqueueAll(), resync) : undefined;
+    timer?.unref();
+    const workers = Array.from({ length: this.options.workers ?? 8 }, () => this.work());
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    clearInterval(timer);
+    this.active = false;
+    this.queue.shutDown();
+    await Promise.all(workers);
+  }
+
+  /** Queues every cached Node and NodePool (the periodic resync). */
+  enqueueAll(): void {
+    if (!this.active) return;
+    for (const name of this.pools.store.keys()) this.queue.add(POOL_KEY + name);
+    for (const name of this.nodes.store.keys()) this.queue.add(NODE_KEY + name);
+  }
+
+  private reindex(name: string, old: NodeView | undefined, node: NodeView | undefined): Set<string> {
+    const before = poolsOfNode(old);
+    const after = poolsOfNode(node);
+    for (const p of before.members) removeFrom(this.membersOf, p, name);
+    for (const p of before.owners) removeFrom(this.ownersOf, p, name);
+    for (const p of after.members) addTo(this.membersOf, p, name);
+    for (const p of after.owners) addTo(this.ownersOf, p, name);
+    return new Set([...before.members, ...before.owners, ...after.members, ...after.owners]);
+  }
+
+  private nodeChanged(old: NodeView | undefined, node: NodeView | undefined): void {
+    const name = (node ?? old)?.name ?? '';
+    const touched = this.reindex(name, old, node);
+    if (node === undefined) this.failed.delete(name);
+    else if (this.patchedFrom.get(name) !== node.resourceVersion) this.patchedFrom.delete(name);
+    if (!this.active || old?.resourceVersion === node?.resourceVersion) return;
+    if (node !== undefined) this.queue.add(NODE_KEY + name);
+    for (const p of touched) this.queue.addAfter(POOL_KEY + p, this.statusDebounceMs);
+  }
+
+  private poolChanged(old: PoolView | undefined, pool: PoolView | undefined): void {
+    const name = (pool ?? old)?.name ?? '';
+    if (!this.active || old?.resourceVersion === pool?.resourceVersion) return;
+    if (pool !== undefined) this.queue.add(POOL_KEY + name);
+    if (specChanged(old, pool)) this.enqueueNodesOf(name);
+  }
+
+  private enqueueNodesOf(pool: string): void {
+    for (const n of this.membersOf.get(pool) ?? []) this.queue.add(NODE_KEY + n);
+    for (const n of this.ownersOf.get(pool) ?? []) this.queue.add(NODE_KEY + n);
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      await this.processItem(key);
+    }
+  }
+
+  private async processItem(key: string): Promise<void> {
+    const { metrics } = this.options;
+    const controller = key.startsWith(NODE_KEY) ? 'node' : 'nodepool';
+    const end = metrics.reconcileTime.startTimer({ controller });
+    metrics.activeWorkers.inc({ controller });
+    try {
+      await this.reconcile(key);
+      this.queue.forget(key);
+      metrics.reconcileTotal.inc({ controller, result: 'success' });
+    } catch (err) {
+      metrics.reconcileTotal.inc({ controller, result: 'error' });
+      metrics.reconcileErrors.inc({ controller });
+      this.options.logger.warn('reconcile failed; will retry', {
+        key,
+        error: String(err),
+        retries: this.queue.retries(key),
+      });
+      this.queue.addRateLimited(key);
+    } finally {
+      end();
+      metrics.activeWorkers.dec({ controller });
+      this.queue.done(key);
+    }
+  }
+
+  private reconcile(key: string): Promise<void> {
+    if (key.startsWith(NODE_KEY)) return this.reconcileNode(key.slice(NODE_KEY.length));
+    return this.reconcilePool(key.slice(POOL_KEY.length));
+  }
+
+  private async reconcileNode(name: string): Promise<void> {
+    const node = this.nodes.store.get(name);
+    // Our last write is not in the cache yet: its watch event will queue the Node again.
+    if (node === undefined || this.patchedFrom.get(name) === node.resourceVersion) return;
+    try {
+      await this.writeNode(node);
+      this.failed.delete(name);
+    } catch (err) {
+      this.failed.set(name, String(err));
+      for (const p of this.reindex(name, node, node))
+        this.queue.addAfter(POOL_KEY + p, this.statusDebounceMs);
+      throw err;
+    }
+  }
+
+  /** Decides and writes one Node; on 409 re-reads it and decides again (a few times before backing off). */
+  private async writeNode(first: NodeView): Promise<void> {
+    const { client, metrics, logger } = this.options;
+    let node = first;
+    for (let attempt = 1; ; attempt += 1) {
+      const decision = decide(node, this.lookup);
+      if (!decision.changed) return;
+      try {
+        const patch = toMergePatch(node, decision, OWNED_ANNOTATION);
+        const written = await client.request<RawObject>(
+          'PATCH',
+          `/api/v1/nodes/${node.name}`,
+          patch,
+          MERGE_PATCH,
+        );
+        metrics.writes.inc({ resource: 'nodes' });
+        if (written.metadata?.resourceVersion !== node.resourceVersion)
+          this.patchedFrom.set(node.name, node.resourceVersion);
+        logger.debug('node updated', { node: node.name, members: decision.members });
+        return;
+      } catch (err) {
+        if (isStatus(err, 404)) return;
+        if (!isStatus(err, 409) || attempt >= CONFLICT_RETRIES) throw err;
+        logger.debug('node changed under us (409); re-reading', { node: node.name, attempt });
+        node = toNodeView(await client.request<RawObject>('GET', `/api/v1/nodes/${node.name}`));
+      }
+    }
+  }
+
+  private async reconcilePool(name: string): Promise<void> {
+    const pool = this.pools.store.get(name);
+    if (pool === undefined) return;
+    if (pool.deleting) {
+      await this.finalize(pool);
+      return;
+    }
+    if (!pool.finalizers.includes(FINALIZER)) {
+      await this.patchPool(pool, {
+        metadata: { resourceVersion: pool.resourceVersion, finalizers: [...pool.finalizers, FINALIZER] },
+      });
+      return;
+    }
+    const status = this.computeStatus(pool);
+    const before = readyOf(pool.status);
+    const after = readyOf(status) as PoolCondition;
+    if (
+      pool.status.observedGeneration === status.observedGeneration &&
+      pool.status.members === status.members &&
+      sameCondition(before, after)
+    ) {
+      return;
+    }
+    await this.patchPool(pool, { metadata: { resourceVersion: pool.resourceVersion }, status }, '/status');
+    if (before?.status === after.status && before.reason === after.reason) return;
+    if (after.status === 'True') await this.event(pool, 'Applied', after.message, false);
+    else if (after.reason !== 'Progressing') await this.event(pool, 'Failed', after.message, true);
+  }
+
+  private async patchPool(pool: PoolView, patch: Record<string, unknown>, sub = ''): Promise<void> {
+    await this.options.client.request('PATCH', `${NODEPOOLS_PATH}/${pool.name}${sub}`, patch, MERGE_PATCH);
+    this.options.metrics.writes.inc({ resource: sub === '' ? 'nodepools' : 'nodepools/status' });
+  }
+
+  private async finalize(pool: PoolView): Promise<void> {
+    if (!pool.finalizers.includes(FINALIZER)) return;
+    const owners = this.ownersOf.get(pool.name);
+    if (owners !== undefined && owners.size > 0) {
+      for (const n of owners) this.queue.add(NODE_KEY + n);
+      return;
+    }
+    await this.patchPool(pool, {
+      metadata: {
+        resourceVersion: pool.resourceVersion,
+        finalizers: pool.finalizers.filter((f) => f !== FINALIZER),
+      },
+    });
+    this.options.logger.info('nodepool cleaned; finalizer removed', { pool: pool.name });
+    await this.event(
+      pool,
+      'Cleaned',
+      "Removed the pool's labels and taints from every Node; finalizer removed.",
+      false,
+    );
+  }
+
+  /** The status a pool should show, from the caches. Pure with respect to the API. */
+  computeStatus(pool: PoolView): PoolStatus {
+    const members = this.membersOf.get(pool.name) ?? new Set<string>();
+    let pending = 0;
+    const conflicts: string[] = [];
+    const failures: string[] = [];
+    for (const n of new Set([...members, ...(this.ownersOf.get(pool.name) ?? [])])) {
+      const node = this.nodes.store.get(n);
+      if (node === undefined) continue;
+      const d = decide(node, this.lookup);
+      if (d.changed) pending += 1;
+      for (const c of d.conflicts)
+        if (c.pool === pool.name) conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
+      const failure = this.failed.get(n);
+      if (failure !== undefined) failures.push(`${n}: ${failure}`);
+    }
+    const condition = readyCondition(pending, conflicts, failures);
+    const before = readyOf(pool.status);
+    const lastTransitionTime =
+      before !== undefined && before.status === condition.status
+        ? before.lastTransitionTime
+        : microTime(Date.now()).replace(/\.\d+Z$/, 'Z');
+    return {
+      observedGeneration: pool.generation,
+      members: members.size,
+      conditions: [{ ...condition, observedGeneration: pool.generation, lastTransitionTime }],
+    };
+  }
+
+  private async event(pool: PoolView, reason: string, note: string, warning: boolean): Promise<void> {
+    const namespace = this.options.eventNamespace ?? 'default';
+    const body = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: {
+        name: `${pool.name}.${(BigInt(Date.now()) * 1_000_000n + BigInt(++this.eventSeq)).toString(16)}`,
+        namespace,
+      },
+      eventTime: microTime(Date.now()),
+      reportingController: CONTROLLER_NAME,
+      reportingInstance: this.options.identity,
+      action: 'Reconcile',
+      reason,
+      type: warning ? 'Warning' : 'Normal',
+      note: note.slice(0, 1000),
+      regarding: { apiVersion: `${GROUP}/${VERSION}`, kind: 'NodePool', name: pool.name, uid: pool.uid },
+    };
+    try {
+      await this.options.client.request(
+        'POST',
+        `/apis/events.k8s.io/v1/namespaces/${namespace}/events`,
+        body,
+      );
+      this.options.metrics.writes.inc({ resource: 'events' });
+    } catch (err) {
+      this.options.logger.warn('could not record event', { pool: pool.name, reason, error: String(err) });
+    }
+  }
+}
+
+function readyCondition(
+  pending: number,
+  conflicts: readonly string[],
+  failures: readonly string[],
+): Omit<PoolCondition, 'lastTransitionTime'> {
+  if (failures.length > 0) {
+    return {
+      type: 'Ready',
+      status: 'False',
+      reason: 'ReconcileFailed',
+      message: `Writing Nodes failed: ${failures.slice(0, 3).join('; ')}`,
+    };
+  }
+  if (conflicts.length > 0) {
+    return {
+      type: 'Ready',
+      status: 'False',
+      reason: 'Conflict',
+      message: `${conflicts.length} label(s)/taint(s) are held by another owner and left alone: ${conflicts.slice(0, 3).join('; ')}`,
+    };
+  }
+  if (pending > 0) {
+    return { type: 'Ready', status: 'False', reason: 'Progressing', message: 'Nodes are being updated.' };
+  }
+  return {
+    type: 'Ready',
+    status: 'True',
+    reason: 'Converged',
+    message: "Every member Node carries the pool's labels and taints.",
+  };
+}

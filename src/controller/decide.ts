@@ -1,0 +1,264 @@
+/**
+ * The pure heart of the controller: given one Node, the pools it may belong to and what the controller already
+ * owns on it, decide the labels, taints and ownership record the Node should carry. No I/O; unit-tested without a
+ * cluster.
+ *
+ * Rules (design §4):
+ * - A Node is a member of every existing, not-deleting pool `P` it labels `node-role.kubernetes.io/P`.
+ * - Each member pool's labels and taints are put on the Node and recorded as owned by that pool.
+ * - A label or taint the controller owns but no member pool still wants is removed, and so is its record.
+ * - A label or taint the controller does not own is never changed or removed. When a pool wants a key that is
+ *   already there and not owned, an equal value satisfies the pool (without being owned); a different value is a
+ *   conflict, reported and left alone.
+ * - Two pools wanting the same key with different values: the pool whose name sorts first wins; a conflict is
+ *   reported.
+ * - Taints are identified by `key:effect`, as Kubernetes does; foreign taints keep their place in the list.
+ */
+import {
+  membershipPools,
+  serializeOwned,
+  taintId,
+  type NodeView,
+  type Owned,
+  type OwnedEntry,
+  type PoolView,
+  type Taint,
+} from './model.js';
+
+/** Where pools come from: the NodePool cache, indexed by name. */
+export interface PoolLookup {
+  get(name: string): PoolView | undefined;
+}
+
+export interface Conflict {
+  readonly pool: string;
+  readonly kind: 'label' | 'taint';
+  readonly key: string;
+  /** `foreign`: the Node has the key from someone else; `pool`: another pool wants another value. */
+  readonly with: 'foreign' | 'pool';
+}
+
+export interface Decision {
+  /** True when the Node must be written. */
+  readonly changed: boolean;
+  /** Label changes only: key → new value, or null to remove. */
+  readonly labelPatch: Readonly<Record<string, string | null>>;
+  /** The complete new taint list when taints change, else undefined. */
+  readonly taints: readonly Taint[] | undefined;
+  /** True when the ownership annotation must be rewritten. */
+  readonly ownedChanged: boolean;
+  /** The desired annotation text; undefined means "no annotation". */
+  readonly ownedRaw: string | undefined;
+  /** The pools the Node is an active member of, sorted. */
+  readonly members: readonly string[];
+  readonly conflicts: readonly Conflict[];
+}
+
+interface Wanted<T> {
+  readonly value: T;
+  readonly pool: string;
+}
+
+/** The active member pools of a Node, sorted by name. */
+export function activePools(node: Pick<NodeView, 'labels'>, pools: PoolLookup): PoolView[] {
+  const active: PoolView[] = [];
+  for (const name of membershipPools(node.labels).sort()) {
+    const pool = pools.get(name);
+    if (pool !== undefined && !pool.deleting) active.push(pool);
+  }
+  return active;
+}
+
+function ownedKeys(owned: Owned, field: keyof OwnedEntry): Set<string> {
+  const keys = new Set<string>();
+  for (const entry of Object.values(owned)) for (const k of entry[field]) keys.add(k);
+  return keys;
+}
+
+function push(map: Map<string, string[]>, pool: string, key: string): void {
+  const list = map.get(pool);
+  if (list === undefined) map.set(pool, [key]);
+  else if (!list.includes(key)) list.push(key);
+}
+
+/** What every member pool wants, keyed by label key or taint id, and which pool claims which keys. */
+interface Claims<V> {
+  readonly want: Map<string, Wanted<V>>;
+  readonly byPool: Map<string, string[]>;
+}
+
+interface ClaimContext<V> {
+  readonly kind: Conflict['kind'];
+  /** The value on the Node now, if any. */
+  readonly current: (id: string) => V | undefined;
+  readonly ownedAll: ReadonlySet<string>;
+  readonly same: (a: V, b: V) => boolean;
+  readonly conflicts: Conflict[];
+}
+
+function claim<V>(
+  ctx: ClaimContext<V>,
+  claims: Claims<V>,
+  pool: string,
+  item: { id: string; value: V },
+): void {
+  const existing = ctx.current(item.id);
+  if (existing !== undefined && !ctx.ownedAll.has(item.id)) {
+    // Not ours: an equal value satisfies the pool, a different one is a conflict; either way it is left alone.
+    if (!ctx.same(existing, item.value))
+      ctx.conflicts.push({ pool, kind: ctx.kind, key: item.id, with: 'foreign' });
+    return;
+  }
+  const prev = claims.want.get(item.id);
+  if (prev === undefined) claims.want.set(item.id, { value: item.value, pool });
+  else if (!ctx.same(prev.value, item.value))
+    ctx.conflicts.push({ pool, kind: ctx.kind, key: item.id, with: 'pool' });
+  push(claims.byPool, pool, item.id);
+}
+
+interface LabelPlan {
+  readonly patch: Record<string, string | null>;
+  readonly byPool: Map<string, string[]>;
+}
+
+function planLabels(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): LabelPlan {
+  const ownedAll = ownedKeys(node.owned, 'labels');
+  const ctx: ClaimContext<string> = {
+    kind: 'label',
+    current: (key) => node.labels[key],
+    ownedAll,
+    same: (a, b) => a === b,
+    conflicts,
+  };
+  const claims: Claims<string> = { want: new Map(), byPool: new Map() };
+  for (const pool of active) {
+    for (const [id, value] of Object.entries(pool.labels)) claim(ctx, claims, pool.name, { id, value });
+  }
+  const patch: Record<string, string | null> = {};
+  for (const [key, { value }] of claims.want) if (node.labels[key] !== value) patch[key] = value;
+  for (const key of ownedAll) {
+    if (!claims.want.has(key) && node.labels[key] !== undefined) patch[key] = null;
+  }
+  return { patch, byPool: claims.byPool };
+}
+
+function sameValue(a: Taint, b: Taint): boolean {
+  return (a.value ?? '') === (b.value ?? '');
+}
+
+function makeTaint(key: string, effect: string, value: string | undefined, timeAdded?: string): Taint {
+  const taint: { key: string; effect: string; value?: string; timeAdded?: string } = { key, effect };
+  if (value !== undefined && value !== '') taint.value = value;
+  if (timeAdded !== undefined) taint.timeAdded = timeAdded;
+  return taint;
+}
+
+interface TaintPlan {
+  readonly taints: Taint[] | undefined;
+  readonly byPool: Map<string, string[]>;
+}
+
+function planTaints(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): TaintPlan {
+  const ownedAll = ownedKeys(node.owned, 'taints');
+  const current = new Map(node.taints.map((t) => [taintId(t), t] as const));
+  const ctx: ClaimContext<Taint> = {
+    kind: 'taint',
+    current: (id) => current.get(id),
+    ownedAll,
+    same: sameValue,
+    conflicts,
+  };
+  const claims: Claims<Taint> = { want: new Map(), byPool: new Map() };
+  for (const pool of active) {
+    for (const taint of pool.taints) claim(ctx, claims, pool.name, { id: taintId(taint), value: taint });
+  }
+  const next: Taint[] = [];
+  let changed = false;
+  for (const taint of node.taints) {
+    const id = taintId(taint);
+    const wanted = claims.want.get(id);
+    if (!ownedAll.has(id)) next.push(taint);
+    else if (wanted === undefined) changed = true;
+    else {
+      changed ||= !sameValue(taint, wanted.value);
+      next.push(makeTaint(taint.key, taint.effect, wanted.value.value, taint.timeAdded));
+    }
+  }
+  for (const [id, { value }] of claims.want) {
+    if (current.has(id)) continue;
+    next.push(makeTaint(value.key, value.effect, value.value));
+    changed = true;
+  }
+  return { taints: changed ? next : undefined, byPool: claims.byPool };
+}
+
+function buildOwned(active: readonly PoolView[], labels: LabelPlan, taints: TaintPlan): Owned {
+  const owned: Record<string, OwnedEntry> = {};
+  for (const pool of active) {
+    owned[pool.name] = {
+      labels: labels.byPool.get(pool.name) ?? [],
+      taints: taints.byPool.get(pool.name) ?? [],
+    };
+  }
+  return owned;
+}
+
+/** Decides what one Node should look like. Pure and deterministic. */
+export function decide(node: NodeView, pools: PoolLookup): Decision {
+  const active = activePools(node, pools);
+  const conflicts: Conflict[] = [];
+  const labels = planLabels(node, active, conflicts);
+  const taints = planTaints(node, active, conflicts);
+  const ownedRaw = serializeOwned(buildOwned(active, labels, taints));
+  const ownedChanged = ownedRaw !== serializeOwned(node.owned);
+  const changed = Object.keys(labels.patch).length > 0 || taints.taints !== undefined || ownedChanged;
+  return {
+    changed,
+    labelPatch: labels.patch,
+    taints: taints.taints,
+    ownedChanged,
+    ownedRaw,
+    members: active.map((p) => p.name),
+    conflicts,
+  };
+}
+
+/**
+ * The JSON merge patch that carries a decision to the API server, guarded by the Node's resourceVersion
+ * (optimistic concurrency: the server answers 409 if anyone wrote the Node since it was read). Taints go as a
+ * whole list, which is safe only because of that guard.
+ */
+export function toMergePatch(
+  node: NodeView,
+  decision: Decision,
+  annotation: string,
+): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { resourceVersion: node.resourceVersion };
+  if (Object.keys(decision.labelPatch).length > 0) metadata.labels = decision.labelPatch;
+  if (decision.ownedChanged) metadata.annotations = { [annotation]: decision.ownedRaw ?? null };
+  const patch: Record<string, unknown> = { metadata };
+  if (decision.taints !== undefined)
+    patch.spec = { taints: decision.taints.length > 0 ? decision.taints : null };
+  return patch;
+}
+
+/** What the Node looks like once a decision is written: for tests and for write-through caching. */
+export function applyDecision(
+  node: NodeView,
+  decision: Decision,
+  parse: (raw: string | undefined) => Owned,
+): NodeView {
+  const labels: Record<string, string> = { ...node.labels };
+  for (const [key, value] of Object.entries(decision.labelPatch)) {
+    if (value === null) delete labels[key];
+    else labels[key] = value;
+  }
+  const ownedRaw = decision.ownedChanged ? decision.ownedRaw : node.ownedRaw;
+  return {
+    ...node,
+    labels,
+    taints: decision.taints ?? node.taints,
+    ownedRaw,
+    owned: parse(ownedRaw),
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * Entry points of the NodePool controller: {@link startController} for programs and tests (returns a handle), and
+ * {@link runController} for `specforge controller ...` (parses flags, runs until SIGTERM/SIGINT, returns an exit
+ * code).
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { NodePoolController } from './controller.js';
+import { KubeClient, type Interceptor } from './kube.js';
+import { LeaderElector } from './leader.js';
+import { jsonLogger, type Level, type Logger } from './log.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { realDelay, type Delay } from './reflector.js';
+import { startProbeServer } from './server.js';
+
+export interface ControllerOptions {
+  /** A loaded KubeConfig; wins over `kubeconfig`. */
+  readonly kubeConfig?: KubeConfig;
+  /** Path of a kubeconfig file. @default - KUBECONFIG, ~/.kube/config, then in-cluster */
+  readonly kubeconfig?: string;
+  /** Namespace of the Lease. @default specforge-system */
+  readonly namespace?: string;
+  /** @default specforge-nodepool-controller */
+  readonly leaseName?: string;
+  /** @default - hostname plus a random suffix */
+  readonly identity?: string;
+  /** @default true */
+  readonly leaderElect?: boolean;
+  /** Probe and metrics port; 0 picks a free one; undefined serves nothing. */
+  readonly port?: number;
+  /** @default 0.0.0.0 */
+  readonly host?: string;
+  /** @default 600 */
+  readonly resyncSeconds?: number;
+  /** @default 8 */
+  readonly workers?: number;
+  /** Label selector limiting Nodes and NodePools. @default - all */
+  readonly selector?: string;
+  readonly logger?: Logger;
+  /** @default 15000 */
+  readonly leaseDurationMs?: number;
+  /** @default 10000 */
+  readonly renewDeadlineMs?: number;
+  /** @default 2000 */
+  readonly retryPeriodMs?: number;
+  /** @default 500 */
+  readonly statusDebounceMs?: number;
+  readonly delay?: Delay;
+  /** Also export process metrics (CPU, memory) on /metrics. @default false */
+  readonly processMetrics?: boolean;
+  /** Hook run before every API request (tracing; tests inject concurrent writers or crashes). */
+  readonly interceptor?: Interceptor;
+  /** Server-side watch timeout; tests shorten it. */
+  readonly watchTimeoutSeconds?: () => number;
+}
+
+export type StopReason = 'stopped' | 'lost-lease';
+
+export interface ControllerHandle {
+  readonly identity: string;
+  readonly metrics: Metrics;
+  readonly controller: NodePoolController;
+  /** The probe server's port, when one was requested. */
+  readonly port: number | undefined;
+  /** Resolves when the controller ends by itself or after {@link ControllerHandle.stop}. */
+  readonly done: Promise<StopReason>;
+  isLeader(): boolean;
+  isReady(): boolean;
+  /** Graceful stop: workers finish their item, the Lease is released, watches close. */
+  stop(): Promise<StopReason>;
+}
+
+function loadKubeConfig(options: ControllerOptions): KubeConfig {
+  if (options.kubeConfig !== undefined) return options.kubeConfig;
+  const kc = new KubeConfig();
+  if (options.kubeconfig !== undefined) kc.loadFromFile(options.kubeconfig);
+  else kc.loadFromDefault();
+  return kc;
+}
+
+function defaultIdentity(): string {
+  return `${hostname()}_${randomBytes(4).toString('hex')}`;
+}
+
+interface Parts {
+  readonly options: ControllerOptions;
+  readonly controller: NodePoolController;
+  readonly elector: LeaderElector | undefined;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+}
+
+async function lifecycle(parts: Parts, stopSignal: AbortSignal): Promise<StopReason> {
+  const { controller, elector, metrics, logger } = parts;
+  const leading = new AbortController();
+  stopSignal.addEventListener('abort', () => leading.abort(), { once: true });
+  if (elector === undefined) {
+    await controller.lead(leading.signal);
+    return 'stopped';
+  }
+  if (!(await elector.acquire(stopSignal))) return 'stopped';
+  metrics.leaderStatus.set({ name: parts.options.leaseName ?? 'specforge-nodepool-controller' }, 1);
+  const work = controller.lead(leading.signal);
+  const outcome = await elector.hold(stopSignal);
+  leading.abort();
+  await work;
+  metrics.leaderStatus.set({ name: parts.options.leaseName ?? 'specforge-nodepool-controller' }, 0);
+  if (outcome === 'lost') {
+    logger.error('leadership lost; stopping so a fresh process can rejoin the election');
+    return 'lost-lease';
+  }
+  await elector.release();
+  return 'stopped';
+}
+
+function makeElector(
+  options: ControllerOptions,
+  parts: { client: KubeClient; identity: string; logger: Logger; delay: Delay },
+): LeaderElector | undefined {
+  if (options.leaderElect === false) return undefined;
+  return new LeaderElector({
+    ...parts,
+    namespace: options.namespace ?? 'specforge-system',
+    name: options.leaseName ?? 'specforge-nodepool-controller',
+    leaseDurationMs: options.leaseDurationMs,
+    renewDeadlineMs: options.renewDeadlineMs,
+    retryPeriodMs: options.retryPeriodMs,
+  });
+}
+
+/** Starts a controller and returns at once with its handle. */
+export async function startController(options: ControllerOptions = {}): Promise<ControllerHandle> {
+  const identity = options.identity ?? defaultIdentity();
+  const logger = (options.logger ?? jsonLogger()).child({ identity });
+  const metrics = createMetrics({ defaultMetrics: options.processMetrics });
+  const client = await KubeClient.fromKubeConfig(loadKubeConfig(options));
+  client.observe((method, code) => metrics.requests.inc({ method, code: String(code) }));
+  if (options.interceptor !== undefined) client.intercept(options.interceptor);
+  const delay = options.delay ?? realDelay;
+  const controller = new NodePoolController({
+    client,
+    logger,
+    metrics,
+    identity,
+    selector: options.selector,
+    workers: options.workers,
+    resyncMs: (options.resyncSeconds ?? 600) * 1000,
+    statusDebounceMs: options.statusDebounceMs,
+    delay,
+    watchTimeoutSeconds: options.watchTimeoutSeconds,
+  });
+  const elector = makeElector(options, { client, identity, logger, delay });
+  const stopping = new AbortController();
+  const informers = new AbortController();
+  const informersDone = controller.runInformers(informers.signal);
+  const server =
+    options.port === undefined
+      ? undefined
+      : await startProbeServer(
+          options.host ?? '0.0.0.0',
+          options.port,
+          { healthy: () => !informers.signal.aborted, ready: () => controller.synced },
+          metrics.registry,
+        );
+  logger.info('controller started', { leaderElect: elector !== undefined, selector: options.selector ?? '' });
+  const done = lifecycle({ options, controller, elector, metrics, logger }, stopping.signal).then(
+    async (reason) => {
+      informers.abort();
+      await informersDone;
+      await server?.close();
+      client.close();
+      logger.info('controller stopped', { reason });
+      return reason;
+    },
+  );
+  return {
+    identity,
+    metrics,
+    controller,
+    port: server?.port,
+    done,
+    isLeader: () => elector === undefined || elector.isLeader,
+    isReady: () => controller.synced,
+    stop: () => {
+      stopping.abort();
+      return done;
+    },
+  };
+}
+
+const USAGE = `Usage: specforge controller [options]
+
+  --kubeconfig PATH        kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
+  --namespace NS           namespace of the leader-election Lease (default specforge-system)
+  --lease-name NAME        Lease name (default specforge-nodepool-controller)
+  --identity ID            leader-election identity (default: hostname + random suffix)
+  --leader-elect BOOL      true|false (default true)
+  --port N                 /healthz, /readyz and /metrics port (default 8080)
+  --resync-seconds N       re-check every object this often (default 600)
+  --workers N              concurrent reconciles (default 8)
+  --selector SELECTOR      only Nodes and NodePools matching this label selector
+  --log-level LEVEL        debug|info|warn|error (default info)
+`;
+
+function toInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`--${flag} expects a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function parseControllerArgs(argv: readonly string[]): ControllerOptions & { help?: boolean } {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      kubeconfig: { type: 'string' },
+      namespace: { type: 'string' },
+      'lease-name': { type: 'string' },
+      identity: { type: 'string' },
+      'leader-elect': { type: 'string' },
+      port: { type: 'string' },
+      'resync-seconds': { type: 'string' },
+      workers: { type: 'string' },
+      selector: { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  const leaderElect = values['leader-elect'];
+  if (leaderElect !== undefined && leaderElect !== 'true' && leaderElect !== 'false') {
+    throw new Error(`--leader-elect expects true or false, got "${leaderElect}"`);
+  }
+  const level = (values['log-level'] ?? 'info') as Level;
+  if (!['debug', 'info', 'warn', 'error'].includes(level))
+    throw new Error(`--log-level expects debug|info|warn|error, got "${level}"`);
+  return {
+    kubeconfig: values.kubeconfig,
+    namespace: values.namespace,
+    leaseName: values['lease-name'],
+    identity: values.identity,
+    leaderElect: leaderElect !== 'false',
+    port: toInt(values.port, 'port') ?? 8080,
+    resyncSeconds: toInt(values['resync-seconds'], 'resync-seconds'),
+    workers: toInt(values.workers, 'workers'),
+    selector: values.selector,
+    logger: jsonLogger(level),
+    processMetrics: true,
+    help: values.help,
+  };
+}
+
+/**
+ * `specforge controller [flags]`: runs until SIGTERM or SIGINT. Exit codes: 0 after a graceful stop, 1 when the
+ * controller failed or lost its Lease (the kubelet restarts it), 2 for a usage error.
+ */
+export async function runController(argv: readonly string[]): Promise<number> {
+  let options: ReturnType<typeof parseControllerArgs>;
+  try {
+    options = parseControllerArgs(argv);
+  } catch (err) {
+    process.stderr.write(`specforge controller: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help === true) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let handle: ControllerHandle;
+  try {
+    handle = await startController(options);
+  } catch (err) {
+    options.logger?.error('controller failed to start', { error: String(err) });
+    return 1;
+  }
+  const onSignal = (signal: string): void => {
+    options.logger?.info('signal received; shutting down', { signal });
+    void handle.stop();
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  const reason = await handle.done;
+  process.off('SIGTERM', onSignal);
+  process.off('SIGINT', onSignal);
+  return reason === 'stopped' ? 0 : 1;
+}

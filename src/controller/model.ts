@@ -1,0 +1,207 @@
+/**
+ * The controller's view of Nodes and NodePools: the few fields it reads, the names it owns, and the pure
+ * conversions from API objects. The informer caches hold these slim views, never whole objects, so memory stays
+ * small on clusters with thousands of Nodes.
+ */
+
+/** API group of the NodePool kind this controller serves. */
+export const GROUP = 'nodes.specforge.dev';
+export const VERSION = 'v1';
+/** Node annotation recording, per pool, the label keys and taints the controller added (see {@link Owned}). */
+export const OWNED_ANNOTATION = `${GROUP}/owned`;
+/** Finalizer that holds a NodePool until every Node it touched is cleaned. */
+export const FINALIZER = `${GROUP}/cleanup`;
+/** A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P`. */
+export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
+/** Field manager / reporting controller name. */
+export const CONTROLLER_NAME = 'specforge-nodepool-controller';
+
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: string;
+  readonly timeAdded?: string;
+}
+
+/** What one pool added to one Node: label keys and taint identities (`key:effect`). */
+export interface OwnedEntry {
+  readonly labels: readonly string[];
+  readonly taints: readonly string[];
+}
+
+/** The ownership record, pool name → what that pool added. */
+export type Owned = Readonly<Record<string, OwnedEntry>>;
+
+export interface NodeView {
+  readonly name: string;
+  readonly resourceVersion: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  /** The raw ownership annotation, or undefined when absent. */
+  readonly ownedRaw: string | undefined;
+  /** The parsed ownership record (empty when absent or unreadable). */
+  readonly owned: Owned;
+}
+
+export interface PoolCondition {
+  readonly type: string;
+  readonly status: 'True' | 'False' | 'Unknown';
+  readonly reason: string;
+  readonly message: string;
+  readonly lastTransitionTime: string;
+  readonly observedGeneration?: number;
+}
+
+export interface PoolStatus {
+  readonly observedGeneration?: number;
+  readonly members?: number;
+  readonly conditions?: readonly PoolCondition[];
+}
+
+export interface PoolView {
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly generation: number;
+  readonly deleting: boolean;
+  readonly finalizers: readonly string[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly status: PoolStatus;
+}
+
+/** The identity of a taint on a Node: Kubernetes treats key and effect together as the key. */
+export function taintId(taint: Pick<Taint, 'key' | 'effect'>): string {
+  return `${taint.key}:${taint.effect}`;
+}
+
+/** The pool names a Node is a member of, read from its `node-role.kubernetes.io/<pool>` labels. */
+export function membershipPools(labels: Readonly<Record<string, string>>): string[] {
+  const pools: string[] = [];
+  for (const key of Object.keys(labels)) {
+    if (key.startsWith(MEMBERSHIP_PREFIX) && key.length > MEMBERSHIP_PREFIX.length) {
+      pools.push(key.slice(MEMBERSHIP_PREFIX.length));
+    }
+  }
+  return pools;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+/**
+ * Parses the ownership annotation. Anything unreadable yields an empty record: the controller then owns nothing on
+ * that Node and, by design, removes nothing from it.
+ */
+export function parseOwned(raw: string | undefined): Owned {
+  if (raw === undefined || raw === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return {};
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return {};
+  const owned: Record<string, OwnedEntry> = {};
+  for (const [pool, entry] of Object.entries(data as Record<string, unknown>)) {
+    const e = entry as { labels?: unknown; taints?: unknown } | null;
+    if (typeof e !== 'object' || e === null) continue;
+    owned[pool] = {
+      labels: isStringArray(e.labels) ? e.labels : [],
+      taints: isStringArray(e.taints) ? e.taints : [],
+    };
+  }
+  return owned;
+}
+
+/** The canonical annotation text for a record (pools, label keys and taint ids sorted), or undefined when empty. */
+export function serializeOwned(owned: Owned): string | undefined {
+  const pools = Object.keys(owned)
+    .filter((p) => (owned[p]?.labels.length ?? 0) + (owned[p]?.taints.length ?? 0) > 0)
+    .sort();
+  if (pools.length === 0) return undefined;
+  const out: Record<string, OwnedEntry> = {};
+  for (const pool of pools) {
+    const entry = owned[pool] as OwnedEntry;
+    out[pool] = { labels: [...entry.labels].sort(), taints: [...entry.taints].sort() };
+  }
+  return JSON.stringify(out);
+}
+
+interface RawMeta {
+  name?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** A Kubernetes object as it comes off the wire, loosely typed. */
+export interface RawObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: RawMeta;
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+function readTaints(value: unknown): Taint[] {
+  if (!Array.isArray(value)) return [];
+  const taints: Taint[] = [];
+  for (const t of value as Array<Record<string, unknown>>) {
+    if (typeof t?.key !== 'string' || typeof t.effect !== 'string') continue;
+    const taint: { key: string; effect: string; value?: string; timeAdded?: string } = {
+      key: t.key,
+      effect: t.effect,
+    };
+    if (typeof t.value === 'string') taint.value = t.value;
+    if (typeof t.timeAdded === 'string') taint.timeAdded = t.timeAdded;
+    taints.push(taint);
+  }
+  return taints;
+}
+
+/** Slim view of a Node: the informer's transform. */
+export function toNodeView(obj: RawObject): NodeView {
+  const meta = obj.metadata ?? {};
+  const ownedRaw = meta.annotations?.[OWNED_ANNOTATION];
+  return {
+    name: meta.name ?? '',
+    resourceVersion: meta.resourceVersion ?? '',
+    labels: { ...(meta.labels ?? {}) },
+    taints: readTaints(obj.spec?.taints),
+    ownedRaw,
+    owned: parseOwned(ownedRaw),
+  };
+}
+
+function readStringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+/** Slim view of a NodePool: the informer's transform. */
+export function toPoolView(obj: RawObject): PoolView {
+  const meta = obj.metadata ?? {};
+  return {
+    name: meta.name ?? '',
+    uid: meta.uid ?? '',
+    resourceVersion: meta.resourceVersion ?? '',
+    generation: meta.generation ?? 0,
+    deleting: meta.deletionTimestamp !== undefined,
+    finalizers: [...(meta.finalizers ?? [])],
+    labels: readStringMap(obj.spec?.labels),
+    taints: readTaints(obj.spec?.taints),
+    status: (obj.status ?? {}) as PoolStatus,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * Helpers for cluster tests: an admin client, per-test scopes (unique names plus a label selector, so controllers
+ * of parallel tests never see each other's objects), object factories, polling, and controller lifecycle.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, inject } from 'vitest';
+import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { silentLogger, jsonLogger } from '../../src/controller/log.js';
+import { startController, type ControllerHandle, type ControllerOptions } from '../../src/controller/main.js';
+import {
+  OWNED_ANNOTATION,
+  toNodeView,
+  type NodeView,
+  type RawObject,
+  type Taint,
+} from '../../src/controller/model.js';
+import type { ControlPlaneInfo } from './control-plane.js';
+import { adminConfig } from './kubeconfig.js';
+
+export const SCOPE_LABEL = 'test.specforge.dev/scope';
+
+export function controlPlane(): ControlPlaneInfo | null {
+  return inject('controlPlane');
+}
+
+/** `describe` when the control plane is up; otherwise a skipped suite whose name says how to enable it. */
+export function clusterDescribe(name: string, fn: () => void): void {
+  if (controlPlane() === null) describe.skip(`${name} [skipped: ${inject('controlPlaneMissing')}]`, fn);
+  else describe(name, fn);
+}
+
+export function uniq(prefix: string): string {
+  return `${prefix}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`);
+}
+
+export interface NodeInit {
+  readonly labels?: Record<string, string>;
+  readonly taints?: readonly Taint[];
+}
+
+/** One test's world: its scope label, its objects, its controllers; `dispose()` removes them all. */
+export class Scope {
+  readonly id = uniq('s');
+  readonly selector = `${SCOPE_LABEL}=${this.id}`;
+  private readonly nodes = new Set<string>();
+  private readonly pools = new Set<string>();
+  private readonly controllers: ControllerHandle[] = [];
+
+  private constructor(
+    readonly info: ControlPlaneInfo,
+    readonly admin: KubeClient,
+  ) {}
+
+  static async open(info: ControlPlaneInfo | null = controlPlane()): Promise<Scope> {
+    if (info === null) throw new Error('no control plane');
+    return new Scope(info, await KubeClient.fromKubeConfig(adminConfig(info)));
+  }
+
+  name(prefix: string): string {
+    return `${prefix}-${this.id}`;
+  }
+
+  async createNode(name: string, init: NodeInit = {}): Promise<NodeView> {
+    this.nodes.add(name);
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { ...init.labels, [SCOPE_LABEL]: this.id } },
+      spec: init.taints === undefined ? {} : { taints: init.taints },
+    };
+    return toNodeView(await this.admin.request<RawObject>('POST', '/api/v1/nodes', body));
+  }
+
+  async node(name: string): Promise<NodeView> {
+    return toNodeView(await this.admin.request<RawObject>('GET', `/api/v1/nodes/${name}`));
+  }
+
+  async patchNode(name: string, patch: unknown): Promise<NodeView> {
+    return toNodeView(
+      await this.admin.request<RawObject>('PATCH', `/api/v1/nodes/${name}`, patch, MERGE_PATCH),
+    );
+  }
+
+  async createPool(name: string, spec: Record<string, unknown>): Promise<RawObject> {
+    this.pools.add(name);
+    const body = {
+      apiVersion: 'nodes.specforge.dev/v1',
+      kind: 'NodePool',
+      metadata: { name, labels: { [SCOPE_LABEL]: this.id } },
+      spec,
+    };
+    return this.admin.request<RawObject>('POST', '/apis/nodes.specforge.dev/v1/nodepools', body);
+  }
+
+  async pool(name: string): Promise<RawObject | undefined> {
+    try {
+      return await this.admin.request<RawObject>('GET', `/apis/nodes.specforge.dev/v1/nodepools/${name}`);
+    } catch (err) {
+      if (isStatus(err, 404)) return undefined;
+      throw err;
+    }
+  }
+
+  async patchPoolSpec(name: string, spec: Record<string, unknown>): Promise<void> {
+    await this.admin.request(
+      'PATCH',
+      `/apis/nodes.specforge.dev/v1/nodepools/${name}`,
+      { spec },
+      MERGE_PATCH,
+    );
+  }
+
+  async deletePool(name: string): Promise<void> {
+    await this.admin.request('DELETE', `/apis/nodes.specforge.dev/v1/nodepools/${name}`);
+  }
+
+  /** Starts a controller limited to this scope, with short lease timings. */
+  async startController(options: ControllerOptions = {}): Promise<ControllerHandle> {
+    const handle = await startController({
+      kubeConfig: adminConfig(this.info),
+      namespace: 'default',
+      leaseName: this.name('lease'),
+      selector: this.selector,
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 300,
+      statusDebounceMs: 100,
+      workers: 4,
+      logger: process.env.SPECFORGE_TEST_LOGS === undefined ? silentLogger : jsonLogger('debug'),
+      ...options,
+    });
+    this.controllers.push(handle);
+    return handle;
+  }
+
+  /** Waits until the node satisfies `check`; returns the node. */
+  waitNode(
+    name: string,
+    what: string,
+    check: (node: NodeView) => boolean,
+    timeoutMs?: number,
+  ): Promise<NodeView> {
+    return waitFor(
+      `${name}: ${what}`,
+      async () => {
+        const node = await this.node(name);
+        return check(node) ? node : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.controllers.map((c) => c.stop()));
+    for (const name of this.pools) {
+      try {
+        await this.admin.request(
+          'PATCH',
+          `/apis/nodes.specforge.dev/v1/nodepools/${name}`,
+          { metadata: { finalizers: null } },
+          MERGE_PATCH,
+        );
+        await this.deletePool(name);
+      } catch (err) {
+        if (!isStatus(err, 404)) throw err;
+      }
+    }
+    for (const name of this.nodes) {
+      try {
+        await this.admin.request('DELETE', `/api/v1/nodes/${name}`);
+      } catch (err) {
+        if (!isStatus(err, 404)) throw err;
+      }
+    }
+    this.admin.close();
+  }
+}
+
+/** The labels of a node minus the scope label (what tests compare). */
+export function labelsOf(node: NodeView): Record<string, string> {
+  return Object.fromEntries(Object.entries(node.labels).filter(([k]) => k !== SCOPE_LABEL));
+}
+
+export function taintIds(node: NodeView): string[] {
+  return node.taints.map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).sort();
+}
+
+export function ownedOf(node: NodeView): unknown {
+  return node.ownedRaw === undefined ? undefined : JSON.parse(node.ownedRaw);
+}
+
+export { OWNED_ANNOTATION };
