@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util';
+import { createTwoFilesPatch } from 'diff';
+import { diffDist, writeDist } from './output/dist-writer.js';
+import { loadCharts } from './render/load-charts.js';
+import { renderCharts, type RenderResult } from './render/render.js';
+import { formatError } from './specs/errors.js';
+import { UsageError } from './usage-error.js';
+
+/** Exit codes of design §3. */
+export const EXIT_OK = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+
+/** Where the command writes: injectable so tests capture output. */
+export interface Io {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const defaultIo: Io = {
+  out: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+};
+
+export const USAGE = `Usage: specforge <command> [options]
+
+Commands:
+  render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
+  validate [CHARTS_DIR]             check the specs and their wiring; write nothing
+  check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
+  controller [flags]                run the NodePool controller (specforge controller --help)
+
+Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
+
+/** The command line: the only place that reads argv and decides the exit code. */
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'render':
+      case 'validate':
+      case 'check':
+        return await runRenderCommand(command, rest, io);
+      case 'controller': {
+        const { runController } = await import('./controller/main.js');
+        return await runController(rest);
+      }
+      case '--help':
+      case '-h':
+      case 'help':
+        io.out(USAGE);
+        return EXIT_OK;
+      default:
+        throw new UsageError(
+          command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`,
+        );
+    }
+  } catch (e) {
+    if (e instanceof UsageError || isParseArgsError(e)) {
+      io.err(`specforge: ${(e as Error).message}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+}
+
+async function runRenderCommand(
+  command: 'render' | 'validate' | 'check',
+  args: readonly string[],
+  io: Io,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help === true) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length > 1)
+    throw new UsageError(`${command} takes one CHARTS_DIR, got ${positionals.length}`);
+  if (command === 'validate' && values.out !== undefined)
+    throw new UsageError('validate writes nothing: --out does not apply');
+  const chartsDir = positionals[0] ?? 'charts';
+  const outDir = values.out ?? 'dist';
+  const result = await renderFrom(chartsDir);
+  if (result.errors.length > 0) {
+    for (const e of result.errors) io.err(formatError(e));
+    io.err(
+      `specforge: ${result.errors.length} error${result.errors.length === 1 ? '' : 's'}; ${command === 'render' ? `${outDir} left unchanged` : 'nothing written'}.`,
+    );
+    return EXIT_INVALID;
+  }
+  const charts = new Set([...result.files.keys()].map((p) => p.split('/')[0])).size;
+  if (command === 'validate') {
+    io.out(`specforge: ${chartsDir} is valid (${charts} charts, ${result.objectCount} objects).`);
+    return EXIT_OK;
+  }
+  if (command === 'check') return check(outDir, result, io);
+  const outcome = writeDist(outDir, result.files);
+  io.out(
+    outcome.changed
+      ? `specforge: rendered ${result.objectCount} objects from ${charts} charts into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
+      : `specforge: ${outDir} is up to date (${result.objectCount} objects from ${charts} charts); no file touched.`,
+  );
+  return EXIT_OK;
+}
+
+/** Renders a charts directory in memory. */
+export async function renderFrom(chartsDir: string): Promise<RenderResult> {
+  const { inputs, errors } = await loadCharts(chartsDir);
+  const result = renderCharts(inputs);
+  return errors.length === 0
+    ? result
+    : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };
+}
+
+function check(outDir: string, result: RenderResult, io: Io): number {
+  const { drift, current } = diffDist(outDir, result.files);
+  const total = drift.added.length + drift.changed.length + drift.removed.length;
+  if (total === 0) {
+    io.out(`specforge: ${outDir} matches the charts (${result.files.size} files).`);
+    return EXIT_OK;
+  }
+  for (const path of [...drift.changed, ...drift.added, ...drift.removed].sort()) {
+    const before = current.get(path) ?? '';
+    const after = result.files.get(path) ?? '';
+    io.out(
+      createTwoFilesPatch(`a/${outDir}/${path}`, `b/${outDir}/${path}`, before, after, '', '', {
+        context: 3,
+      }).trimEnd(),
+    );
+  }
+  io.err(
+    `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`specforge render\` and commit the result.`,
+  );
+  return EXIT_INVALID;
+}
+
+function isParseArgsError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

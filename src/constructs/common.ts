@@ -1,0 +1,128 @@
+import type {
+  V1Container,
+  V1EnvVar,
+  V1PodSecurityContext,
+  V1ResourceRequirements,
+} from '@kubernetes/client-node';
+import type { ResourceRequirements } from '../specs/types.js';
+import { ownerLabels, type Owner } from './labels.js';
+
+/** Pod hardening: `none` renders pods exactly as the spec says; `restricted` applies Pod Security "restricted". */
+export type Hardening = 'none' | 'restricted';
+
+/** Props every specforge construct takes besides its own spec fields. */
+export interface CommonProps {
+  /**
+   * Name of every object the construct makes.
+   * @default - the construct id
+   */
+  readonly name?: string;
+  /**
+   * Namespace of the namespaced objects (never set on cluster-scoped ones).
+   * @default - none: the namespace of whoever applies the manifests
+   */
+  readonly namespace?: string;
+  /**
+   * The application or environment the objects belong to: `app.kubernetes.io/part-of`.
+   * @default - the id of the enclosing chart
+   */
+  readonly partOf?: string;
+  /**
+   * Extra labels on every object (the specforge labels win on a clash).
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Annotations on every object (not on pods).
+   * @default - none
+   */
+  readonly annotations?: Readonly<Record<string, string>>;
+  /**
+   * Pod hardening profile.
+   * @default 'none'
+   */
+  readonly hardening?: Hardening;
+}
+
+/** `metadata` for one object: name, namespace when given, merged labels, annotations when given. */
+export function objectMeta(
+  name: string,
+  namespace: string | undefined,
+  labels: Record<string, string>,
+  annotations: Readonly<Record<string, string>> | undefined,
+): {
+  name: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  annotations?: Record<string, string>;
+} {
+  return {
+    name,
+    ...(namespace === undefined ? {} : { namespace }),
+    labels,
+    ...(annotations === undefined || Object.keys(annotations).length === 0
+      ? {}
+      : { annotations: { ...annotations } }),
+  };
+}
+
+/** The label set of one object: extra labels first, then the owner labels, which win. */
+export function mergedLabels(
+  owner: Owner,
+  extra: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  return extra === undefined ? ownerLabels(owner) : { ...extra, ...ownerLabels(owner) };
+}
+
+/** A container exactly as the spec asks, with optional fields left out when the spec leaves them out. */
+export function container(
+  name: string,
+  image: string,
+  parts: {
+    readonly ports?: V1Container['ports'];
+    readonly env?: readonly V1EnvVar[] | undefined;
+    readonly resources?: ResourceRequirements | undefined;
+  },
+  hardening: Hardening,
+): V1Container {
+  return {
+    name,
+    image,
+    ...(parts.ports === undefined || parts.ports.length === 0 ? {} : { ports: parts.ports }),
+    ...(parts.env === undefined || parts.env.length === 0 ? {} : { env: parts.env.map((e) => ({ ...e })) }),
+    ...(parts.resources === undefined ? {} : { resources: parts.resources as V1ResourceRequirements }),
+    ...(hardening === 'restricted'
+      ? { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }
+      : {}),
+  };
+}
+
+/** Pod-level security context of a hardening profile, if any. */
+export function podSecurity(hardening: Hardening): { securityContext?: V1PodSecurityContext } {
+  if (hardening === 'none') return {};
+  return { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } };
+}
+
+/** The values every construct derives from its id and {@link CommonProps}. */
+export interface Resolved {
+  readonly name: string;
+  readonly labels: Record<string, string>;
+  readonly hardening: Hardening;
+  /** metadata for a namespaced object */
+  readonly meta: ReturnType<typeof objectMeta>;
+  /** metadata for a cluster-scoped object */
+  readonly clusterMeta: ReturnType<typeof objectMeta>;
+}
+
+/** Derives name, labels and metadata for a construct of `kind` with id `id` in chart `chartId`. */
+export function resolveCommon(kind: string, id: string, chartId: string, props: CommonProps): Resolved {
+  const name = props.name ?? id;
+  const labels = mergedLabels({ kind, name, partOf: props.partOf ?? chartId }, props.labels);
+  return {
+    name,
+    labels,
+    hardening: props.hardening ?? 'none',
+    meta: objectMeta(name, props.namespace, labels, props.annotations),
+    clusterMeta: objectMeta(name, undefined, labels, props.annotations),
+  };
+}

@@ -1,0 +1,43 @@
+import { ApiObject } from 'cdk8s';
+import type { Construct } from 'constructs';
+
+/** A Kubernetes object as it is written to disk: plain JSON, field names as the API spells them. */
+export interface Manifest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+}
+
+/** A client-node model type with the fields a manifest always has made required. */
+export type ManifestOf<T> = T & {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+};
+
+/**
+ * An `ApiObject` whose manifest is built up front by a pure function and returned as is by `toJson()`.
+ *
+ * cdk8s' generic `ApiObject.toJson()` resolves tokens and sanitises every value, about 100 µs per object
+ * (docs/benchmarks.md); the specforge constructs build plain, fully-resolved manifests, so that work buys nothing
+ * and would dominate a 25,000-object render. The object is immutable: `addJsonPatch` and `metadata.add*` are
+ * not applied; compose a new manifest instead.
+ */
+export class ManifestObject extends ApiObject {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly manifest: Manifest,
+  ) {
+    super(scope, id, {
+      apiVersion: manifest.apiVersion,
+      kind: manifest.kind,
+      metadata: { name: manifest.metadata.name, namespace: manifest.metadata.namespace },
+    });
+  }
+
+  /** The manifest exactly as built. */
+  public override toJson(): Manifest {
+    return this.manifest;
+  }
+}

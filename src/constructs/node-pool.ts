@@ -1,0 +1,92 @@
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import type { V1RuntimeClass, V1Toleration } from '@kubernetes/client-node';
+import type { NodePoolSpec, Taint } from '../specs/types.js';
+import { resolveCommon, type CommonProps } from './common.js';
+import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
+
+/** The API group/version of the NodePool resource the specforge controller serves. */
+export const NODEPOOL_API_VERSION = 'nodes.specforge.dev/v1';
+
+export interface NodePoolProps extends Omit<CommonProps, 'namespace' | 'hardening'> {
+  /**
+   * Labels the controller puts on member Nodes; the RuntimeClass' nodeSelector.
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Taints the controller puts on member Nodes; tolerated by the RuntimeClass.
+   * @default - none
+   */
+  readonly taints?: readonly Taint[];
+  /**
+   * RuntimeClass handler.
+   * @default 'runc'
+   */
+  readonly handler?: string;
+  /**
+   * Labels on the rendered objects themselves (not on Nodes).
+   * @default - none
+   */
+  readonly objectLabels?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A NodePool (blog-code node-pool-operator): a RuntimeClass whose scheduling sends pods to the pool's Nodes, and
+ * the NodePool resource the controller acts on. Both cluster-scoped: never a namespace.
+ */
+export class NodePool extends Construct {
+  public readonly runtimeClass: ManifestObject;
+  public readonly nodePool: ManifestObject;
+
+  constructor(scope: Construct, id: string, props: NodePoolProps = {}) {
+    super(scope, id);
+    const r = resolveCommon('NodePool', id, Chart.of(this).node.id, { ...props, labels: props.objectLabels });
+    const handler = props.handler ?? 'runc';
+    const taints = props.taints ?? [];
+    const nodeLabels = props.labels ?? {};
+    const runtimeClass: ManifestOf<V1RuntimeClass> = {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: r.clusterMeta,
+      handler,
+      ...schedulingFor(nodeLabels, taints),
+    };
+    this.runtimeClass = new ManifestObject(this, 'runtime-class', runtimeClass);
+    const nodePool: Manifest & { spec: NodePoolSpec } = {
+      apiVersion: NODEPOOL_API_VERSION,
+      kind: 'NodePool',
+      metadata: r.clusterMeta,
+      spec: {
+        ...(props.labels === undefined ? {} : { labels: { ...props.labels } }),
+        ...(props.taints === undefined ? {} : { taints: props.taints.map((t) => ({ ...t })) }),
+        handler,
+      },
+    };
+    this.nodePool = new ManifestObject(this, 'node-pool', nodePool);
+  }
+}
+
+/** The RuntimeClass scheduling of a pool: its labels as nodeSelector, a toleration per taint. */
+export function schedulingFor(
+  labels: Readonly<Record<string, string>>,
+  taints: readonly Taint[],
+): Pick<V1RuntimeClass, 'scheduling'> {
+  const hasLabels = Object.keys(labels).length > 0;
+  if (!hasLabels && taints.length === 0) return {};
+  return {
+    scheduling: {
+      ...(hasLabels ? { nodeSelector: { ...labels } } : {}),
+      ...(taints.length > 0 ? { tolerations: taints.map(tolerationFor) } : {}),
+    },
+  };
+}
+
+function tolerationFor(t: Taint): V1Toleration {
+  return {
+    key: t.key,
+    operator: 'Equal',
+    ...(t.value === undefined ? {} : { value: t.value }),
+    effect: t.effect,
+  };
+}

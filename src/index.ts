@@ -1,0 +1,18 @@
+/**
+ * specforge: constructs that expand high-level specs into plain manifests, and the pure functions to render
+ * charts of them. Use the constructs directly in a `chart.ts`, or write YAML specs.
+ */
+export { AppService, containerPortsFor, type AppServiceProps } from './constructs/app-service.js';
+export { Myapp, type MyappProps } from './constructs/myapp.js';
+export { Podroute, PODROUTE_PORT, type PodrouteProps } from './constructs/podroute.js';
+export { NodePool, NODEPOOL_API_VERSION, type NodePoolProps } from './constructs/node-pool.js';
+export { ControllerBundle } from './constructs/controller-bundle.js';
+export type { CommonProps, Hardening } from './constructs/common.js';
+export { ownerLabels, selectorLabels, type Owner } from './constructs/labels.js';
+export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
+export { parseSpecText, type ParsedFile } from './specs/load.js';
+export { formatError, SpecErrors, type SpecError } from './specs/errors.js';
+export type * from './specs/types.js';
+export { renderCharts, renderChart, type ChartInput, type RenderResult } from './render/render.js';
+export type { ChartSettings } from './render/chart-settings.js';
+export { toYaml, toYamlDocuments } from './output/yaml.js';

@@ -1,0 +1,72 @@
+import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
+import type { SpecError } from '../specs/errors.js';
+import { describeValue } from '../specs/errors.js';
+import { checkDns1123Label } from '../specs/k8s-names.js';
+import { locateViolations } from '../specs/load.js';
+import { checkSchema } from '../specs/schemas.js';
+import type { Hardening } from '../constructs/common.js';
+
+/** The optional `charts/<chart>/chart.yaml`: settings for every spec of the chart (schemas/chart.schema.json). */
+export interface ChartSettings {
+  /**
+   * Namespace of namespaced objects whose spec names none.
+   * @default - none: the namespace of whoever applies
+   */
+  readonly namespace?: string;
+  /**
+   * Extra labels on every object.
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Ingress class for Myapp Ingresses.
+   * @default 'nginx'
+   */
+  readonly ingressClassName?: string;
+  /**
+   * Pod hardening profile.
+   * @default 'none'
+   */
+  readonly hardening?: Hardening;
+}
+
+/** The file name of chart settings inside a chart directory. */
+export const CHART_SETTINGS_FILE = 'chart.yaml';
+
+/** Checks a chart's name: it becomes a directory in dist/ and the `app.kubernetes.io/part-of` label. */
+export function checkChartName(name: string, dir: string): SpecError[] {
+  const problem = checkDns1123Label(name);
+  if (problem === undefined) return [];
+  return [
+    { file: dir, path: '', expected: `a chart directory named as ${problem}`, found: describeValue(name) },
+  ];
+}
+
+/** Parses and validates chart settings text. Pure. */
+export function parseChartSettings(
+  text: string,
+  file: string,
+): { settings: ChartSettings; errors: SpecError[] } {
+  let data: unknown;
+  try {
+    data = load(text, { filename: file, schema: CORE_SCHEMA }) ?? {};
+  } catch (e) {
+    const mark = e instanceof YAMLException ? e.mark : undefined;
+    const pos = mark === undefined ? {} : { line: mark.line + 1, column: mark.column + 1 };
+    return {
+      settings: {},
+      errors: [
+        {
+          file,
+          ...pos,
+          path: '',
+          expected: 'valid YAML',
+          found: `a syntax error (${String((e as Error).message).split('\n')[0]})`,
+        },
+      ],
+    };
+  }
+  const problems = checkSchema('chart', data);
+  if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
+  return { settings: data as ChartSettings, errors: [] };
+}

@@ -1,0 +1,31 @@
+/**
+ * The app `cdk8s synth` runs (cdk8s.yaml). cdk8s deletes its output directory before every synth, so dist/ is
+ * not that directory: this renders charts/ into dist/ all-or-nothing (like `specforge render`), then gives cdk8s
+ * one `<chart>.k8s.yaml` per chart in CDK8S_OUTDIR for its listing and validation plugins.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderFrom } from './cli.js';
+import { writeDist } from './output/dist-writer.js';
+import { KUSTOMIZATION_FILE } from './render/files.js';
+import { formatError } from './specs/errors.js';
+
+const scratch = process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out';
+const result = await renderFrom('charts');
+if (result.errors.length > 0) {
+  for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
+  process.stderr.write(`specforge: ${result.errors.length} errors; dist left unchanged.\n`);
+  process.exit(1);
+}
+const outcome = writeDist('dist', result.files);
+const perChart = new Map<string, string[]>();
+for (const [path, bytes] of result.files) {
+  const [chart, file] = path.split('/');
+  if (chart === undefined || file === KUSTOMIZATION_FILE) continue;
+  perChart.set(chart, [...(perChart.get(chart) ?? []), bytes]);
+}
+mkdirSync(scratch, { recursive: true });
+for (const [chart, docs] of perChart) writeFileSync(join(scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
+process.stdout.write(
+  `specforge: ${result.objectCount} objects in ${perChart.size} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
+);
