@@ -5,7 +5,7 @@ import type { EnvVar, ResourceRequirements, ServicePort } from '../specs/types.j
 import { container, resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
 import { deploymentManifest, serviceManifest } from './workload.js';
-import { checkPortName } from '../specs/k8s-names.js';
+import { derivedContainerPorts } from '../specs/ports.js';
 
 export interface AppServiceProps extends CommonProps {
   /** Container image. */
@@ -25,7 +25,7 @@ export interface AppServiceProps extends CommonProps {
    * @default - none
    */
   readonly envs?: readonly EnvVar[];
-  /** Ports of the NodePort Service; container ports derive from them (see {@link containerPortsFor}). */
+  /** Ports of the NodePort Service; container ports derive from them (see {@link derivedContainerPorts}). */
   readonly ports: readonly ServicePort[];
 }
 
@@ -63,26 +63,7 @@ export class AppService extends Construct {
   }
 }
 
-/**
- * Container ports of an AppService, one per distinct port number and protocol:
- * - the number is the service port's numeric `targetPort`, else its `port` (never 0);
- * - the name is the service port's `name` when it is a valid container port name;
- * - a service port whose `targetPort` is a name adds no container port: it refers to one.
- */
+/** Container ports of an AppService: see {@link derivedContainerPorts} for the rule. */
 export function containerPortsFor(ports: readonly ServicePort[]): V1ContainerPort[] {
-  const out: V1ContainerPort[] = [];
-  const seen = new Set<string>();
-  for (const p of ports) {
-    if (typeof p.targetPort === 'string') continue;
-    const number = p.targetPort ?? p.port;
-    const key = `${number}/${p.protocol ?? 'TCP'}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({
-      ...(p.name !== undefined && checkPortName(p.name) === undefined ? { name: p.name } : {}),
-      containerPort: number,
-      ...(p.protocol === undefined ? {} : { protocol: p.protocol }),
-    });
-  }
-  return out;
+  return derivedContainerPorts(ports).map((p) => ({ ...p }));
 }

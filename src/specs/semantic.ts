@@ -5,9 +5,9 @@ import {
   checkHost,
   checkLabelKey,
   checkLabelValue,
-  checkPortName,
 } from './k8s-names.js';
 import type { FieldPath } from './paths.js';
+import { derivedContainerPorts } from './ports.js';
 import type { Violation } from './schemas.js';
 import type { AppServiceSpec, MyappSpec, NodePoolSpec, ServicePort, SpecKind } from './types.js';
 
@@ -79,11 +79,9 @@ function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] 
   return out;
 }
 
-/** Container port names derived from service ports: a service port's name, where valid as a container port name. */
+/** Names of the container ports an AppService's ports imply ({@link derivedContainerPorts}). */
 export function containerPortNames(ports: readonly ServicePort[]): Set<string> {
-  return new Set(
-    ports.flatMap((p) => (p.name !== undefined && checkPortName(p.name) === undefined ? [p.name] : [])),
-  );
+  return new Set(derivedContainerPorts(ports).flatMap((p) => (p.name === undefined ? [] : [p.name])));
 }
 
 function checkServicePorts(ports: readonly ServicePort[]): Violation[] {

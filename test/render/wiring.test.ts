@@ -1,0 +1,101 @@
+import { Testing } from 'cdk8s';
+import { describe, expect, it } from 'vitest';
+import { AppService } from '../../src/constructs/app-service.js';
+import { Myapp } from '../../src/constructs/myapp.js';
+import { NodePool } from '../../src/constructs/node-pool.js';
+import { Podroute } from '../../src/constructs/podroute.js';
+import type { RenderedObject } from '../../src/render/objects.js';
+import { checkWiring } from '../../src/render/wiring.js';
+
+/** Objects of well-wired constructs, as plain JSON the test may then break. */
+function objects(): any[] {
+  const chart = Testing.chart();
+  new AppService(chart, 'web', {
+    image: 'nginx',
+    ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }],
+  });
+  new Myapp(chart, 'shop', {
+    image: 'shop:1',
+    containerPort: 3000,
+    servicePort: 80,
+    host: 'shop.example.com',
+  });
+  new Podroute(chart, 'hello', { image: 'hello:1' });
+  new NodePool(chart, 'gpu', { labels: { gpu: 'true' }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] });
+  return structuredClone(Testing.synth(chart));
+}
+const find = (all: any[], kind: string, name: string) =>
+  all.find((o) => o.kind === kind && o.metadata.name === name);
+const check = (all: any[]) =>
+  checkWiring(
+    all.map((json): RenderedObject => ({ json, source: { file: 'charts/t/s.yaml', document: 1 } })),
+    'charts/t',
+  );
+const messages = (all: any[]) => check(all).map((e) => `${e.path}: ${e.expected} / ${e.found}`);
+
+describe('checkWiring', () => {
+  it('accepts the objects the constructs make', () => {
+    expect(check(objects())).toEqual([]);
+  });
+
+  it("catches a Service that selects no Deployment's pods", () => {
+    const all = objects();
+    find(all, 'Deployment', 'web').spec.template.metadata.labels.app = 'other';
+    expect(messages(all)).toEqual([expect.stringContaining('(Service/web) spec.selector')]);
+  });
+
+  it('catches a targetPort that is no container port', () => {
+    const all = objects();
+    find(all, 'Service', 'web').spec.ports[0].targetPort = 9999;
+    expect(messages(all)).toEqual([
+      expect.stringMatching(
+        /\(Service\/web\) spec\.ports\[0\]\.targetPort: a container port .*http\(8080\).* \/ 9999/,
+      ),
+    ]);
+  });
+
+  it('catches an Ingress backend naming a missing Service or port', () => {
+    const all = objects();
+    find(all, 'Ingress', 'shop').spec.rules[0].http.paths[0].backend.service.port.number = 81;
+    expect(messages(all)).toEqual([
+      expect.stringContaining('(Ingress/shop) spec.rules[0].http.paths[0].backend.service.port'),
+    ]);
+    find(all, 'Ingress', 'shop').spec.rules[0].http.paths[0].backend.service.name = 'nope';
+    expect(messages(all)).toEqual([
+      expect.stringContaining('backend.service.name: the name of a Service in the chart / "nope"'),
+    ]);
+  });
+
+  it('catches a Route to a missing Service or port', () => {
+    const all = objects();
+    find(all, 'Route', 'hello').spec.port.targetPort = 9090;
+    expect(messages(all)).toEqual([expect.stringContaining('(Route/hello) spec.port.targetPort')]);
+    find(all, 'Route', 'hello').spec.to.name = 'gone';
+    expect(messages(all)).toEqual([expect.stringContaining('(Route/hello) spec.to.name')]);
+  });
+
+  it('catches a RuntimeClass that does not match its NodePool', () => {
+    const all = objects();
+    find(all, 'RuntimeClass', 'gpu').scheduling.nodeSelector = { gpu: 'false' };
+    find(all, 'RuntimeClass', 'gpu').scheduling.tolerations = [];
+    find(all, 'RuntimeClass', 'gpu').handler = 'kata';
+    expect(messages(all).map((m) => m.split(':')[0])).toEqual([
+      '(NodePool/gpu) spec.handler',
+      '(NodePool/gpu) spec.labels',
+      '(NodePool/gpu) spec.taints',
+    ]);
+  });
+
+  it('catches colliding objects and a namespace on a cluster-scoped kind', () => {
+    const all = objects();
+    all.push(structuredClone(find(all, 'Service', 'shop')));
+    find(all, 'RuntimeClass', 'gpu').metadata.namespace = 'x';
+    const found = messages(all);
+    expect(found).toContainEqual(
+      expect.stringContaining('(Service/shop) metadata.name: a Service name not used by another spec'),
+    );
+    expect(found).toContainEqual(
+      expect.stringContaining('(RuntimeClass x/gpu) metadata.namespace: no namespace'),
+    );
+  });
+});

@@ -1,0 +1,28 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { main, type Io } from '../../src/cli.js';
+
+/** A fresh temporary directory (under `base`, default the system's; pass the repo's `.cache` where chart modules must resolve `specforge`). */
+export function tempDir(prefix = 'specforge-test-', base = tmpdir()): string {
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base, prefix));
+}
+
+/** Writes `files` (path relative to `root` → text) and returns `root`. */
+export function writeFiles(root: string, files: Readonly<Record<string, string>>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** Runs the command line in-process and captures what it prints. */
+export async function run(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l) };
+  const code = await main(argv, io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
