@@ -22,15 +22,20 @@ trap 'rm -rf "$work"' EXIT
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
 export CGO_ENABLED=0
 
-build_apiserver() {
-  local dest="$out/kube-apiserver-$KUBE_VERSION"
-  if [ -x "$dest" ]; then echo "kube-apiserver $KUBE_VERSION: cached at $dest"; return; fi
-  echo "kube-apiserver $KUBE_VERSION: building (several minutes on 2 cores)"
-  local mod="$work/apiserver"
+# kube-apiserver for the test control plane, and kubectl (with its built-in kustomize) of the same release, for the
+# apply tests a user would run by hand.
+build_kubernetes() {
+  local missing=()
+  for cmd in kube-apiserver kubectl; do
+    if [ -x "$out/$cmd-$KUBE_VERSION" ]; then echo "$cmd $KUBE_VERSION: cached at $out/$cmd-$KUBE_VERSION"; else missing+=("$cmd"); fi
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  echo "${missing[*]} $KUBE_VERSION: building (several minutes on 2 cores)"
+  local mod="$work/kubernetes"
   mkdir -p "$mod"
   (
     cd "$mod"
-    go mod init specforge.local/kube-apiserver >/dev/null 2>&1
+    go mod init specforge.local/kubernetes >/dev/null 2>&1
     # The staging modules are listed as v0.0.0 in k8s.io/kubernetes' go.mod; read the list from that go.mod
     # (never hard-coded) and point each at its published v0.Y.Z tag.
     local gomod staging
@@ -39,18 +44,18 @@ build_apiserver() {
     local minor="v0.${KUBE_VERSION#v1.}"
     go mod edit -require="k8s.io/kubernetes@$KUBE_VERSION"
     for m in $staging; do go mod edit -replace="$m=$m@$minor"; done
-    cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-    go mod tidy >/dev/null 2>&1 || go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION"
-    go build -trimpath -ldflags "-s -w" -o "$dest.tmp" k8s.io/kubernetes/cmd/kube-apiserver
-    mv "$dest.tmp" "$dest"
+    {
+      printf '//go:build tools\n\npackage tools\n\nimport (\n'
+      for cmd in "${missing[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$cmd"; done
+      printf ')\n'
+    } > tools.go
+    go mod tidy >/dev/null 2>&1 || go get "k8s.io/kubernetes@$KUBE_VERSION"
+    for cmd in "${missing[@]}"; do
+      go build -trimpath -ldflags "-s -w" -o "$out/$cmd-$KUBE_VERSION.tmp" "k8s.io/kubernetes/cmd/$cmd"
+      mv "$out/$cmd-$KUBE_VERSION.tmp" "$out/$cmd-$KUBE_VERSION"
+      echo "$cmd $KUBE_VERSION: built"
+    done
   )
-  echo "kube-apiserver $KUBE_VERSION: built"
 }
 
 build_etcd() {
@@ -83,8 +88,9 @@ GO
 }
 
 build_etcd
-build_apiserver
+build_kubernetes
 ln -sf "kube-apiserver-$KUBE_VERSION" "$out/kube-apiserver"
+ln -sf "kubectl-$KUBE_VERSION" "$out/kubectl"
 ln -sf "etcd-$ETCD_VERSION" "$out/etcd"
 mkdir -p "$root/.cache"
 if [ "$(cd "$out" && pwd -P)" != "$(cd "$root/.cache" && pwd -P)/control-plane" ]; then

@@ -32,29 +32,34 @@ Commands:
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
+type Command = (args: readonly string[], io: Io) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  render: (args, io) => runRenderCommand('render', args, io),
+  validate: (args, io) => runRenderCommand('validate', args, io),
+  check: (args, io) => runRenderCommand('check', args, io),
+  controller: async (args) => {
+    const { runController } = await import('./controller/main.js');
+    return runController(args);
+  },
+  help: async (_args, io) => {
+    io.out(USAGE);
+    return EXIT_OK;
+  },
+};
+
 /** The command line: the only place that reads argv and decides the exit code. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
-  const [command, ...rest] = argv;
+  const [name, ...rest] = argv;
+  const command =
+    name === '--help' || name === '-h' ? COMMANDS.help : name === undefined ? undefined : COMMANDS[name];
   try {
-    switch (command) {
-      case 'render':
-      case 'validate':
-      case 'check':
-        return await runRenderCommand(command, rest, io);
-      case 'controller': {
-        const { runController } = await import('./controller/main.js');
-        return await runController(rest);
-      }
-      case '--help':
-      case '-h':
-      case 'help':
-        io.out(USAGE);
-        return EXIT_OK;
-      default:
-        throw new UsageError(
-          command === undefined ? 'missing command' : `unknown command ${JSON.stringify(command)}`,
-        );
+    if (command === undefined) {
+      throw new UsageError(
+        name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`,
+      );
     }
+    return await command(rest, io);
   } catch (e) {
     if (e instanceof UsageError || isParseArgsError(e)) {
       io.err(`specforge: ${(e as Error).message}\n\n${USAGE}`);
@@ -64,31 +69,42 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   }
 }
 
-async function runRenderCommand(
-  command: 'render' | 'validate' | 'check',
-  args: readonly string[],
-  io: Io,
-): Promise<number> {
+interface RenderArgs {
+  readonly chartsDir: string;
+  readonly outDir: string;
+  readonly help: boolean;
+}
+
+function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
     options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help === true) {
+  if (positionals.length > 1)
+    throw new UsageError(`${command} takes one CHARTS_DIR, got ${positionals.length}`);
+  if (command === 'validate' && values.out !== undefined) {
+    throw new UsageError('validate writes nothing: --out does not apply');
+  }
+  return { chartsDir: positionals[0] ?? 'charts', outDir: values.out ?? 'dist', help: values.help === true };
+}
+
+async function runRenderCommand(
+  command: 'render' | 'validate' | 'check',
+  args: readonly string[],
+  io: Io,
+): Promise<number> {
+  const { chartsDir, outDir, help } = parseRenderArgs(command, args);
+  if (help) {
     io.out(USAGE);
     return EXIT_OK;
   }
-  if (positionals.length > 1)
-    throw new UsageError(`${command} takes one CHARTS_DIR, got ${positionals.length}`);
-  if (command === 'validate' && values.out !== undefined)
-    throw new UsageError('validate writes nothing: --out does not apply');
-  const chartsDir = positionals[0] ?? 'charts';
-  const outDir = values.out ?? 'dist';
   const result = await renderFrom(chartsDir);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
+    const n = result.errors.length;
     io.err(
-      `specforge: ${result.errors.length} error${result.errors.length === 1 ? '' : 's'}; ${command === 'render' ? `${outDir} left unchanged` : 'nothing written'}.`,
+      `specforge: ${n} error${n === 1 ? '' : 's'}; ${command === 'render' ? `${outDir} left unchanged` : 'nothing written'}.`,
     );
     return EXIT_INVALID;
   }

@@ -12,7 +12,6 @@
 const PLAIN_SAFE = /^[A-Za-z_/][A-Za-z0-9_./:@+=-]*$/;
 const YAML11_WORDS = /^(y|yes|n|no|true|false|on|off|null)$/i;
 // Characters JSON.stringify leaves raw that YAML treats as line breaks (1.1) or does not allow unescaped.
-// eslint-disable-next-line no-control-regex
 const YAML_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 /** Emits one document (no `---`), ending in a newline. */

@@ -13,25 +13,22 @@ import { CLUSTER_SCOPED_KINDS, describeObject, objectKey, type Obj, type Rendere
 export function checkWiring(objects: readonly RenderedObject[], chartDir: string): SpecError[] {
   const index = new ObjectIndex(objects);
   const errors: SpecError[] = [];
-  const report = (o: RenderedObject, path: string, expected: string, found: string, hint?: string): void => {
+  const report: Report = (o, problem) => {
     errors.push({
       file: o.source?.file ?? chartDir,
       ...(o.source === undefined ? {} : { document: o.source.document }),
-      path: `(${describeObject(o.json)}) ${path}`.trim(),
-      expected,
-      found,
-      ...(hint === undefined ? {} : { hint }),
+      ...problem,
+      path: `(${describeObject(o.json)}) ${problem.path}`,
     });
   };
   checkUnique(objects, report);
   for (const o of objects) {
     if (CLUSTER_SCOPED_KINDS.has(o.json.kind) && o.json.metadata?.namespace !== undefined) {
-      report(
-        o,
-        'metadata.namespace',
-        `no namespace (${o.json.kind} is cluster-scoped)`,
-        describeValue(o.json.metadata.namespace),
-      );
+      report(o, {
+        path: 'metadata.namespace',
+        expected: `no namespace (${o.json.kind} is cluster-scoped)`,
+        found: describeValue(o.json.metadata.namespace),
+      });
     }
     if (o.json.kind === 'Service') checkService(o, index, report);
     if (o.json.kind === 'Ingress') checkIngress(o, index, report);
@@ -41,7 +38,15 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
   return errors;
 }
 
-type Report = (o: RenderedObject, path: string, expected: string, found: string, hint?: string) => void;
+/** What is wrong with one field of an object. */
+interface Problem {
+  readonly path: string;
+  readonly expected: string;
+  readonly found: string;
+  readonly hint?: string;
+}
+
+type Report = (o: RenderedObject, problem: Problem) => void;
 
 class ObjectIndex {
   private readonly byKindNs = new Map<string, Obj[]>();
@@ -74,24 +79,22 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
     const first = seen.get(key);
     if (first === undefined) seen.set(key, o);
     else
-      report(
-        o,
-        'metadata.name',
-        `a ${o.json.kind} name not used by another spec of the chart`,
-        `${describeObject(o.json)} also made by ${where(first)}`,
-        'Rename one of the specs, or move it to another namespace or chart.',
-      );
+      report(o, {
+        path: 'metadata.name',
+        expected: `a ${o.json.kind} name not used by another spec of the chart`,
+        found: `${describeObject(o.json)} also made by ${where(first)}`,
+        hint: 'Rename one of the specs, or move it to another namespace or chart.',
+      });
     if (o.json.kind !== 'Service') continue;
     for (const p of (o.json.spec?.ports ?? []) as Obj[]) {
       if (p.nodePort === undefined) continue;
       const other = nodePorts.get(p.nodePort);
       if (other !== undefined && other !== o)
-        report(
-          o,
-          'spec.ports.nodePort',
-          'a nodePort not used by another Service (nodePorts are cluster-wide)',
-          `${p.nodePort}, also used by ${describeObject(other.json)} (${where(other)})`,
-        );
+        report(o, {
+          path: 'spec.ports.nodePort',
+          expected: 'a nodePort not used by another Service (nodePorts are cluster-wide)',
+          found: `${p.nodePort}, also used by ${describeObject(other.json)} (${where(other)})`,
+        });
       nodePorts.set(p.nodePort, o);
     }
   }
@@ -123,12 +126,11 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
     .all('Deployment', ns)
     .filter((d) => matches(selector, d.spec?.template?.metadata?.labels));
   if (selected.length === 0) {
-    report(
-      o,
-      'spec.selector',
-      'a selector matching the pod labels of a Deployment in the chart',
-      JSON.stringify(selector),
-    );
+    report(o, {
+      path: 'spec.selector',
+      expected: 'a selector matching the pod labels of a Deployment in the chart',
+      found: JSON.stringify(selector),
+    });
     return;
   }
   const ports = selected.flatMap(containerPorts);
@@ -141,12 +143,11 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
       const known = ports.map((cp) =>
         cp.name === undefined ? String(cp.containerPort) : `${cp.name}(${cp.containerPort})`,
       );
-      report(
-        o,
-        `spec.ports[${i}].targetPort`,
-        `a container port of ${describeObject(selected[0] ?? {})} (${known.join(', ') || 'it has none'})`,
-        describeValue(target),
-      );
+      report(o, {
+        path: `spec.ports[${i}].targetPort`,
+        expected: `a container port of ${describeObject(selected[0] ?? {})} (${known.join(', ') || 'it has none'})`,
+        found: describeValue(target),
+      });
     }
   });
 }
@@ -158,24 +159,37 @@ function servicePortExists(svc: Obj, port: Obj | undefined): boolean {
   return false;
 }
 
-function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report): void {
-  const ns = o.json.metadata?.namespace;
+function ingressBackends(ingress: Obj): [string, Obj | undefined][] {
+  const spec = ingress.spec ?? {};
   const backends: [string, Obj | undefined][] = [];
-  if (o.json.spec?.defaultBackend !== undefined)
-    backends.push(['spec.defaultBackend', o.json.spec.defaultBackend]);
-  ((o.json.spec?.rules ?? []) as Obj[]).forEach((rule, r) =>
+  if (spec.defaultBackend !== undefined) backends.push(['spec.defaultBackend', spec.defaultBackend]);
+  ((spec.rules ?? []) as Obj[]).forEach((rule, r) =>
     ((rule.http?.paths ?? []) as Obj[]).forEach((p, i) =>
       backends.push([`spec.rules[${r}].http.paths[${i}].backend`, p.backend]),
     ),
   );
-  for (const [path, backend] of backends) {
-    const name = backend?.service?.name;
-    if (name === undefined) continue;
-    const svc = index.get('Service', ns, name);
-    if (svc === undefined)
-      report(o, `${path}.service.name`, 'the name of a Service in the chart', describeValue(name));
-    else if (!servicePortExists(svc, backend?.service?.port))
-      report(o, `${path}.service.port`, `a port of Service ${name}`, JSON.stringify(backend?.service?.port));
+  return backends;
+}
+
+function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report): void {
+  const ns = o.json.metadata?.namespace;
+  for (const [path, backend] of ingressBackends(o.json)) {
+    const service = (backend?.service ?? {}) as Obj;
+    if (service.name === undefined) continue;
+    const svc = index.get('Service', ns, service.name);
+    if (svc === undefined) {
+      report(o, {
+        path: `${path}.service.name`,
+        expected: 'the name of a Service in the chart',
+        found: describeValue(service.name),
+      });
+    } else if (!servicePortExists(svc, service.port)) {
+      report(o, {
+        path: `${path}.service.port`,
+        expected: `a port of Service ${service.name}`,
+        found: JSON.stringify(service.port),
+      });
+    }
   }
 }
 
@@ -184,7 +198,11 @@ function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void
   if (to?.kind !== 'Service') return;
   const svc = index.get('Service', o.json.metadata?.namespace, to.name);
   if (svc === undefined) {
-    report(o, 'spec.to.name', 'the name of a Service in the chart', describeValue(to.name));
+    report(o, {
+      path: 'spec.to.name',
+      expected: 'the name of a Service in the chart',
+      found: describeValue(to.name),
+    });
     return;
   }
   const target = o.json.spec?.port?.targetPort;
@@ -193,37 +211,43 @@ function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void
     (p) => p.name === target || (p.targetPort ?? p.port) === target,
   );
   if (!ok)
-    report(
-      o,
-      'spec.port.targetPort',
-      `a port name or target port of Service ${to.name}`,
-      describeValue(target),
-    );
+    report(o, {
+      path: 'spec.port.targetPort',
+      expected: `a port name or target port of Service ${to.name}`,
+      found: describeValue(target),
+    });
+}
+
+function tolerationsOf(list: unknown): string[] {
+  return ((list ?? []) as Obj[]).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`);
 }
 
 function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): void {
-  const pool = o.json;
-  const rc = index.get('RuntimeClass', undefined, pool.metadata?.name);
+  const spec = (o.json.spec ?? {}) as Obj;
+  const rc = index.get('RuntimeClass', undefined, o.json.metadata?.name);
   if (rc === undefined) {
-    report(o, 'metadata.name', 'a RuntimeClass of the same name', 'none');
+    report(o, { path: 'metadata.name', expected: 'a RuntimeClass of the same name', found: 'none' });
     return;
   }
-  const labels = pool.spec?.labels ?? {};
-  const tolerations = ((pool.spec?.taints ?? []) as Obj[]).map(
-    (t) => `${t.key}=${t.value ?? ''}:${t.effect}`,
-  );
-  const rcTolerations = ((rc.scheduling?.tolerations ?? []) as Obj[]).map(
-    (t) => `${t.key}=${t.value ?? ''}:${t.effect}`,
-  );
-  if (rc.handler !== pool.spec?.handler)
-    report(
-      o,
-      'spec.handler',
-      `the handler of RuntimeClass ${rc.metadata?.name}`,
-      describeValue(pool.spec?.handler),
-    );
-  if (JSON.stringify(rc.scheduling?.nodeSelector ?? {}) !== JSON.stringify(labels))
-    report(o, 'spec.labels', 'the nodeSelector of its RuntimeClass', JSON.stringify(labels));
-  if (JSON.stringify(rcTolerations) !== JSON.stringify(tolerations))
-    report(o, 'spec.taints', 'the tolerations of its RuntimeClass', JSON.stringify(tolerations));
+  const scheduling = (rc.scheduling ?? {}) as Obj;
+  const rcName = String(rc.metadata?.name);
+  if (rc.handler !== spec.handler) {
+    report(o, {
+      path: 'spec.handler',
+      expected: `the handler of RuntimeClass ${rcName}`,
+      found: describeValue(spec.handler),
+    });
+  }
+  const labels = JSON.stringify(spec.labels ?? {});
+  if (JSON.stringify(scheduling.nodeSelector ?? {}) !== labels) {
+    report(o, { path: 'spec.labels', expected: `the nodeSelector of RuntimeClass ${rcName}`, found: labels });
+  }
+  const tolerations = tolerationsOf(spec.taints);
+  if (JSON.stringify(tolerationsOf(scheduling.tolerations)) !== JSON.stringify(tolerations)) {
+    report(o, {
+      path: 'spec.taints',
+      expected: `the tolerations of RuntimeClass ${rcName}`,
+      found: JSON.stringify(tolerations),
+    });
+  }
 }

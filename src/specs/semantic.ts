@@ -87,23 +87,24 @@ export function containerPortNames(ports: readonly ServicePort[]): Set<string> {
 function checkServicePorts(ports: readonly ServicePort[]): Violation[] {
   const out: Violation[] = [];
   const names = containerPortNames(ports);
-  const seenNames = new Set<string>();
-  const seenPorts = new Set<string>();
+  const seen: Seen = { names: new Set(), ports: new Set(), count: ports.length };
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];
-    out.push(...checkPortIdentity(p, at, ports.length, seenNames, seenPorts));
+    out.push(...checkPortIdentity(p, at, seen));
     out.push(...checkTargetPort(p, at, names));
   });
   return out;
 }
 
-function checkPortIdentity(
-  p: ServicePort,
-  at: FieldPath,
-  count: number,
-  seenNames: Set<string>,
-  seenPorts: Set<string>,
-): Violation[] {
+/** Names and port/protocol pairs already seen among a spec's ports. */
+interface Seen {
+  readonly names: Set<string>;
+  readonly ports: Set<string>;
+  readonly count: number;
+}
+
+function checkPortIdentity(p: ServicePort, at: FieldPath, seen: Seen): Violation[] {
+  const { names: seenNames, ports: seenPorts, count } = seen;
   const out: Violation[] = [];
   if (p.name === undefined && count > 1) {
     out.push({
