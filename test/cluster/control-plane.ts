@@ -80,10 +80,11 @@ async function waitFor(
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
-function stopProcess(proc: ChildProcess | undefined): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs` (kube-apiserver waits for open watches before it exits). */
+function stopProcess(proc: ChildProcess | undefined, graceMs = 10_000): Promise<void> {
   if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const kill = setTimeout(() => proc.kill('SIGKILL'), graceMs);
     proc.once('exit', () => {
       clearTimeout(kill);
       res();
@@ -200,12 +201,13 @@ export class ControlPlane {
     );
   }
 
-  async stopApiserver(): Promise<void> {
-    await stopProcess(this.apiserver);
+  /** Stops kube-apiserver: SIGTERM, SIGKILL after `graceMs`. etcd keeps running. */
+  async stopApiserver(graceMs = 2000): Promise<void> {
+    await stopProcess(this.apiserver, graceMs);
   }
 
   async stop(): Promise<void> {
-    await stopProcess(this.apiserver);
+    await stopProcess(this.apiserver, 2000);
     await stopProcess(this.etcd);
     if (process.env.SPECFORGE_KEEP_CP === undefined) rmSync(this.dir, { recursive: true, force: true });
   }
