@@ -52,6 +52,9 @@ interface Connection {
 
 const HEADER_TTL_MS = 30_000;
 
+/** The part of {@link KubeClient} that reflectors and the leader elector use; tests pass fakes. */
+export type Api = Pick<KubeClient, 'request' | 'watch'>;
+
 export class KubeClient {
   private headers: Record<string, string> = {};
   private auth: string | undefined;

@@ -7,12 +7,12 @@
  * - every write is a PUT carrying the Lease's resourceVersion, so two candidates never both win;
  * - on a graceful stop the leader releases the Lease (empty holder) so a standby takes over at once.
  */
-import { isStatus, type KubeClient } from './kube.js';
+import { isStatus, type Api } from './kube.js';
 import type { Logger } from './log.js';
 import type { Delay } from './reflector.js';
 
 export interface LeaderOptions {
-  readonly client: KubeClient;
+  readonly client: Api;
   readonly namespace: string;
   readonly name: string;
   readonly identity: string;

@@ -9,7 +9,7 @@
  *
  * The delay function is injectable so tests can drive back-off without real time.
  */
-import { ApiError, type KubeClient, type WatchEvent } from './kube.js';
+import { ApiError, type Api, type WatchEvent } from './kube.js';
 import type { Logger } from './log.js';
 import type { RawObject } from './model.js';
 
@@ -37,7 +37,7 @@ export const realDelay: Delay = (ms, signal) =>
   });
 
 export interface ReflectorOptions<T> {
-  readonly client: KubeClient;
+  readonly client: Api;
   /** Collection path, e.g. `/api/v1/nodes`. */
   readonly path: string;
   readonly labelSelector?: string;
