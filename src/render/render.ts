@@ -48,7 +48,17 @@ export function renderCharts(inputs: readonly ChartInput[]): RenderResult {
     objectCount += result.objectCount;
     for (const [name, bytes] of result.files) files.set(`${input.name}/${name}`, bytes);
   }
-  return { files: errors.length > 0 ? new Map() : files, errors, objectCount };
+  return { files: errors.length > 0 ? new Map() : files, errors: errors.sort(byPlace), objectCount };
+}
+
+/** Errors in reading order: by file, document, line, column. */
+function byPlace(a: SpecError, b: SpecError): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return (
+    (a.document ?? 0) - (b.document ?? 0) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0)
+  );
 }
 
 /** Renders one chart: parse, validate, build, check the wiring, emit. */
