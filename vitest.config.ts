@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // The JSON report lets .ci/run print a plain "N passed, N failed, N skipped" line.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.cache/vitest-report.json' },
     projects: [
       {
         extends: true,

@@ -39,10 +39,7 @@ export function renderCharts(inputs: readonly ChartInput[]): RenderResult {
   const files = new Map<string, string>();
   const errors: SpecError[] = [];
   let objectCount = 0;
-  const seen = new Set<string>();
   for (const input of [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (seen.has(input.name)) continue;
-    seen.add(input.name);
     const result = renderChart(input);
     errors.push(...result.errors);
     objectCount += result.objectCount;
