@@ -46,8 +46,6 @@ export interface WatchEvent {
 interface Connection {
   readonly base: URL;
   readonly agent: http.Agent;
-  readonly headers: Record<string, string>;
-  readonly auth?: string;
 }
 
 const HEADER_TTL_MS = 30_000;
@@ -55,37 +53,66 @@ const HEADER_TTL_MS = 30_000;
 /** The part of {@link KubeClient} that reflectors and the leader elector use; tests pass fakes. */
 export type Api = Pick<KubeClient, 'request' | 'watch'>;
 
+/** Where the API server is and how to authenticate: what a kubeconfig context or in-cluster config boils down to. */
+export interface Credentials {
+  readonly server: string;
+  /** TLS options for the agent: ca, cert, key, rejectUnauthorized, servername. */
+  readonly tls: https.AgentOptions;
+  /** Current auth headers (e.g. a bearer token read from a rotating file); re-read at most every 30 s. */
+  headers(): Promise<Record<string, string>>;
+  /** `user:password` for basic auth, if configured. */
+  readonly basicAuth?: string;
+}
+
+/** Adapts a `@kubernetes/client-node` KubeConfig (exec plugins, auth providers, merged files) to {@link Credentials}. */
+export async function credentialsFromKubeConfig(kc: KubeConfig): Promise<Credentials> {
+  const cluster = kc.getCurrentCluster();
+  if (cluster === null)
+    throw new Error('The kubeconfig has no current cluster; pass --kubeconfig or set a context.');
+  const opts: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(opts);
+  const tls: https.AgentOptions = {};
+  for (const key of ['ca', 'cert', 'key', 'rejectUnauthorized', 'servername'] as const) {
+    if (opts[key] !== undefined) Object.assign(tls, { [key]: opts[key] });
+  }
+  return {
+    server: cluster.server,
+    tls,
+    basicAuth: typeof opts.auth === 'string' ? opts.auth : undefined,
+    headers: async () => {
+      const fresh: https.RequestOptions = {};
+      await kc.applyToHTTPSOptions(fresh);
+      return { ...((fresh.headers ?? {}) as Record<string, string>) };
+    },
+  };
+}
+
 export class KubeClient {
   private headers: Record<string, string> = {};
-  private auth: string | undefined;
   private headersAt = -Infinity;
   private readonly observers: RequestObserver[] = [];
   private readonly interceptors: Interceptor[] = [];
 
   private constructor(
-    private readonly kc: KubeConfig,
+    private readonly credentials: Credentials,
     private readonly connection: Connection,
   ) {}
 
-  /** Builds a client for the KubeConfig's current context. */
-  static async fromKubeConfig(kc: KubeConfig): Promise<KubeClient> {
-    const cluster = kc.getCurrentCluster();
-    if (cluster === null)
-      throw new Error('The kubeconfig has no current cluster; pass --kubeconfig or set a context.');
-    const base = new URL(cluster.server);
-    const opts: https.RequestOptions = {};
-    await kc.applyToHTTPSOptions(opts);
-    const agentOptions: https.AgentOptions = { keepAlive: true, maxSockets: 32 };
-    if (opts.ca !== undefined) agentOptions.ca = opts.ca;
-    if (opts.cert !== undefined) agentOptions.cert = opts.cert;
-    if (opts.key !== undefined) agentOptions.key = opts.key;
-    if (opts.rejectUnauthorized !== undefined) agentOptions.rejectUnauthorized = opts.rejectUnauthorized;
-    if (opts.servername !== undefined) agentOptions.servername = opts.servername;
+  /** Builds a client from resolved credentials. */
+  static async fromCredentials(credentials: Credentials): Promise<KubeClient> {
+    const base = new URL(credentials.server);
     const agent =
-      base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent({ keepAlive: true });
-    const client = new KubeClient(kc, { base, agent, headers: {} });
+      base.protocol === 'https:'
+        ? new https.Agent({ ...credentials.tls, keepAlive: true, maxSockets: 32 })
+        : new http.Agent({ keepAlive: true, maxSockets: 32 });
+    const client = new KubeClient(credentials, { base, agent });
     await client.refreshHeaders();
     return client;
+  }
+
+  /** Builds a client for a client-node KubeConfig's current context. */
+  static async fromKubeConfig(kc: KubeConfig): Promise<KubeClient> {
+    return KubeClient.fromCredentials(await credentialsFromKubeConfig(kc));
   }
 
   /** Registers a callback called once per finished request (for metrics and request counts). */
@@ -146,10 +173,7 @@ export class KubeClient {
 
   private async refreshHeaders(): Promise<void> {
     if (performance.now() - this.headersAt < HEADER_TTL_MS) return;
-    const opts: https.RequestOptions = {};
-    await this.kc.applyToHTTPSOptions(opts);
-    this.headers = { ...((opts.headers ?? {}) as Record<string, string>) };
-    this.auth = typeof opts.auth === 'string' ? opts.auth : undefined;
+    this.headers = await this.credentials.headers();
     this.headersAt = performance.now();
   }
 
@@ -167,7 +191,13 @@ export class KubeClient {
     }
     const mod = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const options = { method, headers, agent: this.connection.agent, auth: this.auth, signal };
+      const options = {
+        method,
+        headers,
+        agent: this.connection.agent,
+        auth: this.credentials.basicAuth,
+        signal,
+      };
       const req = mod.request(url, options, resolve);
       req.on('error', reject);
       req.end(payload?.body);

@@ -6,9 +6,10 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { NodePoolController } from './controller.js';
 import { KubeClient, type Interceptor } from './kube.js';
+import { loadCredentials } from './kubeconfig.js';
 import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -72,12 +73,9 @@ export interface ControllerHandle {
   stop(): Promise<StopReason>;
 }
 
-function loadKubeConfig(options: ControllerOptions): KubeConfig {
-  if (options.kubeConfig !== undefined) return options.kubeConfig;
-  const kc = new KubeConfig();
-  if (options.kubeconfig !== undefined) kc.loadFromFile(options.kubeconfig);
-  else kc.loadFromDefault();
-  return kc;
+async function connect(options: ControllerOptions): Promise<KubeClient> {
+  if (options.kubeConfig !== undefined) return KubeClient.fromKubeConfig(options.kubeConfig);
+  return KubeClient.fromCredentials(await loadCredentials(options.kubeconfig));
 }
 
 function defaultIdentity(): string {
@@ -135,7 +133,7 @@ export async function startController(options: ControllerOptions = {}): Promise<
   const identity = options.identity ?? defaultIdentity();
   const logger = (options.logger ?? jsonLogger()).child({ identity });
   const metrics = createMetrics({ defaultMetrics: options.processMetrics });
-  const client = await KubeClient.fromKubeConfig(loadKubeConfig(options));
+  const client = await connect(options);
   client.observe((method, code) => metrics.requests.inc({ method, code: String(code) }));
   if (options.interceptor !== undefined) client.intercept(options.interceptor);
   const delay = options.delay ?? realDelay;
