@@ -152,12 +152,18 @@ async function until<T>(
   }
 }
 
+/** The V8 flags the image sets (Dockerfile NODE_OPTIONS); BENCH_NODE_FLAGS overrides ("" for Node's defaults). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=4')
+  .split(' ')
+  .filter((f) => f !== '');
+
 function startChild(kubeconfig: string, port: number): { child: ChildProcess; mode: string } {
   const compiled = join(ROOT, 'lib/controller/main.js');
   const fromLib = existsSync(compiled) && process.env.BENCH_FROM_SOURCE === undefined;
   const target = fromLib ? compiled : join(ROOT, 'src/controller/main.ts');
   const code = `const { runController } = await import(${JSON.stringify(target)}); process.exitCode = await runController(process.argv.slice(1));`;
   const args = [
+    ...NODE_FLAGS,
     ...(fromLib ? [] : ['--import', 'tsx']),
     '--input-type=module',
     '-e',
@@ -171,8 +177,10 @@ function startChild(kubeconfig: string, port: number): { child: ChildProcess; mo
     '--resync-seconds=10',
     '--log-level=warn',
   ];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  return { child, mode: fromLib ? 'lib/ (compiled)' : 'src/ through tsx' };
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const mode = `${fromLib ? 'lib/ (compiled)' : 'src/ through tsx'}, node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`;
+  return { child, mode };
 }
 
 function peakRssMb(pid: number): number {
