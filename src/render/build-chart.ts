@@ -1,6 +1,8 @@
 import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { AppService } from '../constructs/app-service.js';
+import { MANAGED_BY } from '../constructs/labels.js';
+import { ManifestObject, type Manifest } from '../constructs/manifest-object.js';
 import type { CommonProps } from '../constructs/common.js';
 import { Myapp } from '../constructs/myapp.js';
 import { NodePool } from '../constructs/node-pool.js';
@@ -23,6 +25,8 @@ export function buildChart(
   module?: ChartModule,
 ): Chart {
   const chart = new Chart(new App({ outdir: '.' }), name, { disableResourceNameHashes: true });
+  if (settings.createNamespace === true && settings.namespace !== undefined)
+    addNamespace(chart, settings.namespace);
   for (const spec of specs) addSpec(chart, spec, settings);
   module?.(chart);
   return chart;
@@ -66,6 +70,17 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
       });
     }
   }
+}
+
+function addNamespace(chart: Chart, name: string): void {
+  new ManifestObject(chart, 'namespace', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: { 'app.kubernetes.io/managed-by': MANAGED_BY, 'app.kubernetes.io/part-of': chart.node.id },
+    },
+  } as Manifest);
 }
 
 function mergeLabels(

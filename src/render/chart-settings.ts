@@ -28,6 +28,11 @@ export interface ChartSettings {
    * @default 'none'
    */
   readonly hardening?: Hardening;
+  /**
+   * Also render the Namespace object of `namespace`, for GitOps tools that do not create namespaces.
+   * @default false
+   */
+  readonly createNamespace?: boolean;
 }
 
 /** The file name of chart settings inside a chart directory. */

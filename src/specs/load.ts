@@ -3,7 +3,7 @@ import { describeValue, type SpecError } from './errors.js';
 import { formatPath, type FieldPath } from './paths.js';
 import { locate } from './positions.js';
 import { checkSchema, type Violation } from './schemas.js';
-import { checkSemantics } from './semantic.js';
+import { checkMetadataOnly, checkSemantics } from './semantic.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 
 /** What one spec file holds: the valid specs, and an error for every problem found. */
@@ -67,7 +67,7 @@ function checkDocument(doc: unknown): Violation[] {
     ];
   }
   const schemaProblems = checkSchema(kind as SpecKind, record);
-  if (schemaProblems.length > 0) return schemaProblems;
+  if (schemaProblems.length > 0) return [...schemaProblems, ...checkMetadataOnly(kind as SpecKind, record)];
   return checkSemantics(kind as SpecKind, record);
 }
 

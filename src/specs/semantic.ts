@@ -36,6 +36,21 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
   return out;
 }
 
+/**
+ * The name and label checks, for a document that failed its schema: they run wherever metadata is well-typed, so a
+ * bad name is reported in the same run as a bad port.
+ */
+export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+  const metadata = doc.metadata as { name?: unknown; labels?: unknown } | undefined;
+  const out: Violation[] = [];
+  if (typeof metadata?.name === 'string') out.push(...checkName(kind, metadata.name));
+  const labels = metadata?.labels;
+  const stringMap =
+    typeof labels === 'object' && labels !== null && Object.values(labels).every((v) => typeof v === 'string');
+  if (stringMap) out.push(...checkLabels(['metadata', 'labels'], labels as Record<string, string>));
+  return out;
+}
+
 function checkName(kind: SpecKind, name: string): Violation[] {
   // Service names derive from the spec name, and Services need RFC 1035 labels; NodePool names become a label key.
   const problem = kind === 'NodePool' ? checkDns1123Label(name) : checkDns1035Label(name);

@@ -42,9 +42,6 @@ clusterDescribe('dist/ applied with kubectl to a real kube-apiserver', () => {
   beforeAll(() => {
     kubectl(['apply', '--server-side', '-f', join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
     kubectl(['wait', '--for=condition=Established', 'crd/routes.route.openshift.io', '--timeout=30s']);
-    for (const ns of ['kubebuilder-appservice', 'opdemo', 'myapp']) {
-      kubectl(['create', 'namespace', ns], [0, 1]);
-    }
   });
 
   it.each(charts)('kustomize builds chart %s into exactly the rendered objects', (chart) => {

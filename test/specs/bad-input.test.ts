@@ -282,3 +282,15 @@ describe('bad input', () => {
     expect(result.err).toMatch(/2 errors/);
   });
 });
+
+describe('one run', () => {
+  it('reports a bad name together with a schema error in the same document', async () => {
+    const charts = writeFiles(tempDir(), {
+      'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 70000\n', 'name: Bad_Name'),
+    });
+    const result = await run(['validate', charts]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('spec.ports[0].port');
+    expect(result.err).toContain('metadata.name');
+  });
+});
