@@ -46,7 +46,9 @@ export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>):
   if (typeof metadata?.name === 'string') out.push(...checkName(kind, metadata.name));
   const labels = metadata?.labels;
   const stringMap =
-    typeof labels === 'object' && labels !== null && Object.values(labels).every((v) => typeof v === 'string');
+    typeof labels === 'object' &&
+    labels !== null &&
+    Object.values(labels).every((v) => typeof v === 'string');
   if (stringMap) out.push(...checkLabels(['metadata', 'labels'], labels as Record<string, string>));
   return out;
 }

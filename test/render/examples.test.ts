@@ -70,7 +70,8 @@ describe('example charts', () => {
       for (const o of objectsOf(chart)) {
         expect(o.metadata.labels['app.kubernetes.io/managed-by']).toBe('specforge');
         expect(o.metadata.labels['app.kubernetes.io/part-of']).toBe(chart);
-        if (o.kind !== 'Namespace') expect(o.metadata.labels['specforge.dev/spec-name']).toBe(o.metadata.name);
+        if (o.kind !== 'Namespace')
+          expect(o.metadata.labels['specforge.dev/spec-name']).toBe(o.metadata.name);
         if (o.kind === 'Deployment') {
           for (const [k, v] of Object.entries(o.spec.selector.matchLabels))
             expect(o.spec.template.metadata.labels[k]).toBe(v);
