@@ -98,6 +98,15 @@ describe('ControllerBundle', () => {
     expect(spec.labels['x-kubernetes-validations'][0].rule).toContain('self.all(k');
   });
 
+  it('emits only Kubernetes field names in the schema (no camelCase x-kubernetes extensions lost by the API server)', () => {
+    const crd = find(synth(), 'CustomResourceDefinition') as Obj & { spec: any };
+    expect(JSON.stringify(crd)).not.toMatch(/xKubernetes|openApiv3Schema/);
+    expect(
+      crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.taints.items.properties.key
+        .pattern,
+    ).toMatch(/^\^/);
+  });
+
   it('labels every object with the recommended labels', () => {
     for (const o of synth({ partOf: 'platform' })) {
       expect(o.metadata.labels).toMatchObject({
