@@ -42,12 +42,13 @@ export function generateCharts(root: string, specs: number, charts: number): Gen
 }
 
 /** A Helm chart whose templates make the same objects from a values list, and that values file. */
-export function generateHelmChart(root: string, specs: number): void {
+export function generateHelmChart(root: string, specs: number, onlyKind?: (typeof KINDS)[number]): void {
   mkdirSync(join(root, 'templates'), { recursive: true });
   writeFileSync(join(root, 'Chart.yaml'), 'apiVersion: v2\nname: bench\nversion: 0.1.0\n');
+  const kindOf = (i: number): string => onlyKind ?? KINDS[i % KINDS.length] ?? 'AppService';
   const apps = Array.from({ length: specs }, (_, i) => ({
-    kind: KINDS[i % KINDS.length],
-    name: `${KINDS[i % KINDS.length]?.toLowerCase()}-${i}`,
+    kind: kindOf(i),
+    name: `${kindOf(i).toLowerCase()}-${i}`,
     nodePort: 30000 + (i % 2700),
   }));
   writeFileSync(

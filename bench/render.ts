@@ -139,6 +139,15 @@ async function main(): Promise<void> {
     rows.push(
       `| helm template (${helmVersion}) | same 10000 specs' objects, 1 chart | ${h.seconds.toFixed(2)} s | ${h.maxRssMb.toFixed(0)} MB |`,
     );
+    // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.
+    const pairsChart = join(work, 'helm-pairs');
+    generateHelmChart(pairsChart, 10000, 'AppService');
+    const p = median(
+      Array.from({ length: RUNS }, () => timeCommand(helm, ['template', 'bench', pairsChart], 'gnu-time')),
+    );
+    rows.push(
+      `| helm template (${helmVersion}) | 10000 Deployment+Service pairs (20000 objects) | ${p.seconds.toFixed(2)} s | ${p.maxRssMb.toFixed(0)} MB |`,
+    );
 
     const small = results.get(1000);
     const large = results.get(10000);
