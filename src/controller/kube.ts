@@ -198,7 +198,12 @@ export class KubeClient {
         auth: this.credentials.basicAuth,
         signal,
       };
-      const req = mod.request(url, options, resolve);
+      const req = mod.request(url, options, (res) => {
+        // A connection reset after the body was consumed (or abandoned) must not crash the process; readers attach
+        // their own handlers for the errors they care about.
+        res.on('error', () => undefined);
+        resolve(res);
+      });
       req.on('error', reject);
       req.end(payload?.body);
     });
@@ -283,6 +288,8 @@ function consumeLines(
     });
     res.on('error', (err) => finish(err));
     res.on('aborted', () => finish(new Error('watch stream aborted')));
+    // readline re-emits the input's errors (a reset connection); unhandled they would crash the process.
+    lines.on('error', (err) => finish(err));
     lines.on('close', () => finish());
   });
 }

@@ -53,8 +53,9 @@ function get(url: string, token: string): Promise<number> {
   return new Promise((res) => {
     const req = https.get(
       url,
-      { headers: { Authorization: `Bearer ${token}` }, rejectUnauthorized: false },
+      { headers: { Authorization: `Bearer ${token}` }, rejectUnauthorized: false, agent: false },
       (r) => {
+        r.on('error', () => undefined);
         r.resume();
         res(r.statusCode ?? 0);
       },
