@@ -120,6 +120,12 @@ clusterDescribe('NodePool controller robustness', () => {
       return c?.reason === 'Conflict' ? c : undefined;
     });
     expect(pa).toMatchObject({ reason: 'Conflict' });
+    const events = await s.admin.request<{
+      items: Array<{ reason: string; type: string; regarding: { name: string } }>;
+    }>('GET', '/apis/events.k8s.io/v1/namespaces/default/events');
+    expect(events.items.filter((e) => e.regarding.name === a).map((e) => `${e.type}/${e.reason}`)).toContain(
+      'Warning/Failed',
+    );
     const after = await Promise.all(
       names.map(async (n, i) => foreignPart(await s.node(n), new Set(Object.keys(before[i]?.labels ?? {})))),
     );
