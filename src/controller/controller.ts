@@ -9,7 +9,7 @@
  * - Pool status is recomputed at most every `statusDebounceMs` while Nodes change, and written only when it differs.
  */
 import { decide, toMergePatch, type PoolLookup } from './decide.js';
-import { isStatus, MERGE_PATCH, type KubeClient } from './kube.js';
+import { isStatus, MERGE_PATCH, type Api } from './kube.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -38,7 +38,7 @@ const POOL_KEY = 'p/';
 const CONFLICT_RETRIES = 5;
 
 export interface NodePoolControllerOptions {
-  readonly client: KubeClient;
+  readonly client: Api;
   readonly logger: Logger;
   readonly metrics: Metrics;
   /** Reported as the Events' `reportingInstance`. */

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { NodePoolController } from '../../src/controller/controller.js';
+import type { Api, Method, WatchEvent } from '../../src/controller/kube.js';
+import { silentLogger } from '../../src/controller/log.js';
+import { createMetrics } from '../../src/controller/metrics.js';
+import { OWNED_ANNOTATION } from '../../src/controller/model.js';
+
+const NODE = {
+  metadata: {
+    name: 'n1',
+    resourceVersion: '5',
+    labels: { 'node-role.kubernetes.io/gpu': '', a: '1' },
+    annotations: { [OWNED_ANNOTATION]: JSON.stringify({ gpu: { labels: ['a'], taints: [] } }) },
+  },
+  spec: {},
+};
+const POOL = {
+  metadata: { name: 'gpu', resourceVersion: '3', generation: 1, finalizers: ['nodes.specforge.dev/cleanup'] },
+  spec: { labels: { a: '1' } },
+};
+
+/** Lists answer from fixtures (the NodePool list only once released); watches idle; writes are recorded. */
+function fakeApi(): Api & { writes: string[]; releasePools: () => void } {
+  let release: () => void = () => undefined;
+  const poolsReleased = new Promise<void>((r) => (release = r));
+  const writes: string[] = [];
+  return {
+    writes,
+    releasePools: () => release(),
+    request: async <T>(method: Method, path: string): Promise<T> => {
+      if (method !== 'GET') {
+        writes.push(`${method} ${path}`);
+        return { metadata: { resourceVersion: '99' } } as T;
+      }
+      if (path.startsWith('/api/v1/nodes?'))
+        return { metadata: { resourceVersion: '10' }, items: [NODE] } as T;
+      await poolsReleased;
+      return { metadata: { resourceVersion: '10' }, items: [POOL] } as T;
+    },
+    watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
+      new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+  };
+}
+
+async function ticks(n = 50): Promise<void> {
+  for (let i = 0; i < n; i += 1) await new Promise((r) => setImmediate(r));
+}
+
+describe('NodePoolController', () => {
+  it("removes nothing before the first full sync: a Node whose pool is not listed yet keeps the pool's labels", async () => {
+    const api = fakeApi();
+    const c = new NodePoolController({
+      client: api,
+      logger: silentLogger,
+      metrics: createMetrics(),
+      identity: 't',
+      statusDebounceMs: 0,
+    });
+    const stop = new AbortController();
+    const informers = c.runInformers(stop.signal);
+    const leading = c.lead(stop.signal);
+    await ticks();
+    expect(c.nodes.synced).toBe(true);
+    expect(c.pools.synced).toBe(false);
+    expect(api.writes).toEqual([]);
+    api.releasePools();
+    await ticks();
+    // Synced: the Node already carries what the pool wants, so still nothing to write for it; the pool gets status.
+    expect(api.writes.filter((w) => w.includes('/nodes/'))).toEqual([]);
+    expect(api.writes).toEqual([
+      'PATCH /apis/nodes.specforge.dev/v1/nodepools/gpu/status',
+      'POST /apis/events.k8s.io/v1/namespaces/default/events',
+    ]);
+    stop.abort();
+    await Promise.all([informers, leading]);
+  });
+});
