@@ -8,27 +8,38 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import https from 'node:https';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export const BUILD_HINT =
-  'Cluster tests need kube-apiserver and etcd: run `npm run control-plane` (needs Go >= 1.24; builds into ' +
-  '.cache/control-plane once per machine) or set SPECFORGE_KUBE_APISERVER and SPECFORGE_ETCD to their paths.';
+  'Cluster tests need kube-apiserver and etcd: run `npm run control-plane` (needs Go >= 1.24; builds once per ' +
+  'machine into ~/.cache/specforge/control-plane, linked at .cache/control-plane) or set SPECFORGE_KUBE_APISERVER ' +
+  'and SPECFORGE_ETCD to their paths.';
 
 export interface Binaries {
   readonly etcd: string;
   readonly apiserver: string;
 }
 
-/** Where the binaries are: env vars first, then the repo's cache. Undefined when either is missing. */
+/**
+ * Where the binaries are: SPECFORGE_ETCD / SPECFORGE_KUBE_APISERVER, else SPECFORGE_CP_DIR, else the repo's
+ * .cache/control-plane link, else the per-machine cache. Undefined when either is missing.
+ */
 export function findBinaries(): Binaries | undefined {
-  const dir = process.env.SPECFORGE_CP_DIR ?? join(ROOT, '.cache', 'control-plane');
-  const etcd = process.env.SPECFORGE_ETCD ?? join(dir, 'etcd');
-  const apiserver = process.env.SPECFORGE_KUBE_APISERVER ?? join(dir, 'kube-apiserver');
-  return existsSync(etcd) && existsSync(apiserver) ? { etcd, apiserver } : undefined;
+  const machine = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'specforge', 'control-plane');
+  const dirs =
+    process.env.SPECFORGE_CP_DIR !== undefined
+      ? [process.env.SPECFORGE_CP_DIR]
+      : [join(ROOT, '.cache', 'control-plane'), machine];
+  for (const dir of dirs) {
+    const etcd = process.env.SPECFORGE_ETCD ?? join(dir, 'etcd');
+    const apiserver = process.env.SPECFORGE_KUBE_APISERVER ?? join(dir, 'kube-apiserver');
+    if (existsSync(etcd) && existsSync(apiserver)) return { etcd, apiserver };
+  }
+  return undefined;
 }
 
 /** What tests need to reach the control plane (serialisable: passed from global setup to workers). */
