@@ -107,6 +107,8 @@ export class NodePoolController {
   private readonly ownersOf = new Map<string, Set<string>>();
   /** Node → the resourceVersion a write of ours started from, until the watch shows the result. */
   private readonly patchedFrom = new Map<string, string>();
+  /** Nodes a worker is deciding or writing right now. */
+  private readonly inFlight = new Set<string>();
   /** Node → last write error, for the pools' Ready condition. */
   private readonly failed = new Map<string, string>();
   private active = false;
@@ -205,8 +207,10 @@ export class NodePoolController {
   private nodeChanged(old: NodeView | undefined, node: NodeView | undefined): void {
     const name = (node ?? old)?.name ?? '';
     const touched = this.reindex(name, old, node);
-    if (node === undefined) this.failed.delete(name);
-    else if (this.patchedFrom.get(name) !== node.resourceVersion) this.patchedFrom.delete(name);
+    if (node === undefined) {
+      this.failed.delete(name);
+      this.patchedFrom.delete(name);
+    } else if (this.patchedFrom.get(name) !== node.resourceVersion) this.patchedFrom.delete(name);
     if (!this.active || old?.resourceVersion === node?.resourceVersion) return;
     if (node !== undefined) this.queue.add(NODE_KEY + name);
     for (const p of touched) this.queue.addAfter(POOL_KEY + p, this.statusDebounceMs);
@@ -266,15 +270,27 @@ export class NodePoolController {
     const node = this.nodes.store.get(name);
     // Our last write is not in the cache yet: its watch event will queue the Node again.
     if (node === undefined || this.patchedFrom.get(name) === node.resourceVersion) return;
+    this.inFlight.add(name);
     try {
       await this.writeNode(node);
       this.failed.delete(name);
     } catch (err) {
       this.failed.set(name, String(err));
-      for (const p of this.reindex(name, node, node))
+      const { members, owners } = poolsOfNode(node);
+      for (const p of new Set([...members, ...owners]))
         this.queue.addAfter(POOL_KEY + p, this.statusDebounceMs);
       throw err;
+    } finally {
+      this.inFlight.delete(name);
     }
+  }
+
+  /**
+   * Remembers that the cache still holds the version our write started from, until the watch delivers the next one
+   * (our write's). Not recorded when the watch was faster than the PATCH response: the cache is already past it.
+   */
+  private notePending(name: string, from: string): void {
+    if (this.nodes.store.get(name)?.resourceVersion === from) this.patchedFrom.set(name, from);
   }
 
   /** Decides and writes one Node; on 409 re-reads it and decides again (a few times before backing off). */
@@ -293,8 +309,9 @@ export class NodePoolController {
           MERGE_PATCH,
         );
         metrics.writes.inc({ resource: 'nodes' });
+        // A write that changed nothing (same resourceVersion) produces no watch event to wait for.
         if (written.metadata?.resourceVersion !== node.resourceVersion)
-          this.patchedFrom.set(node.name, node.resourceVersion);
+          this.notePending(node.name, node.resourceVersion);
         logger.debug('node updated', { node: node.name, members: decision.members });
         return;
       } catch (err) {
@@ -345,6 +362,13 @@ export class NodePoolController {
     const owners = this.ownersOf.get(pool.name);
     if (owners !== undefined && owners.size > 0) {
       for (const n of owners) this.queue.add(NODE_KEY + n);
+      return;
+    }
+    // A member Node being written, or written but not yet seen through the watch, may be gaining this pool's
+    // labels right now: wait until the cache shows its outcome before letting the NodePool go.
+    const members = this.membersOf.get(pool.name) ?? new Set<string>();
+    if ([...members].some((n) => this.inFlight.has(n) || this.patchedFrom.has(n))) {
+      this.queue.addAfter(POOL_KEY + pool.name, this.statusDebounceMs);
       return;
     }
     await this.patchPool(pool, {
