@@ -14,7 +14,7 @@ import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { realDelay, type Delay } from './reflector.js';
-import { startProbeServer } from './server.js';
+import { startProbeServer, type ProbeServer } from './server.js';
 
 export interface ControllerOptions {
   /** A loaded KubeConfig; wins over `kubeconfig`. */
@@ -152,16 +152,17 @@ export async function startController(options: ControllerOptions = {}): Promise<
   const elector = makeElector(options, { client, identity, logger, delay });
   const stopping = new AbortController();
   const informers = new AbortController();
+  let server: ProbeServer | undefined;
+  try {
+    if (options.port !== undefined) {
+      const checks = { healthy: () => !informers.signal.aborted, ready: () => controller.synced };
+      server = await startProbeServer(options.host ?? '0.0.0.0', options.port, checks, metrics.registry);
+    }
+  } catch (err) {
+    client.close();
+    throw err;
+  }
   const informersDone = controller.runInformers(informers.signal);
-  const server =
-    options.port === undefined
-      ? undefined
-      : await startProbeServer(
-          options.host ?? '0.0.0.0',
-          options.port,
-          { healthy: () => !informers.signal.aborted, ready: () => controller.synced },
-          metrics.registry,
-        );
   logger.info('controller started', { leaderElect: elector !== undefined, selector: options.selector ?? '' });
   const done = lifecycle({ options, controller, elector, metrics, logger }, stopping.signal).then(
     async (reason) => {

@@ -123,7 +123,7 @@ export class WorkQueue {
     this.failures.delete(key);
   }
 
-  /** Waits for the next key; resolves undefined once the queue shuts down and is drained. */
+  /** Waits for the next key; resolves undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
     const key = this.take();
     if (key !== undefined || this.shuttingDown) return Promise.resolve(key);
@@ -136,9 +136,15 @@ export class WorkQueue {
     if (this.dirty.has(key)) this.enqueue(key);
   }
 
-  /** Stops accepting keys and wakes every waiting getter with undefined. */
+  /**
+   * Stops accepting keys, drops the waiting ones (a new leader lists everything anyway; a former leader must not
+   * keep writing) and wakes every waiting getter with undefined. Keys in flight finish.
+   */
   shutDown(): void {
     this.shuttingDown = true;
+    this.queue.length = 0;
+    this.head = 0;
+    this.dirty.clear();
     for (const { handle } of this.waiting.values()) this.timers.clearTimeout(handle);
     this.waiting.clear();
     for (const resolve of this.getters.splice(0)) resolve(undefined);

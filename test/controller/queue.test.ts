@@ -74,6 +74,14 @@ describe('WorkQueue', () => {
     expect(q.length).toBe(1);
   });
 
+  it('drops waiting keys on shut down so a stopping leader writes nothing more', async () => {
+    const q = new WorkQueue();
+    q.add('a');
+    q.add('b');
+    q.shutDown();
+    expect(await q.get()).toBeUndefined();
+  });
+
   it('wakes waiting getters with undefined on shut down', async () => {
     const q = new WorkQueue();
     const waiting = q.get();
