@@ -171,6 +171,17 @@ describe('decide', () => {
     expect(decide(n, lookup()).changed).toBe(false);
   });
 
+  it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
+    const pools = Array.from({ length: 10_000 }, (_, i) => pool(`p${i}`, { [`k${i}`]: 'v' }));
+    const all = lookup(...pools);
+    const asked: string[] = [];
+    const counting: PoolLookup = { get: (name) => (asked.push(name), all.get(name)) };
+    const n = node({ [ROLE + 'p7']: '', [ROLE + 'p9']: '' }, [], { p3: { labels: ['k3'], taints: [] } });
+    const d = decide(n, counting);
+    expect(asked.sort()).toEqual(['p7', 'p9']);
+    expect(d.labelPatch).toEqual({ k7: 'v', k9: 'v' });
+  });
+
   it('serialises the ownership record canonically (sorted, empty pools dropped)', () => {
     expect(serializeOwned({ b: { labels: ['z', 'a'], taints: [] }, a: { labels: [], taints: [] } })).toBe(
       '{"b":{"labels":["a","z"],"taints":[]}}',
