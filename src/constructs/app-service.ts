@@ -2,9 +2,9 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { V1ContainerPort } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements, ServicePort } from '../specs/types.js';
-import { container, resolveCommon, type CommonProps } from './common.js';
+import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
-import { deploymentManifest, serviceManifest } from './workload.js';
+import { addWorkload } from './workload.js';
 import { derivedContainerPorts } from '../specs/ports.js';
 
 export interface AppServiceProps extends CommonProps {
@@ -40,26 +40,17 @@ export class AppService extends Construct {
   constructor(scope: Construct, id: string, props: AppServiceProps) {
     super(scope, id);
     const r = resolveCommon('AppService', id, Chart.of(this).node.id, props);
-    const c = container(
-      r.name,
-      props.image,
-      { ports: containerPortsFor(props.ports), env: props.envs, resources: props.resources },
-      r.hardening,
-    );
-    this.deployment = new ManifestObject(
-      this,
-      'deployment',
-      deploymentManifest({
-        name: r.name,
-        meta: r.meta,
-        podLabels: r.labels,
-        replicas: props.replicas,
-        container: c,
-        hardening: r.hardening,
-      }),
-    );
-    const ports = props.ports.map((p) => ({ ...p }));
-    this.service = new ManifestObject(this, 'service', serviceManifest(r.name, r.meta, 'NodePort', ports));
+    const workload = addWorkload(this, r, {
+      image: props.image,
+      replicas: props.replicas,
+      containerPorts: containerPortsFor(props.ports),
+      env: props.envs,
+      resources: props.resources,
+      serviceType: 'NodePort',
+      servicePorts: props.ports.map((p) => ({ ...p })),
+    });
+    this.deployment = workload.deployment;
+    this.service = workload.service;
   }
 }
 

@@ -2,9 +2,9 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
-import { container, resolveCommon, type CommonProps } from './common.js';
+import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject, type ManifestOf } from './manifest-object.js';
-import { deploymentManifest, serviceManifest } from './workload.js';
+import { addWorkload } from './workload.js';
 
 export interface MyappProps extends CommonProps {
   /** Container image. */
@@ -53,29 +53,15 @@ export class Myapp extends Construct {
     super(scope, id);
     const r = resolveCommon('Myapp', id, Chart.of(this).node.id, props);
     const servicePort = props.servicePort ?? props.containerPort;
-    const c = container(
-      r.name,
-      props.image,
-      { ports: [{ containerPort: props.containerPort }], env: props.env, resources: props.resources },
-      r.hardening,
-    );
-    this.deployment = new ManifestObject(
-      this,
-      'deployment',
-      deploymentManifest({
-        name: r.name,
-        meta: r.meta,
-        podLabels: r.labels,
-        replicas: props.replicas,
-        container: c,
-        hardening: r.hardening,
-      }),
-    );
-    this.service = new ManifestObject(
-      this,
-      'service',
-      serviceManifest(r.name, r.meta, 'ClusterIP', [{ port: servicePort, targetPort: props.containerPort }]),
-    );
+    ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
+      image: props.image,
+      replicas: props.replicas,
+      containerPorts: [{ containerPort: props.containerPort }],
+      env: props.env,
+      resources: props.resources,
+      serviceType: 'ClusterIP',
+      servicePorts: [{ port: servicePort, targetPort: props.containerPort }],
+    }));
     const ingress: ManifestOf<V1Ingress> = {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'Ingress',

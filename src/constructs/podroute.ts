@@ -1,9 +1,9 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
-import { container, resolveCommon, type CommonProps } from './common.js';
+import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
-import { deploymentManifest, serviceManifest } from './workload.js';
+import { addWorkload } from './workload.js';
 
 /** The port the pod-route image serves on, fixed by the seed. */
 export const PODROUTE_PORT = 8080;
@@ -30,24 +30,13 @@ export class Podroute extends Construct {
   constructor(scope: Construct, id: string, props: PodrouteProps) {
     super(scope, id);
     const r = resolveCommon('Podroute', id, Chart.of(this).node.id, props);
-    const c = container(r.name, props.image, { ports: [{ containerPort: PODROUTE_PORT }] }, r.hardening);
-    this.deployment = new ManifestObject(
-      this,
-      'deployment',
-      deploymentManifest({
-        name: r.name,
-        meta: r.meta,
-        podLabels: r.labels,
-        replicas: props.replicas,
-        container: c,
-        hardening: r.hardening,
-      }),
-    );
-    this.service = new ManifestObject(
-      this,
-      'service',
-      serviceManifest(r.name, r.meta, 'ClusterIP', [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }]),
-    );
+    ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
+      image: props.image,
+      replicas: props.replicas,
+      containerPorts: [{ containerPort: PODROUTE_PORT }],
+      serviceType: 'ClusterIP',
+      servicePorts: [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }],
+    }));
     // Typed by the bindings `cdk8s import` generated from the OpenShift Route CRD (src/imports/).
     const route = Route.manifest({
       metadata: r.meta,

@@ -1,6 +1,14 @@
-import type { V1Container, V1Deployment, V1Service, V1ServicePort } from '@kubernetes/client-node';
-import type { ManifestOf } from './manifest-object.js';
-import { podSecurity, type Hardening } from './common.js';
+import type {
+  V1Container,
+  V1ContainerPort,
+  V1Deployment,
+  V1Service,
+  V1ServicePort,
+} from '@kubernetes/client-node';
+import type { Construct } from 'constructs';
+import type { EnvVar, ResourceRequirements } from '../specs/types.js';
+import { container, podSecurity, type Hardening, type Resolved } from './common.js';
+import { ManifestObject, type ManifestOf } from './manifest-object.js';
 import { selectorLabels } from './labels.js';
 
 /** What a Deployment needs beyond its metadata. */
@@ -46,4 +54,47 @@ export function serviceManifest(
     metadata: meta,
     spec: { type, selector: selectorLabels(name), ports },
   };
+}
+
+/** A Deployment of one container and the Service in front of it: what AppService, Myapp and Podroute share. */
+export interface WorkloadParts {
+  readonly image: string;
+  readonly replicas?: number | undefined;
+  readonly containerPorts: V1ContainerPort[];
+  readonly env?: readonly EnvVar[] | undefined;
+  readonly resources?: ResourceRequirements | undefined;
+  readonly serviceType: 'ClusterIP' | 'NodePort';
+  readonly servicePorts: V1ServicePort[];
+}
+
+/** Adds the Deployment (id `deployment`) and Service (id `service`) of a workload to `scope`. */
+export function addWorkload(
+  scope: Construct,
+  r: Resolved,
+  parts: WorkloadParts,
+): { deployment: ManifestObject; service: ManifestObject } {
+  const c = container(
+    r.name,
+    parts.image,
+    { ports: parts.containerPorts, env: parts.env, resources: parts.resources },
+    r.hardening,
+  );
+  const deployment = new ManifestObject(
+    scope,
+    'deployment',
+    deploymentManifest({
+      name: r.name,
+      meta: r.meta,
+      podLabels: r.labels,
+      replicas: parts.replicas,
+      container: c,
+      hardening: r.hardening,
+    }),
+  );
+  const service = new ManifestObject(
+    scope,
+    'service',
+    serviceManifest(r.name, r.meta, parts.serviceType, parts.servicePorts),
+  );
+  return { deployment, service };
 }
