@@ -246,19 +246,30 @@ export class NodePoolController {
       this.queue.forget(key);
       metrics.reconcileTotal.inc({ controller, result: 'success' });
     } catch (err) {
-      metrics.reconcileTotal.inc({ controller, result: 'error' });
-      metrics.reconcileErrors.inc({ controller });
-      this.options.logger.warn('reconcile failed; will retry', {
-        key,
-        error: String(err),
-        retries: this.queue.retries(key),
-      });
-      this.queue.addRateLimited(key);
+      this.failedItem(key, controller, err);
     } finally {
       end();
       metrics.activeWorkers.dec({ controller });
       this.queue.done(key);
     }
+  }
+
+  /** A conflict is routine (the cache was a step behind): requeue quietly. Anything else counts as an error. */
+  private failedItem(key: string, controller: string, err: unknown): void {
+    const { metrics, logger } = this.options;
+    if (isStatus(err, 409)) {
+      metrics.reconcileTotal.inc({ controller, result: 'requeue' });
+      logger.debug('conflict; requeued', { key });
+    } else {
+      metrics.reconcileTotal.inc({ controller, result: 'error' });
+      metrics.reconcileErrors.inc({ controller });
+      logger.warn('reconcile failed; will retry', {
+        key,
+        error: String(err),
+        retries: this.queue.retries(key),
+      });
+    }
+    this.queue.addRateLimited(key);
   }
 
   private reconcile(key: string): Promise<void> {
