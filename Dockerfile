@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: the `node` devDependency would download a second Node binary; the image already has Node 24.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY schemas ./schemas
 COPY src ./src
 RUN npx tsc -p tsconfig.build.json
 
@@ -27,6 +28,7 @@ ENV NODE_OPTIONS=--max-semi-space-size=4
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/lib ./lib
+COPY schemas ./schemas
 COPY bin ./bin
 COPY package.json ./
 # Nothing is written at run time: the Deployment mounts the root filesystem read-only.
