@@ -26,6 +26,12 @@ const KEY_PATTERN =
   '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$';
 const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
 
+/**
+ * Key prefixes a pool may not put on Nodes: `node.kubernetes.io/` belongs to Kubernetes (cordon, not-ready, …),
+ * `node-role.kubernetes.io/` decides pool membership.
+ */
+export const RESERVED_PREFIXES = ['node.kubernetes.io/', 'node-role.kubernetes.io/'] as const;
+
 export interface ControllerBundleProps {
   /**
    * Base name of the namespaced objects (ServiceAccount, Deployment, Service, Role) and of the ClusterRole.
@@ -84,12 +90,23 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
                 rule: `self.all(k, size(k) <= 317 && k.matches('${QUALIFIED_NAME}'))`,
                 message: 'label keys must be qualified names ([prefix/]name)',
               },
+              {
+                rule: `self.all(k, ${RESERVED_PREFIXES.map((p) => `!k.startsWith('${p}')`).join(' && ')})`,
+                message: `label keys under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
+              },
             ],
           },
           taints: {
             type: 'array',
             description: 'Taints put on every member Node.',
             maxItems: 64,
+            // At the list, not under items: cdk8s passes schemas under items through unconverted.
+            xKubernetesValidations: [
+              {
+                rule: `self.all(t, ${RESERVED_PREFIXES.map((p) => `!t.key.startsWith('${p}')`).join(' && ')})`,
+                message: `taint keys under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
+              },
+            ],
             items: {
               type: 'object',
               required: ['key', 'effect'],

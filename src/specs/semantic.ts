@@ -184,14 +184,31 @@ function checkMyapp(spec: MyappSpec): Violation[] {
     : [{ path: ['spec', 'host'], expected: problem, found: describeValue(spec.host) }];
 }
 
+/** Node key prefixes a pool may not set: Kubernetes' own, and the pool-membership label. */
+export const RESERVED_NODE_KEY_PREFIXES = ['node.kubernetes.io/', 'node-role.kubernetes.io/'] as const;
+
+function checkReserved(path: FieldPath, key: string): Violation[] {
+  const prefix = RESERVED_NODE_KEY_PREFIXES.find((p) => key.startsWith(p));
+  if (prefix === undefined) return [];
+  return [
+    {
+      path,
+      expected: `a key outside ${RESERVED_NODE_KEY_PREFIXES.join(' and ')} (reserved for Kubernetes and for pool membership)`,
+      found: describeValue(key),
+    },
+  ];
+}
+
 function checkNodePool(spec: NodePoolSpec): Violation[] {
   const out: Violation[] = [...checkLabels(['spec', 'labels'], spec.labels)];
+  for (const key of Object.keys(spec.labels ?? {})) out.push(...checkReserved(['spec', 'labels', key], key));
   const seen = new Set<string>();
   (spec.taints ?? []).forEach((t, i) => {
     const at: FieldPath = ['spec', 'taints', i];
     const keyProblem = checkLabelKey(t.key);
     if (keyProblem !== undefined)
       out.push({ path: [...at, 'key'], expected: keyProblem, found: describeValue(t.key) });
+    out.push(...checkReserved([...at, 'key'], t.key));
     const valueProblem = t.value === undefined ? undefined : checkLabelValue(t.value);
     if (valueProblem !== undefined)
       out.push({ path: [...at, 'value'], expected: valueProblem, found: describeValue(t.value) });

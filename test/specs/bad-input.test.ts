@@ -174,6 +174,18 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'a taint on a reserved Kubernetes key',
+    files: {
+      'a/x.yaml': pool('  taints:\n    - key: node.kubernetes.io/unschedulable\n      effect: NoSchedule\n'),
+    },
+    expect: ['spec.taints[0].key', 'reserved', '"node.kubernetes.io/unschedulable"'],
+  },
+  {
+    name: 'a label that would make Nodes members of another pool',
+    files: { 'a/x.yaml': pool('  labels:\n    node-role.kubernetes.io/other: ""\n') },
+    expect: ['spec.labels["node-role.kubernetes.io/other"]', 'reserved'],
+  },
+  {
     name: 'a taint without a key',
     files: { 'a/x.yaml': pool('  taints:\n    - effect: NoSchedule\n') },
     expect: ['spec.taints[0].key', 'required'],
