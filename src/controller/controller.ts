@@ -112,6 +112,8 @@ export class NodePoolController {
   /** Node → last write error, for the pools' Ready condition. */
   private readonly failed = new Map<string, string>();
   private active = false;
+  /** Aborts when this process stops leading; in-flight work checks it before every further request. */
+  private leading: AbortSignal = AbortSignal.abort();
   private eventSeq = 0;
   private readonly lookup: PoolLookup;
   private readonly statusDebounceMs: number;
@@ -174,6 +176,7 @@ export class NodePoolController {
       new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
     ]);
     if (signal.aborted) return;
+    this.leading = signal;
     this.active = true;
     this.enqueueAll();
     const resync = this.options.resyncMs ?? 600_000;
@@ -304,21 +307,22 @@ export class NodePoolController {
     if (this.nodes.store.get(name)?.resourceVersion === from) this.patchedFrom.set(name, from);
   }
 
-  /** Decides and writes one Node; on 409 re-reads it and decides again (a few times before backing off). */
+  /**
+   * Decides and writes one Node; on 409 re-reads it and decides again (a few times before backing off). Stops as
+   * soon as leadership is lost: another process may be leading by now.
+   */
   private async writeNode(first: NodeView): Promise<void> {
     const { client, metrics, logger } = this.options;
     let node = first;
     for (let attempt = 1; ; attempt += 1) {
+      if (this.leading.aborted) return;
       const decision = decide(node, this.lookup);
       if (!decision.changed) return;
       try {
         const patch = toMergePatch(node, decision, OWNED_ANNOTATION);
-        const written = await client.request<RawObject>(
-          'PATCH',
-          `/api/v1/nodes/${node.name}`,
-          patch,
-          MERGE_PATCH,
-        );
+        const written = await client.request<RawObject>('PATCH', `/api/v1/nodes/${node.name}`, patch, {
+          contentType: MERGE_PATCH,
+        });
         metrics.writes.inc({ resource: 'nodes' });
         // A write that changed nothing (same resourceVersion) produces no watch event to wait for.
         if (written.metadata?.resourceVersion !== node.resourceVersion)
@@ -328,6 +332,7 @@ export class NodePoolController {
       } catch (err) {
         if (isStatus(err, 404)) return;
         if (!isStatus(err, 409) || attempt >= CONFLICT_RETRIES) throw err;
+        if (this.leading.aborted) return;
         logger.debug('node changed under us (409); re-reading', { node: node.name, attempt });
         node = toNodeView(await client.request<RawObject>('GET', `/api/v1/nodes/${node.name}`));
       }
@@ -364,7 +369,9 @@ export class NodePoolController {
   }
 
   private async patchPool(pool: PoolView, patch: Record<string, unknown>, sub = ''): Promise<void> {
-    await this.options.client.request('PATCH', `${NODEPOOLS_PATH}/${pool.name}${sub}`, patch, MERGE_PATCH);
+    await this.options.client.request('PATCH', `${NODEPOOLS_PATH}/${pool.name}${sub}`, patch, {
+      contentType: MERGE_PATCH,
+    });
     this.options.metrics.writes.inc({ resource: sub === '' ? 'nodepools' : 'nodepools/status' });
   }
 

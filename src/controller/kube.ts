@@ -28,6 +28,13 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 
+export interface RequestOptions {
+  /** @default application/json */
+  readonly contentType?: string;
+  /** Aborts the request (it also gives up by itself after 30 s). */
+  readonly signal?: AbortSignal;
+}
+
 export interface RequestObserver {
   (method: Method, code: number, durationSeconds: number): void;
 }
@@ -49,6 +56,8 @@ interface Connection {
 }
 
 const HEADER_TTL_MS = 30_000;
+/** The longest any single non-watch request may take. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The part of {@link KubeClient} that reflectors and the leader elector use; tests pass fakes. */
 export type Api = Pick<KubeClient, 'request' | 'watch'>;
@@ -129,16 +138,19 @@ export class KubeClient {
     for (const interceptor of this.interceptors) await interceptor(method, path);
   }
 
-  /** Sends one request and returns the decoded JSON body; throws {@link ApiError} for status >= 400. */
+  /**
+   * Sends one request and returns the decoded JSON body; throws {@link ApiError} for status >= 400. Every request
+   * gives up after 30 s, or earlier when `signal` aborts.
+   */
   async request<T = Record<string, unknown>>(
     method: Method,
     path: string,
     body?: unknown,
-    contentType = 'application/json',
+    options: RequestOptions = {},
   ): Promise<T> {
     await this.before(method, path);
     const started = performance.now();
-    const { status, text } = await this.send(method, path, body, contentType);
+    const { status, text } = await this.send(method, path, body, options);
     const seconds = (performance.now() - started) / 1000;
     for (const observer of this.observers) observer(method, status, seconds);
     if (status >= 400) throw toApiError(status, text, method, path);
@@ -213,14 +225,15 @@ export class KubeClient {
     method: Method,
     path: string,
     body: unknown,
-    contentType: string,
+    { contentType = 'application/json', signal }: RequestOptions,
   ): Promise<{ status: number; text: string }> {
     await this.refreshHeaders();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const res = await this.open(
       method,
       path,
-      AbortSignal.timeout(30_000),
+      signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
       payload === undefined ? undefined : { body: payload, contentType },
     );
     const text = await readAll(res);

@@ -97,14 +97,36 @@ export class LeaderElector {
     while (!signal.aborted) {
       await this.options.delay(this.retryMs, signal);
       if (signal.aborted) break;
-      if (await this.tryAcquireOrRenew()) lastRenew = this.now();
-      else if (this.now() - lastRenew > this.renewMs || this.heldByOther()) {
+      // Each attempt may take only what is left of the renew deadline: a request that hangs must not let this
+      // process lead past the moment a standby may take the Lease.
+      const left = lastRenew + this.renewMs - this.now();
+      const outcome = left > 0 ? await this.renewWithin(left) : 'deadline';
+      if (outcome === 'renewed') lastRenew = this.now();
+      else if (outcome === 'deadline' || this.now() - lastRenew > this.renewMs || this.heldByOther()) {
         this.leading = false;
         this.options.logger.warn('lost lease', { lease: this.options.name, identity: this.options.identity });
         return 'lost';
       }
     }
     return 'stopped';
+  }
+
+  /** One renew attempt, its requests aborted (and the attempt abandoned) after `ms`. */
+  private async renewWithin(ms: number): Promise<'renewed' | 'failed' | 'deadline'> {
+    const deadline = AbortSignal.timeout(ms);
+    let onAbort: () => void = () => undefined;
+    const expired = new Promise<'deadline'>((resolve) => {
+      onAbort = () => resolve('deadline');
+      deadline.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const attempt = this.tryAcquireOrRenew(deadline).then((ok) =>
+        deadline.aborted ? 'deadline' : ok ? 'renewed' : 'failed',
+      );
+      return await Promise.race([attempt, expired]);
+    } finally {
+      deadline.removeEventListener('abort', onAbort);
+    }
   }
 
   private heldByOther(): boolean {
@@ -140,19 +162,20 @@ export class LeaderElector {
     }
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
+  private async tryAcquireOrRenew(signal?: AbortSignal): Promise<boolean> {
     try {
-      const lease = await this.options.client.request<Lease>('GET', this.path);
-      return await this.takeOrRenew(lease);
+      const lease = await this.options.client.request<Lease>('GET', this.path, undefined, { signal });
+      return await this.takeOrRenew(lease, signal);
     } catch (err) {
-      if (isStatus(err, 404)) return this.create(this.now());
+      if (signal?.aborted === true) return false;
+      if (isStatus(err, 404)) return this.create(this.now(), signal);
       if (!isStatus(err, 409)) this.options.logger.warn('lease request failed', { error: String(err) });
       return false;
     }
   }
 
   /** Writes our identity into the Lease if it is ours or free or expired; false when someone else holds it. */
-  private async takeOrRenew(lease: Lease): Promise<boolean> {
+  private async takeOrRenew(lease: Lease, signal?: AbortSignal): Promise<boolean> {
     const { client, identity } = this.options;
     const now = this.now();
     this.observe(lease.spec);
@@ -167,12 +190,12 @@ export class LeaderElector {
       renewTime: microTime(now),
       leaseTransitions: (lease.spec.leaseTransitions ?? 0) + (mine ? 0 : 1),
     };
-    const updated = await client.request<Lease>('PUT', this.path, lease);
+    const updated = await client.request<Lease>('PUT', this.path, lease, { signal });
     this.observe(updated.spec);
     return true;
   }
 
-  private async create(now: number): Promise<boolean> {
+  private async create(now: number, signal?: AbortSignal): Promise<boolean> {
     const { client, namespace, name, identity } = this.options;
     const lease: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
@@ -191,6 +214,7 @@ export class LeaderElector {
         'POST',
         `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`,
         lease,
+        { signal },
       );
       this.observe(created.spec);
       return true;

@@ -96,7 +96,9 @@ export class Scope {
 
   async patchNode(name: string, patch: unknown): Promise<NodeView> {
     return toNodeView(
-      await this.admin.request<RawObject>('PATCH', `/api/v1/nodes/${name}`, patch, MERGE_PATCH),
+      await this.admin.request<RawObject>('PATCH', `/api/v1/nodes/${name}`, patch, {
+        contentType: MERGE_PATCH,
+      }),
     );
   }
 
@@ -125,7 +127,7 @@ export class Scope {
       'PATCH',
       `/apis/nodes.specforge.dev/v1/nodepools/${name}`,
       { spec },
-      MERGE_PATCH,
+      { contentType: MERGE_PATCH },
     );
   }
 
@@ -177,7 +179,7 @@ export class Scope {
           'PATCH',
           `/apis/nodes.specforge.dev/v1/nodepools/${name}`,
           { metadata: { finalizers: null } },
-          MERGE_PATCH,
+          { contentType: MERGE_PATCH },
         );
         await this.deletePool(name);
       } catch (err) {

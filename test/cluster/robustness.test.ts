@@ -146,7 +146,12 @@ clusterDescribe('NodePool controller robustness', () => {
         if (interfered || method !== 'PATCH' || path !== `/api/v1/nodes/${node}`) return;
         interfered = true;
         // Another writer lands first: the controller's resourceVersion is now stale.
-        await s.admin.request('PATCH', path, { metadata: { labels: { other: 'writer' } } }, MERGE_PATCH);
+        await s.admin.request(
+          'PATCH',
+          path,
+          { metadata: { labels: { other: 'writer' } } },
+          { contentType: MERGE_PATCH },
+        );
       },
     });
     const n = await s.waitNode(

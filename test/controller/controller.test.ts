@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolController } from '../../src/controller/controller.js';
-import type { Api, Method, WatchEvent } from '../../src/controller/kube.js';
+import { ApiError, type Api, type Method, type WatchEvent } from '../../src/controller/kube.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
 import { OWNED_ANNOTATION } from '../../src/controller/model.js';
@@ -73,5 +73,42 @@ describe('NodePoolController', () => {
     ]);
     stop.abort();
     await Promise.all([informers, leading]);
+  });
+
+  it('stops retrying a conflicting Node write once leadership is lost', async () => {
+    const stop = new AbortController();
+    const patches: string[] = [];
+    const node = { ...NODE, metadata: { ...NODE.metadata, annotations: {} } };
+    const pool = { ...POOL, spec: { labels: { wanted: 'yes' } } };
+    const api: Api = {
+      request: async <T>(method: Method, path: string): Promise<T> => {
+        if (method === 'PATCH' && path === '/api/v1/nodes/n1') {
+          patches.push(path);
+          // Leadership ends while this write is in flight; the write then meets a concurrent writer (409).
+          stop.abort();
+          throw new ApiError(409, 'Conflict', 'the object has been modified');
+        }
+        if (method !== 'GET') return { metadata: { resourceVersion: '99' } } as T;
+        if (path === '/api/v1/nodes/n1') return structuredClone(node) as T;
+        if (path.startsWith('/api/v1/nodes?'))
+          return { metadata: { resourceVersion: '10' }, items: [node] } as T;
+        return { metadata: { resourceVersion: '10' }, items: [pool] } as T;
+      },
+      watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+    };
+    const c = new NodePoolController({
+      client: api,
+      logger: silentLogger,
+      metrics: createMetrics(),
+      identity: 't',
+      statusDebounceMs: 0,
+    });
+    const informers = new AbortController();
+    const running = c.runInformers(informers.signal);
+    await c.lead(stop.signal);
+    informers.abort();
+    await running;
+    expect(patches).toEqual(['/api/v1/nodes/n1']);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, type Api } from '../../src/controller/kube.js';
 import { LeaderElector, microTime } from '../../src/controller/leader.js';
 import { silentLogger } from '../../src/controller/log.js';
+import { realDelay } from '../../src/controller/reflector.js';
 
 interface Stored {
   metadata: { name: string; namespace: string; resourceVersion?: string };
@@ -102,7 +103,42 @@ describe('LeaderElector', () => {
     api.down = true;
     expect(await a.hold(new AbortController().signal)).toBe('lost');
     expect(a.isLeader).toBe(false);
-    expect(clock.now).toBeGreaterThan(10_000);
+    expect(clock.now).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('reports the lease lost by the renew deadline when a renewal request never returns', async () => {
+    const api = leaseApi();
+    const hang = { on: false };
+    const hanging: Api = {
+      ...api,
+      request: <T>(method: string, path: string, body?: unknown): Promise<T> =>
+        hang.on ? new Promise<T>(() => undefined) : api.request<T>(method as 'GET', path, body),
+    };
+    const renewDeadlineMs = 200;
+    const a = new LeaderElector({
+      client: hanging,
+      namespace: 'ns',
+      name: 'lease',
+      identity: 'a',
+      logger: silentLogger,
+      delay: realDelay,
+      leaseDurationMs: 300,
+      renewDeadlineMs,
+      retryPeriodMs: 50,
+    });
+    expect(await a.acquire(new AbortController().signal)).toBe(true);
+    hang.on = true;
+    const started = Date.now();
+    const stop = new AbortController();
+    // Well past the deadline but far shorter than one request's own timeout: only a bounded attempt ends in time.
+    const watchdog = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still leading'), 5 * renewDeadlineMs),
+    );
+    const outcome = await Promise.race([a.hold(stop.signal), watchdog]);
+    stop.abort();
+    expect(outcome).toBe('lost');
+    expect(a.isLeader).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5 * renewDeadlineMs);
   });
 
   it('formats MicroTime with six fractional digits', () => {
