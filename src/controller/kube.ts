@@ -58,6 +58,8 @@ interface Connection {
 const HEADER_TTL_MS = 30_000;
 /** The longest any single non-watch request may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The longest a watch may wait for its response headers (less when its idle bound is shorter). */
+const WATCH_HEADERS_TIMEOUT_MS = 30_000;
 
 /** The part of {@link KubeClient} that reflectors and the leader elector use; tests pass fakes. */
 export type Api = Pick<KubeClient, 'request' | 'watch'>;
@@ -159,7 +161,8 @@ export class KubeClient {
 
   /**
    * Streams a watch. Resolves when the server ends the stream (for example at `timeoutSeconds`) or `signal`
-   * aborts; rejects on connection errors, on an HTTP error status, or when no bytes arrive for `idleMs`.
+   * aborts; rejects on connection errors, on an HTTP error status, when the response headers take longer than
+   * `idleMs` (at most 30 s), or when no bytes arrive for `idleMs`.
    */
   async watch(
     path: string,
@@ -169,13 +172,31 @@ export class KubeClient {
   ): Promise<void> {
     await this.before('GET', path);
     await this.refreshHeaders();
-    const res = await this.open('GET', path, signal);
+    const res = await this.openWatch(path, signal, Math.min(idleMs, WATCH_HEADERS_TIMEOUT_MS));
     for (const observer of this.observers) observer('GET', res.statusCode ?? 0, 0);
     if ((res.statusCode ?? 0) >= 400) {
       const text = await readAll(res);
       throw toApiError(res.statusCode ?? 0, text, 'WATCH', path);
     }
     await consumeLines(res, onEvent, signal, idleMs);
+  }
+
+  /**
+   * Opens a watch, giving up when its response headers have not arrived after `ms` (a blackholed peer or a silently
+   * dropped keep-alive socket), so the caller's back-off and rewatch run instead of waiting forever.
+   */
+  private async openWatch(path: string, signal: AbortSignal, ms: number): Promise<http.IncomingMessage> {
+    const headers = new AbortController();
+    const timer = setTimeout(() => headers.abort(), ms);
+    try {
+      return await this.open('GET', path, AbortSignal.any([signal, headers.signal]));
+    } catch (err) {
+      if (headers.signal.aborted && !signal.aborted)
+        throw new Error(`watch: no response headers within ${ms} ms`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes idle keep-alive sockets. */

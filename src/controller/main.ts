@@ -14,7 +14,7 @@ import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { realDelay, type Delay } from './reflector.js';
-import { startProbeServer, type ProbeServer } from './server.js';
+import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
 
 export interface ControllerOptions {
   /** A loaded KubeConfig; wins over `kubeconfig`. */
@@ -55,7 +55,15 @@ export interface ControllerOptions {
   readonly interceptor?: Interceptor;
   /** Server-side watch timeout; tests shorten it. */
   readonly watchTimeoutSeconds?: () => number;
+  /**
+   * `/healthz` fails when a list+watch loop has made no progress (list, watch event, bookmark, normal rewatch) for
+   * this long. @default 1200000 (twice the longest server-side watch timeout)
+   */
+  readonly progressDeadlineMs?: number;
 }
+
+/** Twice the longest server-side watch timeout (600 s): a healthy loop rewatches at least that often. */
+const PROGRESS_DEADLINE_MS = 1_200_000;
 
 export type StopReason = 'stopped' | 'lost-lease';
 
@@ -128,6 +136,19 @@ function makeElector(
   });
 }
 
+/** Live while the list+watch loops run and each made progress lately; ready once both caches have synced. */
+function probeChecks(
+  controller: NodePoolController,
+  informers: AbortSignal,
+  deadline = PROGRESS_DEADLINE_MS,
+): ProbeChecks {
+  return {
+    healthy: () =>
+      !informers.aborted && controller.nodes.quietMs <= deadline && controller.pools.quietMs <= deadline,
+    ready: () => controller.synced,
+  };
+}
+
 /** Starts a controller and returns at once with its handle. */
 export async function startController(options: ControllerOptions = {}): Promise<ControllerHandle> {
   const identity = options.identity ?? defaultIdentity();
@@ -155,7 +176,7 @@ export async function startController(options: ControllerOptions = {}): Promise<
   let server: ProbeServer | undefined;
   try {
     if (options.port !== undefined) {
-      const checks = { healthy: () => !informers.signal.aborted, ready: () => controller.synced };
+      const checks = probeChecks(controller, informers.signal, options.progressDeadlineMs);
       server = await startProbeServer(options.host ?? '0.0.0.0', options.port, checks, metrics.registry);
     }
   } catch (err) {

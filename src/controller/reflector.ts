@@ -71,6 +71,8 @@ export class Reflector<T> {
   synced = false;
   /** Lists done (the first one included): relists after 410 show up here. */
   lists = 0;
+  /** When the loop last made progress: a completed list, a watch event (bookmarks too), a watch ended normally. */
+  private progressAt = performance.now();
   private readonly delay: Delay;
   private readonly pageSize: number;
   private readonly timeoutSeconds: () => number;
@@ -80,6 +82,11 @@ export class Reflector<T> {
     this.delay = options.delay ?? realDelay;
     this.pageSize = options.pageSize ?? 500;
     this.timeoutSeconds = options.watchTimeoutSeconds ?? (() => 300 + Math.floor(Math.random() * 300));
+  }
+
+  /** Milliseconds since the last progress (see `progressAt`); liveness fails when this grows too large. */
+  get quietMs(): number {
+    return performance.now() - this.progressAt;
   }
 
   /** Resolves once the cache holds a complete list. */
@@ -99,6 +106,7 @@ export class Reflector<T> {
         if (rv === undefined) rv = await this.list();
         const started = performance.now();
         rv = await this.watchOnce(rv, signal);
+        this.progressAt = performance.now();
         if (performance.now() - started > 1000) backoff = min;
         else await this.delay(backoff, signal);
       } catch (err) {
@@ -141,6 +149,7 @@ export class Reflector<T> {
     } while (token !== '');
     this.replace(fresh);
     this.lists += 1;
+    this.progressAt = performance.now();
     if (!this.synced) {
       this.synced = true;
       for (const resolve of this.syncWaiters.splice(0)) resolve();
@@ -174,6 +183,7 @@ export class Reflector<T> {
       timeoutSeconds: String(timeout),
     });
     const onEvent = (event: WatchEvent): void => {
+      this.progressAt = performance.now();
       const next = this.handle(event);
       if (next !== undefined) rv = next;
     };

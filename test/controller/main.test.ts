@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runController } from '../../src/controller/main.js';
+import { silentLogger } from '../../src/controller/log.js';
+import { runController, startController } from '../../src/controller/main.js';
 
 describe('runController', () => {
   afterEach(() => {
@@ -29,5 +35,60 @@ describe('runController', () => {
     expect(await runController(['--kubeconfig', '/nonexistent/kubeconfig'])).toBe(1);
     const line = JSON.parse(String(out.mock.calls.at(-1)?.[0])) as { level: string; msg: string };
     expect(line).toMatchObject({ level: 'error', msg: 'controller failed to start' });
+  });
+
+  it('fails /healthz when a watch makes no progress for longer than the progress deadline', async () => {
+    // An API server whose NodePool watches end normally (progress) and whose Node watches never answer.
+    const sockets = new Set<import('node:net').Socket>();
+    const api = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.searchParams.get('watch') === '1') {
+        if (url.pathname === '/api/v1/nodes') return;
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end();
+        return;
+      }
+      if (url.pathname === '/api/v1/nodes' || url.pathname.endsWith('/nodepools')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [] }));
+        return;
+      }
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    api.on('connection', (s) => sockets.add(s));
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'healthz-'));
+    const kubeconfig = join(dir, 'config');
+    const { port } = api.address() as AddressInfo;
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}` } }],
+        users: [{ name: 'u', user: {} }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'x',
+      }),
+    );
+    const progressDeadlineMs = 400;
+    const handle = await startController({
+      kubeconfig,
+      leaderElect: false,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      progressDeadlineMs,
+    });
+    try {
+      const healthz = async (): Promise<number> =>
+        (await fetch(`http://127.0.0.1:${handle.port}/healthz`)).status;
+      await vi.waitFor(() => expect(handle.isReady()).toBe(true));
+      expect(await healthz()).toBe(200);
+      await new Promise((r) => setTimeout(r, 2 * progressDeadlineMs));
+      expect(await healthz()).toBe(503);
+    } finally {
+      await handle.stop();
+      for (const s of sockets) s.destroy();
+      api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
