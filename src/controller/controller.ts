@@ -19,6 +19,7 @@ import {
   GROUP,
   membershipPools,
   OWNED_ANNOTATION,
+  ownerPools,
   toNodeView,
   toPoolView,
   VERSION,
@@ -73,7 +74,7 @@ function removeFrom(index: Map<string, Set<string>>, pool: string, node: string)
 
 function poolsOfNode(node: NodeView | undefined): { members: string[]; owners: string[] } {
   if (node === undefined) return { members: [], owners: [] };
-  return { members: membershipPools(node.labels), owners: Object.keys(node.owned) };
+  return { members: membershipPools(node.labels), owners: ownerPools(node.owned) };
 }
 
 /** True when a pool appeared, went away, started deleting, or changed its labels or taints. */

@@ -15,6 +15,7 @@
  * - Taints are identified by `key:effect`, as Kubernetes does; foreign taints keep their place in the list.
  */
 import {
+  isReadableOwned,
   membershipPools,
   serializeOwned,
   taintId,
@@ -210,7 +211,11 @@ export function decide(node: NodeView, pools: PoolLookup): Decision {
   const labels = planLabels(node, active, conflicts);
   const taints = planTaints(node, active, conflicts);
   const ownedRaw = serializeOwned(buildOwned(active, labels, taints));
-  const ownedChanged = ownedRaw !== serializeOwned(node.owned);
+  // A readable record that is not in canonical form (unsorted, or naming pools that own nothing) is rewritten, so
+  // the annotation never names a pool it holds nothing for. An unreadable one is left alone unless there is
+  // something to record.
+  const current = isReadableOwned(node.ownedRaw) ? node.ownedRaw : serializeOwned(node.owned);
+  const ownedChanged = ownedRaw !== current;
   const changed = Object.keys(labels.patch).length > 0 || taints.taints !== undefined || ownedChanged;
   return {
     changed,

@@ -117,11 +117,27 @@ export function parseOwned(raw: string | undefined): Owned {
   return owned;
 }
 
+/** The pools a record says own something on the Node (entries with empty lists own nothing and are not counted). */
+export function ownerPools(owned: Owned): string[] {
+  return Object.keys(owned).filter(
+    (p) => (owned[p]?.labels.length ?? 0) + (owned[p]?.taints.length ?? 0) > 0,
+  );
+}
+
+/** True when the annotation text is a JSON object, i.e. a record this controller can read and rewrite. */
+export function isReadableOwned(raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  try {
+    const data: unknown = JSON.parse(raw);
+    return typeof data === 'object' && data !== null && !Array.isArray(data);
+  } catch {
+    return false;
+  }
+}
+
 /** The canonical annotation text for a record (pools, label keys and taint ids sorted), or undefined when empty. */
 export function serializeOwned(owned: Owned): string | undefined {
-  const pools = Object.keys(owned)
-    .filter((p) => (owned[p]?.labels.length ?? 0) + (owned[p]?.taints.length ?? 0) > 0)
-    .sort();
+  const pools = ownerPools(owned).sort();
   if (pools.length === 0) return undefined;
   const out: Record<string, OwnedEntry> = {};
   for (const pool of pools) {

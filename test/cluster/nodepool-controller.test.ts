@@ -187,6 +187,25 @@ clusterDescribe('NodePool controller', () => {
     expect(reasons).toContain('Cleaned');
   });
 
+  it('lets a NodePool go when a Node records it with nothing owned', async () => {
+    const pool = s.name('empty');
+    const node = s.name('n');
+    await s.createNode(node);
+    await s.patchNode(node, {
+      metadata: {
+        annotations: { [OWNED_ANNOTATION]: JSON.stringify({ [pool]: { labels: [], taints: [] } }) },
+      },
+    });
+    await s.createPool(pool, { labels: { empty: 'yes' } });
+    await s.startController();
+    await waitFor('finalizer added', async () =>
+      (await s.pool(pool))?.metadata?.finalizers?.includes(FINALIZER),
+    );
+    await s.deletePool(pool);
+    await waitFor('pool gone', async () => (await s.pool(pool)) === undefined);
+    expect((await s.node(node)).ownedRaw).toBeUndefined();
+  });
+
   it('issues no write on a resync of a steady cluster', async () => {
     const pool = s.name('steady');
     for (let i = 0; i < 5; i += 1) await s.createNode(s.name(`n${i}`), { labels: { [ROLE + pool]: '' } });

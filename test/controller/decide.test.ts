@@ -171,6 +171,25 @@ describe('decide', () => {
     expect(decide(n, lookup()).changed).toBe(false);
   });
 
+  it('rewrites an ownership record that is not canonical, dropping entries that own nothing', () => {
+    const empty = node({}, [], { p: { labels: [], taints: [] } });
+    const d = decide(empty, lookup());
+    expect(d).toMatchObject({ changed: true, ownedChanged: true, ownedRaw: undefined });
+    expect(toMergePatch(empty, d, OWNED_ANNOTATION)).toEqual({
+      metadata: { resourceVersion: '7', annotations: { [OWNED_ANNOTATION]: null } },
+    });
+    const unsorted = node({ [ROLE + 'p']: '', b: '1', a: '1' }, [], {
+      p: { labels: ['b', 'a'], taints: [] },
+    });
+    const u = decide(unsorted, lookup(pool('p', { a: '1', b: '1' })));
+    expect(u).toMatchObject({ changed: true, ownedChanged: true, labelPatch: {} });
+    expect(u.ownedRaw).toBe('{"p":{"labels":["a","b"],"taints":[]}}');
+    expect(
+      decide(step(unsorted, lookup(pool('p', { a: '1', b: '1' }))), lookup(pool('p', { a: '1', b: '1' })))
+        .changed,
+    ).toBe(false);
+  });
+
   it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
     const pools = Array.from({ length: 10_000 }, (_, i) => pool(`p${i}`, { [`k${i}`]: 'v' }));
     const all = lookup(...pools);
