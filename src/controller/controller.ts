@@ -17,9 +17,11 @@ import {
   CONTROLLER_NAME,
   FINALIZER,
   GROUP,
+  isReservedKey,
   membershipPools,
   OWNED_ANNOTATION,
   ownerPools,
+  taintId,
   toNodeView,
   toPoolView,
   VERSION,
@@ -417,11 +419,21 @@ export class NodePoolController {
       const d = decide(node, this.lookup);
       if (d.changed) pending += 1;
       for (const c of d.conflicts)
-        if (c.pool === pool.name) conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
+        if (c.pool === pool.name && c.with !== 'reserved')
+          conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
       const failure = this.failed.get(n);
       if (failure !== undefined) failures.push(`${n}: ${failure}`);
     }
-    const condition = readyCondition(pending, conflicts, failures);
+    const reserved = [
+      ...Object.keys(pool.labels)
+        .filter(isReservedKey)
+        .map((k) => `label ${k}`),
+      ...pool.taints
+        .map(taintId)
+        .filter(isReservedKey)
+        .map((id) => `taint ${id}`),
+    ];
+    const condition = readyCondition(pending, { conflicts, failures, reserved });
     const before = readyOf(pool.status);
     const lastTransitionTime =
       before !== undefined && before.status === condition.status
@@ -465,10 +477,16 @@ export class NodePoolController {
   }
 }
 
+interface Problems {
+  readonly conflicts: readonly string[];
+  readonly failures: readonly string[];
+  /** The pool's own label keys and taints under a reserved prefix, which are never written. */
+  readonly reserved: readonly string[];
+}
+
 function readyCondition(
   pending: number,
-  conflicts: readonly string[],
-  failures: readonly string[],
+  { conflicts, failures, reserved }: Problems,
 ): Omit<PoolCondition, 'lastTransitionTime'> {
   if (failures.length > 0) {
     return {
@@ -476,6 +494,14 @@ function readyCondition(
       status: 'False',
       reason: 'ReconcileFailed',
       message: `Writing Nodes failed: ${failures.slice(0, 3).join('; ')}`,
+    };
+  }
+  if (reserved.length > 0) {
+    return {
+      type: 'Ready',
+      status: 'False',
+      reason: 'ReservedKey',
+      message: `Reserved keys (node.kubernetes.io/, node-role.kubernetes.io/) are never written: ${reserved.slice(0, 3).join('; ')}`,
     };
   }
   if (conflicts.length > 0) {

@@ -13,9 +13,13 @@
  * - Two pools wanting the same key with different values: the pool whose name sorts first wins; a conflict is
  *   reported.
  * - Taints are identified by `key:effect`, as Kubernetes does; foreign taints keep their place in the list.
+ * - Keys under `node.kubernetes.io/` and `node-role.kubernetes.io/` are never written or owned by a pool (so the
+ *   controller never fights the node lifecycle controller or changes membership); a pool asking for one gets a
+ *   `reserved` conflict.
  */
 import {
   isReadableOwned,
+  isReservedKey,
   membershipPools,
   serializeOwned,
   taintId,
@@ -35,8 +39,11 @@ export interface Conflict {
   readonly pool: string;
   readonly kind: 'label' | 'taint';
   readonly key: string;
-  /** `foreign`: the Node has the key from someone else; `pool`: another pool wants another value. */
-  readonly with: 'foreign' | 'pool';
+  /**
+   * `foreign`: the Node has the key from someone else; `pool`: another pool wants another value; `reserved`: the key
+   * is under a reserved prefix (see {@link isReservedKey}) and is never written.
+   */
+  readonly with: 'foreign' | 'pool' | 'reserved';
 }
 
 export interface Decision {
@@ -70,9 +77,10 @@ export function activePools(node: Pick<NodeView, 'labels'>, pools: PoolLookup): 
   return active;
 }
 
+/** Every key the record says is owned, except reserved ones: those are never owned, whatever the record says. */
 function ownedKeys(owned: Owned, field: keyof OwnedEntry): Set<string> {
   const keys = new Set<string>();
-  for (const entry of Object.values(owned)) for (const k of entry[field]) keys.add(k);
+  for (const entry of Object.values(owned)) for (const k of entry[field]) if (!isReservedKey(k)) keys.add(k);
   return keys;
 }
 
@@ -103,6 +111,10 @@ function claim<V>(
   pool: string,
   item: { id: string; value: V },
 ): void {
+  if (isReservedKey(item.id)) {
+    ctx.conflicts.push({ pool, kind: ctx.kind, key: item.id, with: 'reserved' });
+    return;
+  }
   const existing = ctx.current(item.id);
   if (existing !== undefined && !ctx.ownedAll.has(item.id)) {
     // Not ours: an equal value satisfies the pool, a different one is a conflict; either way it is left alone.

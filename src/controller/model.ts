@@ -13,6 +13,17 @@ export const OWNED_ANNOTATION = `${GROUP}/owned`;
 export const FINALIZER = `${GROUP}/cleanup`;
 /** A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P`. */
 export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
+/**
+ * Label and taint key prefixes a pool never writes or owns: the node lifecycle controller's (`node.kubernetes.io/`)
+ * and pool membership itself (`node-role.kubernetes.io/`).
+ */
+export const RESERVED_PREFIXES = ['node.kubernetes.io/', MEMBERSHIP_PREFIX] as const;
+
+/** True for a label key or taint id (`key:effect`) under a {@link RESERVED_PREFIXES} prefix. */
+export function isReservedKey(key: string): boolean {
+  return RESERVED_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
 /** Field manager / reporting controller name. */
 export const CONTROLLER_NAME = 'specforge-nodepool-controller';
 

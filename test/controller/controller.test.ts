@@ -3,7 +3,7 @@ import { NodePoolController } from '../../src/controller/controller.js';
 import { ApiError, type Api, type Method, type WatchEvent } from '../../src/controller/kube.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
-import { OWNED_ANNOTATION } from '../../src/controller/model.js';
+import { OWNED_ANNOTATION, toPoolView } from '../../src/controller/model.js';
 
 const NODE = {
   metadata: {
@@ -110,5 +110,21 @@ describe('NodePoolController', () => {
     informers.abort();
     await running;
     expect(patches).toEqual(['/api/v1/nodes/n1']);
+  });
+
+  it('reports a pool that asks for a reserved key as not ready with reason ReservedKey', () => {
+    const c = new NodePoolController({
+      client: fakeApi(),
+      logger: silentLogger,
+      metrics: createMetrics(),
+      identity: 't',
+    });
+    const pool = toPoolView({
+      ...POOL,
+      spec: { labels: { ok: '1', 'node.kubernetes.io/exclude-from-external-load-balancers': 'true' } },
+    });
+    const ready = c.computeStatus(pool).conditions?.[0];
+    expect(ready).toMatchObject({ type: 'Ready', status: 'False', reason: 'ReservedKey' });
+    expect(ready?.message).toContain('node.kubernetes.io/exclude-from-external-load-balancers');
   });
 });

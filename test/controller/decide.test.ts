@@ -105,9 +105,10 @@ describe('decide', () => {
     };
     const p = pool('gpu', {}, [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoExecute' }]);
     const d = decide(node({ [ROLE + 'gpu']: '' }, [system]), lookup(p));
-    expect(d.taints).toEqual([system, { key: 'node.kubernetes.io/unschedulable', effect: 'NoExecute' }]);
+    expect(d.taints).toBeUndefined();
+    expect(d.changed).toBe(false);
     const cleaned = decide(step(node({ [ROLE + 'gpu']: '' }, [system]), lookup(p)), lookup());
-    expect(cleaned.taints).toEqual([system]);
+    expect(cleaned.changed).toBe(false);
   });
 
   it('cleans everything a pool owned when the Node leaves it, when the pool is deleting, and when it is gone', () => {
@@ -188,6 +189,40 @@ describe('decide', () => {
       decide(step(unsorted, lookup(pool('p', { a: '1', b: '1' }))), lookup(pool('p', { a: '1', b: '1' })))
         .changed,
     ).toBe(false);
+  });
+
+  it('never writes or owns a key under node.kubernetes.io/ or node-role.kubernetes.io/, and reports it as reserved', () => {
+    const p = pool(
+      'p',
+      { 'node.kubernetes.io/exclude-from-external-load-balancers': 'true', [ROLE + 'other']: '', mine: '1' },
+      [
+        { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' },
+        { key: 'node-role.kubernetes.io/p', effect: 'NoExecute' },
+      ],
+    );
+    const d = decide(node({ [ROLE + 'p']: '' }), lookup(p));
+    expect(d.labelPatch).toEqual({ mine: '1' });
+    expect(d.taints).toBeUndefined();
+    expect(d.ownedRaw).toBe('{"p":{"labels":["mine"],"taints":[]}}');
+    expect(d.conflicts.map((c) => `${c.kind} ${c.key} ${c.with}`).sort()).toEqual([
+      'label node-role.kubernetes.io/other reserved',
+      'label node.kubernetes.io/exclude-from-external-load-balancers reserved',
+      'taint node-role.kubernetes.io/p:NoExecute reserved',
+      'taint node.kubernetes.io/unschedulable:NoSchedule reserved',
+    ]);
+    // A record that claims reserved keys (written before they were reserved) owns nothing there: nothing is removed.
+    const claimed = node(
+      { [ROLE + 'x']: '', 'node.kubernetes.io/instance-type': 'big' },
+      [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }],
+      {
+        p: {
+          labels: ['node.kubernetes.io/instance-type', ROLE + 'x'],
+          taints: ['node.kubernetes.io/unschedulable:NoSchedule'],
+        },
+      },
+    );
+    const c = decide(claimed, lookup());
+    expect(c).toMatchObject({ labelPatch: {}, taints: undefined, ownedChanged: true, ownedRaw: undefined });
   });
 
   it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
