@@ -8,8 +8,8 @@
  * - Node writes are JSON merge patches guarded by resourceVersion; on 409 the Node is re-read and re-decided.
  * - Pool status is recomputed at most every `statusDebounceMs` while Nodes change, and written only when it differs.
  */
-import { decide, toMergePatch, type PoolLookup } from './decide.js';
-import { isStatus, MERGE_PATCH, type Api } from './kube.js';
+import { decide, toMergePatch, type Decision, type PoolLookup } from './decide.js';
+import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from './kube.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -21,6 +21,7 @@ import {
   membershipPools,
   OWNED_ANNOTATION,
   ownerPools,
+  parseOwned,
   taintId,
   toNodeView,
   toPoolView,
@@ -37,6 +38,8 @@ import { Reflector, realDelay, type Delay } from './reflector.js';
 export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
 const NODE_KEY = 'n/';
 const POOL_KEY = 'p/';
+/** How often a deleting pool waiting for Nodes outside the selector looks again (they send no events here). */
+const CLEANUP_RECHECK_MS = 30_000;
 /** Immediate re-read-and-retry rounds on 409 before the key goes back to the queue with back-off. */
 const CONFLICT_RETRIES = 5;
 
@@ -59,6 +62,18 @@ export interface NodePoolControllerOptions {
   readonly delay?: Delay;
   readonly timers?: Timers;
   readonly watchTimeoutSeconds?: () => number;
+}
+
+interface MetadataList {
+  metadata?: { continue?: string };
+  items?: RawObject[];
+}
+
+/** The names of the Nodes whose ownership record says `pool` owns something on them. */
+function namingPool(items: readonly RawObject[], pool: string): string[] {
+  return items
+    .filter((item) => ownerPools(parseOwned(item.metadata?.annotations?.[OWNED_ANNOTATION])).includes(pool))
+    .map((item) => item.metadata?.name ?? '');
 }
 
 function addTo(index: Map<string, Set<string>>, pool: string, node: string): void {
@@ -86,7 +101,7 @@ function specChanged(old: PoolView | undefined, pool: PoolView | undefined): boo
   return JSON.stringify([old.labels, old.taints]) !== JSON.stringify([pool.labels, pool.taints]);
 }
 
-function sameCondition(a: PoolCondition | undefined, b: PoolCondition): boolean {
+function sameCondition(a: PoolCondition | undefined, b: Omit<PoolCondition, 'lastTransitionTime'>): boolean {
   return (
     a !== undefined &&
     a.status === b.status &&
@@ -319,7 +334,7 @@ export class NodePoolController {
     let node = first;
     for (let attempt = 1; ; attempt += 1) {
       if (this.leading.aborted) return;
-      const decision = decide(node, this.lookup);
+      const decision = this.decide(node);
       if (!decision.changed) return;
       try {
         const patch = toMergePatch(node, decision, OWNED_ANNOTATION);
@@ -378,6 +393,69 @@ export class NodePoolController {
     this.options.metrics.writes.inc({ resource: sub === '' ? 'nodepools' : 'nodepools/status' });
   }
 
+  /** {@link decide} with this controller's pools; with a selector, pools outside the cache are unknown, not gone. */
+  private decide(node: NodeView): Decision {
+    return decide(node, this.lookup, { keepUnknown: this.sharded });
+  }
+
+  private get sharded(): boolean {
+    return (this.options.selector ?? '') !== '';
+  }
+
+  /**
+   * With a selector, the caches do not see a Node that left it (the watch reports it deleted) while it still carries
+   * the pool's keys. Before the finalizer goes, one unfiltered list of Node metadata says which Nodes still name the
+   * pool. Without a selector the caches see every Node and this list is not needed.
+   */
+  private async nodesStillNaming(pool: string): Promise<string[]> {
+    if (!this.sharded) return [];
+    const found: string[] = [];
+    let token = '';
+    do {
+      const params = new URLSearchParams({ limit: '500' });
+      if (token !== '') params.set('continue', token);
+      const page = await this.options.client.request<MetadataList>(
+        'GET',
+        `/api/v1/nodes?${params.toString()}`,
+        undefined,
+        {
+          accept: METADATA_LIST,
+          signal: this.leading,
+        },
+      );
+      found.push(...namingPool(page.items ?? [], pool));
+      token = page.metadata?.continue ?? '';
+    } while (token !== '');
+    return found.sort();
+  }
+
+  /** Keeps a deleting pool's finalizer while Nodes outside the cache still carry its keys, and says so on its status. */
+  private async cleanupPending(pool: PoolView, nodes: readonly string[]): Promise<void> {
+    const more = nodes.length > 5 ? ` and ${nodes.length - 5} more` : '';
+    const message =
+      `Node(s) outside the selector "${this.options.selector ?? ''}" still carry this pool's labels or taints; ` +
+      `they are cleaned once back inside it: ${nodes.slice(0, 5).join(', ')}${more}`;
+    const before = readyOf(pool.status);
+    const condition = {
+      type: 'Ready',
+      status: 'False',
+      reason: 'CleanupPending',
+      message,
+      observedGeneration: pool.generation,
+    } as const;
+    this.queue.addAfter(POOL_KEY + pool.name, CLEANUP_RECHECK_MS);
+    if (sameCondition(before, condition)) return;
+    const lastTransitionTime =
+      before?.status === 'False' ? before.lastTransitionTime : microTime(Date.now()).replace(/\.\d+Z$/, 'Z');
+    const status: PoolStatus = { ...pool.status, conditions: [{ ...condition, lastTransitionTime }] };
+    await this.patchPool(pool, { metadata: { resourceVersion: pool.resourceVersion }, status }, '/status');
+    this.options.logger.warn('nodepool cleanup pending: Nodes outside the selector still carry it', {
+      pool: pool.name,
+      nodes,
+    });
+    await this.event(pool, 'CleanupPending', message, true);
+  }
+
   private async finalize(pool: PoolView): Promise<void> {
     if (!pool.finalizers.includes(FINALIZER)) return;
     const owners = this.ownersOf.get(pool.name);
@@ -390,6 +468,16 @@ export class NodePoolController {
     const members = this.membersOf.get(pool.name) ?? new Set<string>();
     if ([...members].some((n) => this.inFlight.has(n) || this.patchedFrom.has(n))) {
       this.queue.addAfter(POOL_KEY + pool.name, this.statusDebounceMs);
+      return;
+    }
+    const naming = await this.nodesStillNaming(pool.name);
+    if (naming.some((n) => this.nodes.store.has(n))) {
+      // The cache is behind the list: its watch event will queue the Node, and the pool after it.
+      this.queue.addAfter(POOL_KEY + pool.name, this.statusDebounceMs);
+      return;
+    }
+    if (naming.length > 0) {
+      await this.cleanupPending(pool, naming);
       return;
     }
     await this.patchPool(pool, {
@@ -416,7 +504,7 @@ export class NodePoolController {
     for (const n of new Set([...members, ...(this.ownersOf.get(pool.name) ?? [])])) {
       const node = this.nodes.store.get(n);
       if (node === undefined) continue;
-      const d = decide(node, this.lookup);
+      const d = this.decide(node);
       if (d.changed) pending += 1;
       for (const c of d.conflicts)
         if (c.pool === pool.name && c.with !== 'reserved')

@@ -134,8 +134,14 @@ interface LabelPlan {
   readonly byPool: Map<string, string[]>;
 }
 
-function planLabels(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): LabelPlan {
+function planLabels(
+  node: NodeView,
+  active: readonly PoolView[],
+  kept: Owned,
+  conflicts: Conflict[],
+): LabelPlan {
   const ownedAll = ownedKeys(node.owned, 'labels');
+  const keep = ownedKeys(kept, 'labels');
   const ctx: ClaimContext<string> = {
     kind: 'label',
     current: (key) => node.labels[key],
@@ -150,7 +156,7 @@ function planLabels(node: NodeView, active: readonly PoolView[], conflicts: Conf
   const patch: Record<string, string | null> = {};
   for (const [key, { value }] of claims.want) if (node.labels[key] !== value) patch[key] = value;
   for (const key of ownedAll) {
-    if (!claims.want.has(key) && node.labels[key] !== undefined) patch[key] = null;
+    if (!claims.want.has(key) && !keep.has(key) && node.labels[key] !== undefined) patch[key] = null;
   }
   return { patch, byPool: claims.byPool };
 }
@@ -171,8 +177,14 @@ interface TaintPlan {
   readonly byPool: Map<string, string[]>;
 }
 
-function planTaints(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): TaintPlan {
+function planTaints(
+  node: NodeView,
+  active: readonly PoolView[],
+  kept: Owned,
+  conflicts: Conflict[],
+): TaintPlan {
   const ownedAll = ownedKeys(node.owned, 'taints');
+  const keep = ownedKeys(kept, 'taints');
   const current = new Map(node.taints.map((t) => [taintId(t), t] as const));
   const ctx: ClaimContext<Taint> = {
     kind: 'taint',
@@ -191,8 +203,10 @@ function planTaints(node: NodeView, active: readonly PoolView[], conflicts: Conf
     const id = taintId(taint);
     const wanted = claims.want.get(id);
     if (!ownedAll.has(id)) next.push(taint);
-    else if (wanted === undefined) changed = true;
-    else {
+    else if (wanted === undefined) {
+      if (keep.has(id)) next.push(taint);
+      else changed = true;
+    } else {
       changed ||= !sameValue(taint, wanted.value);
       next.push(makeTaint(taint.key, taint.effect, wanted.value.value, taint.timeAdded));
     }
@@ -205,8 +219,14 @@ function planTaints(node: NodeView, active: readonly PoolView[], conflicts: Conf
   return { taints: changed ? next : undefined, byPool: claims.byPool };
 }
 
-function buildOwned(active: readonly PoolView[], labels: LabelPlan, taints: TaintPlan): Owned {
+function buildOwned(active: readonly PoolView[], kept: Owned, labels: LabelPlan, taints: TaintPlan): Owned {
   const owned: Record<string, OwnedEntry> = {};
+  for (const [name, entry] of Object.entries(kept)) {
+    owned[name] = {
+      labels: entry.labels.filter((k) => !isReservedKey(k)),
+      taints: entry.taints.filter((k) => !isReservedKey(k)),
+    };
+  }
   for (const pool of active) {
     owned[pool.name] = {
       labels: labels.byPool.get(pool.name) ?? [],
@@ -216,13 +236,32 @@ function buildOwned(active: readonly PoolView[], labels: LabelPlan, taints: Tain
   return owned;
 }
 
+export interface DecideOptions {
+  /**
+   * Leave alone what pools absent from `pools` own (their keys and their record entries): set when the cache holds
+   * only some pools (`--selector`), so a pool it does not hold is unknown, not gone. Otherwise such a pool is gone
+   * and what it owned is cleaned.
+   */
+  readonly keepUnknown?: boolean;
+}
+
+/** The record entries of pools `pools` does not hold, when those are to be kept. */
+function unknownEntries(node: NodeView, pools: PoolLookup, options: DecideOptions): Owned {
+  const kept: Record<string, OwnedEntry> = {};
+  if (options.keepUnknown !== true) return kept;
+  for (const [name, entry] of Object.entries(node.owned))
+    if (pools.get(name) === undefined) kept[name] = entry;
+  return kept;
+}
+
 /** Decides what one Node should look like. Pure and deterministic. */
-export function decide(node: NodeView, pools: PoolLookup): Decision {
+export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions = {}): Decision {
   const active = activePools(node, pools);
+  const kept = unknownEntries(node, pools, options);
   const conflicts: Conflict[] = [];
-  const labels = planLabels(node, active, conflicts);
-  const taints = planTaints(node, active, conflicts);
-  const ownedRaw = serializeOwned(buildOwned(active, labels, taints));
+  const labels = planLabels(node, active, kept, conflicts);
+  const taints = planTaints(node, active, kept, conflicts);
+  const ownedRaw = serializeOwned(buildOwned(active, kept, labels, taints));
   // A readable record that is not in canonical form (unsorted, or naming pools that own nothing) is rewritten, so
   // the annotation never names a pool it holds nothing for. An unreadable one is left alone unless there is
   // something to record.

@@ -28,11 +28,16 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 
+/** Accept header for a list of metadata only (PartialObjectMetadataList): far smaller than whole objects. */
+export const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
 export interface RequestOptions {
   /** @default application/json */
   readonly contentType?: string;
   /** Aborts the request (it also gives up by itself after 30 s). */
   readonly signal?: AbortSignal;
+  /** @default application/json; {@link METADATA_LIST} asks a list for metadata only. */
+  readonly accept?: string;
 }
 
 export interface RequestObserver {
@@ -214,10 +219,11 @@ export class KubeClient {
     method: Method,
     path: string,
     signal: AbortSignal,
-    payload?: { body: Buffer; contentType: string },
+    extra: { payload?: { body: Buffer; contentType: string }; accept?: string } = {},
   ): Promise<http.IncomingMessage> {
+    const { payload, accept = 'application/json' } = extra;
     const url = new URL(path, this.connection.base);
-    const headers: Record<string, string> = { ...this.headers, Accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.headers, Accept: accept };
     if (payload !== undefined) {
       headers['Content-Type'] = payload.contentType;
       headers['Content-Length'] = String(payload.body.length);
@@ -246,7 +252,7 @@ export class KubeClient {
     method: Method,
     path: string,
     body: unknown,
-    { contentType = 'application/json', signal }: RequestOptions,
+    { contentType = 'application/json', signal, accept }: RequestOptions,
   ): Promise<{ status: number; text: string }> {
     await this.refreshHeaders();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -255,7 +261,7 @@ export class KubeClient {
       method,
       path,
       signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
-      payload === undefined ? undefined : { body: payload, contentType },
+      { payload: payload === undefined ? undefined : { body: payload, contentType }, accept },
     );
     const text = await readAll(res);
     return { status: res.statusCode ?? 0, text };

@@ -102,12 +102,13 @@ export class Scope {
     );
   }
 
-  async createPool(name: string, spec: Record<string, unknown>): Promise<RawObject> {
+  /** Creates a NodePool in this scope (or, with `scope`, in another shard this scope's controllers do not see). */
+  async createPool(name: string, spec: Record<string, unknown>, scope = this.id): Promise<RawObject> {
     this.pools.add(name);
     const body = {
       apiVersion: 'nodes.specforge.dev/v1',
       kind: 'NodePool',
-      metadata: { name, labels: { [SCOPE_LABEL]: this.id } },
+      metadata: { name, labels: { [SCOPE_LABEL]: scope } },
       spec,
     };
     return this.admin.request<RawObject>('POST', '/apis/nodes.specforge.dev/v1/nodepools', body);

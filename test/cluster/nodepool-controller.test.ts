@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { FINALIZER, OWNED_ANNOTATION, type Taint } from '../../src/controller/model.js';
-import { clusterDescribe, labelsOf, ownedOf, Scope, taintIds, waitFor } from './helpers.js';
+import { clusterDescribe, labelsOf, ownedOf, Scope, SCOPE_LABEL, taintIds, waitFor } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 
@@ -204,6 +204,53 @@ clusterDescribe('NodePool controller', () => {
     await s.deletePool(pool);
     await waitFor('pool gone', async () => (await s.pool(pool)) === undefined);
     expect((await s.node(node)).ownedRaw).toBeUndefined();
+  });
+
+  it('keeps the finalizer and reports CleanupPending while a Node that left the selector still carries the pool', async () => {
+    const pool = s.name('shard');
+    const node = s.name('moved');
+    await s.createNode(node, { labels: { [ROLE + pool]: '' } });
+    await s.createPool(pool, { labels: { shard: 'yes' }, taints: [{ key: 'shard', effect: 'NoSchedule' }] });
+    await s.startController();
+    await s.waitNode(node, 'applied', (n) => n.labels.shard === 'yes');
+    // The Node is relabelled out of the controller's selector: its watch reports it as deleted.
+    await s.patchNode(node, { metadata: { labels: { [SCOPE_LABEL]: 'elsewhere' } } });
+    await s.deletePool(pool);
+    const pending = await waitFor('CleanupPending', async () => {
+      const p = await s.pool(pool);
+      const c = (p?.status?.conditions as Array<{ reason: string; message: string }> | undefined)?.[0];
+      return c?.reason === 'CleanupPending' ? { p, c } : undefined;
+    });
+    expect(pending.c.message).toContain(node);
+    expect(pending.p?.metadata?.finalizers).toEqual([FINALIZER]);
+    expect((await s.node(node)).labels.shard).toBe('yes');
+    // Back in the shard, it is cleaned and the NodePool goes.
+    await s.patchNode(node, { metadata: { labels: { [SCOPE_LABEL]: s.id } } });
+    await waitFor('pool gone', async () => (await s.pool(pool)) === undefined);
+    const cleaned = await s.node(node);
+    expect(cleaned.labels.shard).toBeUndefined();
+    expect(cleaned.ownedRaw).toBeUndefined();
+  });
+
+  it('leaves the keys of a pool outside its selector on a Node in its shard', async () => {
+    const mine = s.name('mine');
+    const theirs = s.name('theirs');
+    const node = s.name('n');
+    await s.createNode(node, { labels: { [ROLE + mine]: '', [ROLE + theirs]: '', theirs: 'x' } });
+    await s.patchNode(node, {
+      metadata: {
+        annotations: { [OWNED_ANNOTATION]: JSON.stringify({ [theirs]: { labels: ['theirs'], taints: [] } }) },
+      },
+    });
+    await s.createPool(theirs, { labels: { theirs: 'x' } }, 'another-shard');
+    await s.createPool(mine, { labels: { mine: 'yes' } });
+    await s.startController();
+    const applied = await s.waitNode(node, 'applied', (n) => n.labels.mine === 'yes');
+    expect(applied.labels.theirs).toBe('x');
+    expect(ownedOf(applied)).toEqual({
+      [mine]: { labels: ['mine'], taints: [] },
+      [theirs]: { labels: ['theirs'], taints: [] },
+    });
   });
 
   it('issues no write on a resync of a steady cluster', async () => {

@@ -225,6 +225,26 @@ describe('decide', () => {
     expect(c).toMatchObject({ labelPatch: {}, taints: undefined, ownedChanged: true, ownedRaw: undefined });
   });
 
+  it('with keepUnknown (a --selector shard), leaves what a pool outside the cache owns exactly as it is', () => {
+    const n = node(
+      { [ROLE + 'mine']: '', theirs: 'x', shared: 'y' },
+      [{ key: 'theirs', effect: 'NoSchedule' }],
+      { other: { labels: ['shared', 'theirs'], taints: ['theirs:NoSchedule'] } },
+    );
+    const pools = lookup(pool('mine', { mine: '1' }));
+    const kept = decide(n, pools, { keepUnknown: true });
+    expect(kept.labelPatch).toEqual({ mine: '1' });
+    expect(kept.taints).toBeUndefined();
+    expect(JSON.parse(kept.ownedRaw ?? '{}')).toEqual({
+      mine: { labels: ['mine'], taints: [] },
+      other: { labels: ['shared', 'theirs'], taints: ['theirs:NoSchedule'] },
+    });
+    // Without a selector the cache sees every pool: one it does not hold is gone, and its keys are cleaned.
+    const cleaned = decide(n, pools);
+    expect(cleaned.labelPatch).toEqual({ mine: '1', theirs: null, shared: null });
+    expect(cleaned.taints).toEqual([]);
+  });
+
   it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
     const pools = Array.from({ length: 10_000 }, (_, i) => pool(`p${i}`, { [`k${i}`]: 'v' }));
     const all = lookup(...pools);
