@@ -201,6 +201,42 @@ clusterDescribe('NodePool controller robustness', () => {
     await waitFor('pool gone after restart', async () => (await s.pool(pool)) === undefined);
   });
 
+  it('finishes a deletion after a restart part way through cleanup (one Node cleaned, the other not yet)', async () => {
+    const pool = s.name('half');
+    const nodes = [s.name('a'), s.name('b')];
+    for (const n of nodes) await s.createNode(n, { labels: { [ROLE + pool]: '' } });
+    await s.createPool(pool, { labels: { half: 'test' }, taints: [{ key: 'half', effect: 'NoSchedule' }] });
+    let deleting = false;
+    let crashed = false;
+    const cleaning: string[] = [];
+    const first = await s.startController({
+      interceptor: (method, path) => {
+        if (crashed) throw new Error('process is dead');
+        if (!deleting || method !== 'PATCH' || !path.startsWith('/api/v1/nodes/')) return;
+        cleaning.push(path);
+        // The first cleanup write goes through; the process dies before sending the second.
+        if (cleaning.length === 2) {
+          crashed = true;
+          throw new Error('killed between the two Node cleanups');
+        }
+      },
+    });
+    for (const n of nodes) await s.waitNode(n, 'applied', (x) => x.labels.half === 'test');
+    await waitFor('Ready', async () => ready(await s.pool(pool)));
+    deleting = true;
+    await s.deletePool(pool);
+    await waitFor('crash point reached', () => crashed);
+    await first.stop();
+    const clean = (x: NodeView): boolean =>
+      x.labels.half === undefined && !x.taints.some((t) => t.key === 'half') && x.ownedRaw === undefined;
+    const states = await Promise.all(nodes.map(async (n) => clean(await s.node(n))));
+    expect(states.filter(Boolean)).toHaveLength(1);
+    expect((await s.pool(pool))?.metadata?.finalizers).toEqual([FINALIZER]);
+    await s.startController();
+    await waitFor('pool gone after restart', async () => (await s.pool(pool)) === undefined);
+    for (const n of nodes) expect(clean(await s.node(n))).toBe(true);
+  });
+
   it('lets a second replica do nothing while the first holds the Lease, and take over when it stops', async () => {
     const pool = s.name('ha');
     const node = s.name('n');
