@@ -68,7 +68,7 @@ describe('runController', () => {
         'current-context': 'x',
       }),
     );
-    const progressDeadlineMs = 400;
+    const progressDeadlineMs = 1000;
     const handle = await startController({
       kubeconfig,
       leaderElect: false,
