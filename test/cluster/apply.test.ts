@@ -34,6 +34,9 @@ function kubectl(args: readonly string[], allowExit: readonly number[] = [0]): s
   return r.stdout;
 }
 
+/** Server-side apply as a GitOps tool does it: its own field manager, taking over fields it is told to own. */
+const SSA = ['--server-side', '--force-conflicts', '--field-manager=specforge-test'];
+
 const charts = readdirSync(DIST).sort();
 const nodePoolCharts = charts.filter((c) => c.startsWith('blog-code-'));
 const appliedCharts = charts.filter((c) => !nodePoolCharts.includes(c));
@@ -57,23 +60,9 @@ clusterDescribe('dist/ applied with kubectl to a real kube-apiserver', () => {
   });
 
   it.each(appliedCharts)('applies chart %s, and a second apply would change nothing', (chart) => {
-    kubectl([
-      'apply',
-      '--server-side',
-      '--force-conflicts',
-      '--field-manager=specforge-test',
-      '-k',
-      join('dist', chart),
-    ]);
+    kubectl(['apply', ...SSA, '-k', join('dist', chart)]);
     // kubectl diff exits 0 when the live objects already equal what git holds.
-    kubectl([
-      'diff',
-      '--server-side',
-      '--force-conflicts',
-      '--field-manager=specforge-test',
-      '-k',
-      join('dist', chart),
-    ]);
+    kubectl(['diff', ...SSA, '-k', join('dist', chart)]);
   });
 
   it.each(nodePoolCharts)('accepts NodePool chart %s (server-side dry run)', (chart) => {
@@ -83,14 +72,7 @@ clusterDescribe('dist/ applied with kubectl to a real kube-apiserver', () => {
   });
 
   it('finds everything one spec made by its spec label', () => {
-    kubectl([
-      'apply',
-      '--server-side',
-      '--force-conflicts',
-      '--field-manager=specforge-test',
-      '-k',
-      'dist/opdemo',
-    ]);
+    kubectl(['apply', ...SSA, '-k', 'dist/opdemo']);
     const names = kubectl([
       'get',
       'deployments,services',

@@ -4,20 +4,15 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { freePort } from './control-plane.js';
-import { clusterDescribe, Scope, waitFor } from './helpers.js';
+import { clusterDescribe, Scope, waitFor, useScope } from './helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 clusterDescribe('specforge controller process', () => {
-  let s: Scope;
-  beforeEach(async () => {
-    s = await Scope.open();
-  });
-  afterEach(async () => {
-    await s.dispose();
-  });
+  let s!: Scope;
+  useScope((opened) => (s = opened));
 
   it('serves probes and metrics, logs JSON, and on SIGTERM releases its Lease and exits 0', async () => {
     const pool = s.name('cli');

@@ -1,16 +1,11 @@
 /** The rendered NodePool CRD refuses keys a pool must never put on Nodes (kube-apiserver's CEL, for real). */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ApiError } from '../../src/controller/kube.js';
-import { clusterDescribe, Scope } from './helpers.js';
+import { clusterDescribe, Scope, useScope } from './helpers.js';
 
 clusterDescribe('NodePool CRD reserved keys', () => {
-  let s: Scope;
-  beforeEach(async () => {
-    s = await Scope.open();
-  });
-  afterEach(async () => {
-    await s.dispose();
-  });
+  let s!: Scope;
+  useScope((opened) => (s = opened));
 
   it.each([
     [

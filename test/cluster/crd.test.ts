@@ -2,20 +2,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ApiError } from '../../src/controller/kube.js';
-import { clusterDescribe, Scope } from './helpers.js';
+import { clusterDescribe, Scope, useScope } from './helpers.js';
 
 const SEEDS = resolve(import.meta.dirname, '../../../shared/data/seed-samples/blog-code');
 
 clusterDescribe('NodePool CRD', () => {
-  let s: Scope;
-  beforeEach(async () => {
-    s = await Scope.open();
-  });
-  afterEach(async () => {
-    await s.dispose();
-  });
+  let s!: Scope;
+  useScope((opened) => (s = opened));
 
   it('defaults handler to runc and stores labels and taints', async () => {
     const created = await s.createPool(s.name('d'), {

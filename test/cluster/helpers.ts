@@ -3,7 +3,7 @@
  * of parallel tests never see each other's objects), object factories, polling, and controller lifecycle.
  */
 import { randomBytes } from 'node:crypto';
-import { describe, inject } from 'vitest';
+import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
 import { silentLogger, jsonLogger } from '../../src/controller/log.js';
 import { startController, type ControllerHandle, type ControllerOptions } from '../../src/controller/main.js';
@@ -212,3 +212,15 @@ export function ownedOf(node: NodeView): unknown {
 }
 
 export { OWNED_ANNOTATION };
+
+/** Opens a fresh {@link Scope} before each test of the enclosing suite (handed to `use`) and disposes of it after. */
+export function useScope(use: (scope: Scope) => void): void {
+  let scope: Scope | undefined;
+  beforeEach(async () => {
+    scope = await Scope.open();
+    use(scope);
+  });
+  afterEach(async () => {
+    await scope?.dispose();
+  });
+}

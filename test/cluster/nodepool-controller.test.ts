@@ -2,9 +2,18 @@
  * The NodePool controller against a real kube-apiserver: membership, labels and taints, foreign keys, several
  * pools, joins and leaves, status, Events, finalizer cleanup, zero writes when steady.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FINALIZER, OWNED_ANNOTATION, type Taint } from '../../src/controller/model.js';
-import { clusterDescribe, labelsOf, ownedOf, Scope, SCOPE_LABEL, taintIds, waitFor } from './helpers.js';
+import {
+  clusterDescribe,
+  labelsOf,
+  ownedOf,
+  Scope,
+  SCOPE_LABEL,
+  taintIds,
+  waitFor,
+  useScope,
+} from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 
@@ -17,13 +26,8 @@ function hasTaint(taints: readonly Taint[], t: Taint): boolean {
 }
 
 clusterDescribe('NodePool controller', () => {
-  let s: Scope;
-  beforeEach(async () => {
-    s = await Scope.open();
-  });
-  afterEach(async () => {
-    await s.dispose();
-  });
+  let s!: Scope;
+  useScope((opened) => (s = opened));
 
   it('applies the pool labels and taints to member Nodes and to no other Node', async () => {
     const pool = s.name('gpu');

@@ -2,10 +2,10 @@
  * The controller under pressure: a few hundred foreign labels and taints, a concurrent writer (409), a crash
  * between "Nodes cleaned" and "finalizer removed", and two replicas sharing one Lease.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MERGE_PATCH } from '../../src/controller/kube.js';
 import { FINALIZER, type NodeView, type Taint } from '../../src/controller/model.js';
-import { clusterDescribe, Scope, waitFor } from './helpers.js';
+import { clusterDescribe, Scope, waitFor, useScope } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
@@ -57,13 +57,8 @@ function ready(p: { status?: Record<string, unknown> } | undefined): boolean {
 }
 
 clusterDescribe('NodePool controller robustness', () => {
-  let s: Scope;
-  beforeEach(async () => {
-    s = await Scope.open();
-  });
-  afterEach(async () => {
-    await s.dispose();
-  });
+  let s!: Scope;
+  useScope((opened) => (s = opened));
 
   it('leaves a few hundred random foreign labels and taints exactly as they were through every operation', async () => {
     const rand = rng(20261122);
