@@ -11,7 +11,7 @@ export type { CommonProps, Hardening } from './constructs/common.js';
 export { ownerLabels, selectorLabels, type Owner } from './constructs/labels.js';
 export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
-export { formatError, SpecErrors, type SpecError } from './specs/errors.js';
+export { formatError, type SpecError } from './specs/errors.js';
 export type * from './specs/types.js';
 export { renderCharts, renderChart, type ChartInput, type RenderResult } from './render/render.js';
 export type { ChartSettings } from './render/chart-settings.js';

@@ -37,13 +37,3 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   return String(value);
 }
-
-/** Thrown by the render entry points when the input is invalid; carries every error of the run. */
-export class SpecErrors extends Error {
-  constructor(readonly errors: readonly SpecError[]) {
-    super(
-      `${errors.length} error${errors.length === 1 ? '' : 's'} in the input:\n${errors.map(formatError).join('\n')}`,
-    );
-    this.name = 'SpecErrors';
-  }
-}

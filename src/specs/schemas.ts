@@ -35,12 +35,6 @@ export function checkSchema(kind: SpecKind | 'chart', data: unknown): Violation[
   return toViolations(validate.errors ?? [], data);
 }
 
-/** The apiVersions a kind accepts, from its schema (one source of truth). */
-export function acceptedApiVersions(kind: SpecKind): readonly string[] {
-  const schemas = { AppService: appservice, Myapp: myapp, Podroute: podroute, NodePool: nodepool };
-  return schemas[kind].properties.apiVersion.enum;
-}
-
 function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[] {
   // Inside anyOf the branch errors are noise: the anyOf error itself carries the description.
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));

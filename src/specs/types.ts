@@ -91,6 +91,3 @@ export type SpecDocument = AppServiceDocument | MyappDocument | PodrouteDocument
 export type SpecKind = SpecDocument['kind'];
 
 export const SPEC_KINDS: readonly SpecKind[] = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
-
-/** Kinds whose objects are cluster-scoped: a namespace on them is an error. */
-export const CLUSTER_SCOPED_SPEC_KINDS: ReadonlySet<string> = new Set(['NodePool']);
