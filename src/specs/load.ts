@@ -1,7 +1,7 @@
 import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
 import { describeValue, type SpecError } from './errors.js';
 import { formatPath, type FieldPath } from './paths.js';
-import { locate } from './positions.js';
+import { locator } from './positions.js';
 import { checkSchema, type Violation } from './schemas.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
@@ -118,8 +118,9 @@ function syntaxError(e: unknown, file: string): SpecError {
 }
 
 function withPositions(text: string, file: string, problems: readonly Located[]): SpecError[] {
+  const locate = locator(text);
   return problems.map((p) => {
-    const pos = p.document === undefined ? undefined : locate(text, p.document, p.path);
+    const pos = p.document === undefined ? undefined : locate(p.document, p.path);
     return {
       file,
       ...(p.document === undefined ? {} : { document: p.document }),

@@ -7,27 +7,34 @@ export interface Position {
   readonly column: number;
 }
 
+/** Finds where a field of document `documentIndex` (1-based) sits in the text; see {@link locator}. */
+export type Locate = (documentIndex: number, path: FieldPath) => Position | undefined;
+
 /**
- * Finds where a field sits in the source text, for error messages only (the hot path parses with js-yaml, which
- * keeps no positions). Returns the position of the deepest node of `path` that exists in document `documentIndex`
- * (1-based), so a missing field points at its parent mapping.
+ * Positions of fields in one source text, for error messages only (the hot path parses with js-yaml, which keeps
+ * no positions). The text is parsed with `yaml` once, on the first call. A lookup returns the position of the
+ * deepest node of `path` that exists, so a missing field points at its parent mapping.
  */
-export function locate(text: string, documentIndex: number, path: FieldPath): Position | undefined {
-  const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter });
-  if (!Array.isArray(docs)) return undefined;
-  const doc = docs[documentIndex - 1];
-  if (doc === undefined) return undefined;
-  let node: unknown = doc.contents;
-  let found: Node | undefined = isNode(node) ? node : undefined;
-  for (const seg of path) {
-    node = child(node, seg);
-    if (!isNode(node)) break;
-    found = node;
-  }
-  if (found?.range === undefined || found.range === null) return undefined;
-  const pos = lineCounter.linePos(found.range[0]);
-  return { line: pos.line, column: pos.col };
+export function locator(text: string): Locate {
+  let parsed: { docs: ReturnType<typeof parseAllDocuments>; lines: LineCounter } | undefined;
+  return (documentIndex, path) => {
+    if (parsed === undefined) {
+      const lines = new LineCounter();
+      parsed = { docs: parseAllDocuments(text, { lineCounter: lines }), lines };
+    }
+    const doc = Array.isArray(parsed.docs) ? parsed.docs[documentIndex - 1] : undefined;
+    if (doc === undefined) return undefined;
+    let node: unknown = doc.contents;
+    let found: Node | undefined = isNode(node) ? node : undefined;
+    for (const seg of path) {
+      node = child(node, seg);
+      if (!isNode(node)) break;
+      found = node;
+    }
+    if (found?.range === undefined || found.range === null) return undefined;
+    const pos = parsed.lines.linePos(found.range[0]);
+    return { line: pos.line, column: pos.col };
+  };
 }
 
 function child(node: unknown, seg: string | number): unknown {
