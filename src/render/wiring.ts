@@ -48,17 +48,23 @@ interface Problem {
 
 type Report = (o: RenderedObject, problem: Problem) => void;
 
+/** Objects by kind, namespace and name, and Deployments by each of their pod labels: every lookup is O(1). */
 class ObjectIndex {
-  private readonly byKindNs = new Map<string, Obj[]>();
   private readonly byName = new Map<string, Obj>();
+  private readonly deploymentsByPodLabel = new Map<string, Obj[]>();
 
   constructor(objects: readonly RenderedObject[]) {
     for (const { json } of objects) {
-      const k = `${json.kind}|${json.metadata?.namespace ?? ''}`;
-      const list = this.byKindNs.get(k) ?? [];
-      list.push(json);
-      this.byKindNs.set(k, list);
-      this.byName.set(`${k}|${json.metadata?.name}`, json);
+      const ns = json.metadata?.namespace ?? '';
+      this.byName.set(`${json.kind}|${ns}|${json.metadata?.name}`, json);
+      if (json.kind !== 'Deployment') continue;
+      const podLabels = (json.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+      for (const [k, v] of Object.entries(podLabels)) {
+        const key = `${ns}|${k}=${v}`;
+        const list = this.deploymentsByPodLabel.get(key) ?? [];
+        list.push(json);
+        this.deploymentsByPodLabel.set(key, list);
+      }
     }
   }
 
@@ -66,8 +72,14 @@ class ObjectIndex {
     return this.byName.get(`${kind}|${namespace ?? ''}|${name}`);
   }
 
-  all(kind: string, namespace: string | undefined): readonly Obj[] {
-    return this.byKindNs.get(`${kind}|${namespace ?? ''}`) ?? [];
+  /** Deployments in `namespace` whose pods carry every label of `selector` (none for an empty selector). */
+  deploymentsSelectedBy(namespace: string | undefined, selector: Readonly<Record<string, string>>): Obj[] {
+    let smallest: readonly Obj[] | undefined;
+    for (const [k, v] of Object.entries(selector)) {
+      const candidates = this.deploymentsByPodLabel.get(`${namespace ?? ''}|${k}=${v}`) ?? [];
+      if (smallest === undefined || candidates.length < smallest.length) smallest = candidates;
+    }
+    return (smallest ?? []).filter((d) => matches(selector, d.spec?.template?.metadata?.labels));
   }
 }
 
@@ -122,9 +134,7 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
   const selector = svc.spec?.selector as Record<string, string> | undefined;
   if (selector === undefined) return;
   const ns = svc.metadata?.namespace;
-  const selected = index
-    .all('Deployment', ns)
-    .filter((d) => matches(selector, d.spec?.template?.metadata?.labels));
+  const selected = index.deploymentsSelectedBy(ns, selector);
   if (selected.length === 0) {
     report(o, {
       path: 'spec.selector',
