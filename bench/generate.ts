@@ -16,7 +16,7 @@ const OBJECTS_PER_KIND = { AppService: 2, Myapp: 3, Podroute: 3, NodePool: 2 } a
 function specText(kind: (typeof KINDS)[number], name: string, i: number): string {
   switch (kind) {
     case 'AppService':
-      return `apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: nginx:alpine\n  envs:\n    - name: MODE\n      value: prod\n  resources:\n    limits:\n      cpu: 500m\n      memory: 128Mi\n  ports:\n    - name: http\n      port: 80\n      targetPort: 8080\n      nodePort: ${30000 + (i % 2700)}\n`;
+      return `apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: nginx:alpine\n  envs:\n    - name: MODE\n      value: prod\n  resources:\n    limits:\n      cpu: 500m\n      memory: 128Mi\n  ports:\n    - name: http\n      port: 80\n      targetPort: 8080\n      nodePort: ${30000 + (Math.floor(i / 4) % 2700)}\n`;
     case 'Myapp':
       return `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: ikubernetes/myapp:v2\n  containerPort: 8080\n  servicePort: 80\n  host: ${name}.example.com\n`;
     case 'Podroute':
