@@ -46,16 +46,21 @@ async function ticks(n = 50): Promise<void> {
   for (let i = 0; i < n; i += 1) await new Promise((r) => setImmediate(r));
 }
 
+/** A controller on a fake API, with no status debounce and silent logs. */
+function controllerOn(client: Api): NodePoolController {
+  return new NodePoolController({
+    client,
+    logger: silentLogger,
+    metrics: createMetrics(),
+    identity: 't',
+    statusDebounceMs: 0,
+  });
+}
+
 describe('NodePoolController', () => {
   it("removes nothing before the first full sync: a Node whose pool is not listed yet keeps the pool's labels", async () => {
     const api = fakeApi();
-    const c = new NodePoolController({
-      client: api,
-      logger: silentLogger,
-      metrics: createMetrics(),
-      identity: 't',
-      statusDebounceMs: 0,
-    });
+    const c = controllerOn(api);
     const stop = new AbortController();
     const informers = c.runInformers(stop.signal);
     const leading = c.lead(stop.signal);
@@ -97,13 +102,7 @@ describe('NodePoolController', () => {
       watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
         new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
     };
-    const c = new NodePoolController({
-      client: api,
-      logger: silentLogger,
-      metrics: createMetrics(),
-      identity: 't',
-      statusDebounceMs: 0,
-    });
+    const c = controllerOn(api);
     const informers = new AbortController();
     const running = c.runInformers(informers.signal);
     await c.lead(stop.signal);

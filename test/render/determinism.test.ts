@@ -33,7 +33,7 @@ describe('rendering', () => {
     expect(second.out).toMatch(/up to date.*no file touched/);
   });
 
-  it('moves a spec renamed in git to a new file and drops the old one', async () => {
+  it('moves a renamed chart to its new directory and drops the old one', async () => {
     const charts = join(tempDir(), 'charts');
     cpSync('charts/pod-route', join(charts, 'pod-route'), { recursive: true });
     const out = join(tempDir(), 'dist');

@@ -50,7 +50,7 @@ describe('example charts', () => {
     expect(readTree('dist')).toEqual(result.files);
   });
 
-  it.skipIf(!existsSync(SEEDS))(
+  it.skipIf(!existsSync(SEEDS) && process.env.CI !== 'true')(
     'carry every seed sample byte for byte, so the seeds render unchanged',
     () => {
       const copies = new Map<string, string>();
