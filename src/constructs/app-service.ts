@@ -1,4 +1,3 @@
-import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { V1ContainerPort } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements, ServicePort } from '../specs/types.js';
@@ -39,7 +38,7 @@ export class AppService extends Construct {
 
   constructor(scope: Construct, id: string, props: AppServiceProps) {
     super(scope, id);
-    const r = resolveCommon('AppService', id, Chart.of(this).node.id, props);
+    const r = resolveCommon(this, 'AppService', id, props);
     const workload = addWorkload(this, r, {
       image: props.image,
       replicas: props.replicas,

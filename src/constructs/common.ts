@@ -4,8 +4,12 @@ import type {
   V1PodSecurityContext,
   V1ResourceRequirements,
 } from '@kubernetes/client-node';
-import type { ResourceRequirements } from '../specs/types.js';
+import { Chart } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { ResourceRequirements, SpecKind } from '../specs/types.js';
+import { ensureChartChecks } from './chart-checks.js';
 import { ownerLabels, type Owner } from './labels.js';
+import { assertProps } from './props-check.js';
 
 /** Pod hardening: `none` renders pods exactly as the spec says; `restricted` applies Pod Security "restricted". */
 export type Hardening = 'none' | 'restricted';
@@ -19,7 +23,7 @@ export interface CommonProps {
   readonly name?: string;
   /**
    * Namespace of the namespaced objects (never set on cluster-scoped ones).
-   * @default - none: the namespace of whoever applies the manifests
+   * @default - the enclosing Chart's `namespace`; without one, none: the namespace of whoever applies
    */
   readonly namespace?: string;
   /**
@@ -28,8 +32,8 @@ export interface CommonProps {
    */
   readonly partOf?: string;
   /**
-   * Extra labels on every object (the specforge labels win on a clash).
-   * @default - none
+   * Extra labels on every object, over the enclosing Chart's `labels` (the specforge labels win on a clash).
+   * @default - the Chart's labels only
    */
   readonly labels?: Readonly<Record<string, string>>;
   /**
@@ -114,15 +118,33 @@ export interface Resolved {
   readonly clusterMeta: ReturnType<typeof objectMeta>;
 }
 
-/** Derives name, labels and metadata for a construct of `kind` with id `id` in chart `chartId`. */
-export function resolveCommon(kind: string, id: string, chartId: string, props: CommonProps): Resolved {
+/**
+ * Derives name, labels and metadata for a construct of `kind` with id `id`, after checking its props with the
+ * spec-file rules (throws {@link SpecforgePropsError}) and arming its chart's wiring checks. Like cdk8s' own
+ * `ApiObject`s, objects take the Chart's namespace when the props name none, and the Chart's labels under their
+ * own. For a NodePool, `objectLabels` are the object labels (its `labels` go on Nodes).
+ */
+export function resolveCommon(
+  scope: Construct,
+  kind: SpecKind,
+  id: string,
+  props: CommonProps & { readonly objectLabels?: Readonly<Record<string, string>> },
+): Resolved {
   const name = props.name ?? id;
-  const labels = mergedLabels({ kind, name, partOf: props.partOf ?? chartId }, props.labels);
+  assertProps(scope, kind, name, props);
+  const chart = Chart.of(scope);
+  ensureChartChecks(chart);
+  const extra = kind === 'NodePool' ? props.objectLabels : props.labels;
+  const chartLabels = chart.labels;
+  const labels = mergedLabels(
+    { kind, name, partOf: props.partOf ?? chart.node.id },
+    Object.keys(chartLabels).length === 0 ? extra : { ...chartLabels, ...extra },
+  );
   return {
     name,
     labels,
     hardening: props.hardening ?? 'none',
-    meta: objectMeta(name, props.namespace, labels, props.annotations),
+    meta: objectMeta(name, props.namespace ?? chart.namespace, labels, props.annotations),
     clusterMeta: objectMeta(name, undefined, labels, props.annotations),
   };
 }

@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { plainCopy } from './plain.js';
 
 /** A Kubernetes object as it is written to disk: plain JSON, field names as the API spells them. */
 export interface Manifest {
@@ -34,6 +35,7 @@ export class ManifestObject extends ApiObject {
       kind: manifest.kind,
       metadata: { name: manifest.metadata.name, namespace: manifest.metadata.namespace },
     });
+    this.manifest = plainCopy(manifest);
   }
 
   /** The manifest exactly as built. */

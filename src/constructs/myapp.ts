@@ -1,4 +1,3 @@
-import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
@@ -51,7 +50,7 @@ export class Myapp extends Construct {
 
   constructor(scope: Construct, id: string, props: MyappProps) {
     super(scope, id);
-    const r = resolveCommon('Myapp', id, Chart.of(this).node.id, props);
+    const r = resolveCommon(this, 'Myapp', id, props);
     const servicePort = props.servicePort ?? props.containerPort;
     ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
       image: props.image,

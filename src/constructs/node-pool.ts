@@ -1,4 +1,3 @@
-import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { V1RuntimeClass, V1Toleration } from '@kubernetes/client-node';
 import type { NodePoolSpec, Taint } from '../specs/types.js';
@@ -41,7 +40,7 @@ export class NodePool extends Construct {
 
   constructor(scope: Construct, id: string, props: NodePoolProps = {}) {
     super(scope, id);
-    const r = resolveCommon('NodePool', id, Chart.of(this).node.id, { ...props, labels: props.objectLabels });
+    const r = resolveCommon(this, 'NodePool', id, props);
     const handler = props.handler ?? 'runc';
     const taints = props.taints ?? [];
     const nodeLabels = props.labels ?? {};

@@ -1,4 +1,3 @@
-import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
 import { resolveCommon, type CommonProps } from './common.js';
@@ -29,7 +28,7 @@ export class Podroute extends Construct {
 
   constructor(scope: Construct, id: string, props: PodrouteProps) {
     super(scope, id);
-    const r = resolveCommon('Podroute', id, Chart.of(this).node.id, props);
+    const r = resolveCommon(this, 'Podroute', id, props);
     ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
       image: props.image,
       replicas: props.replicas,

@@ -1,8 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { AppService } from '../constructs/app-service.js';
-import { MANAGED_BY } from '../constructs/labels.js';
-import { ManifestObject, type Manifest } from '../constructs/manifest-object.js';
+import { ChartNamespace } from '../constructs/namespace.js';
 import type { CommonProps } from '../constructs/common.js';
 import { Myapp } from '../constructs/myapp.js';
 import { NodePool } from '../constructs/node-pool.js';
@@ -24,9 +23,15 @@ export function buildChart(
   specs: readonly SpecDocument[],
   module?: ChartModule,
 ): Chart {
-  const chart = new Chart(new App({ outdir: '.' }), name, { disableResourceNameHashes: true });
+  // The chart's namespace and labels reach every object the way cdk8s' own ApiObjects take them (the constructs
+  // honour them), so a chart.yaml and a cdk8s Chart with the same settings render the same objects.
+  const chart = new Chart(new App({ outdir: '.' }), name, {
+    disableResourceNameHashes: true,
+    ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
+    ...(settings.labels === undefined ? {} : { labels: { ...settings.labels } }),
+  });
   if (settings.createNamespace === true && settings.namespace !== undefined)
-    addNamespace(chart, settings.namespace);
+    new ChartNamespace(chart, 'namespace');
   for (const spec of specs) addSpec(chart, spec, settings);
   module?.(chart);
   return chart;
@@ -46,12 +51,11 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
     name: spec.name,
     partOf: chart.node.id,
     ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
-    ...mergeLabels(settings.labels, spec.labels),
+    ...(spec.labels === undefined ? {} : { labels: spec.labels }),
   };
-  const namespace = spec.namespace ?? settings.namespace;
   const namespaced = {
     ...common,
-    ...(namespace === undefined ? {} : { namespace }),
+    ...(spec.namespace === undefined ? {} : { namespace: spec.namespace }),
     hardening: settings.hardening ?? 'none',
   };
   switch (spec.kind) {
@@ -70,25 +74,6 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
       });
     }
   }
-}
-
-function addNamespace(chart: Chart, name: string): void {
-  new ManifestObject(chart, 'namespace', {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name,
-      labels: { 'app.kubernetes.io/managed-by': MANAGED_BY, 'app.kubernetes.io/part-of': chart.node.id },
-    },
-  } as Manifest);
-}
-
-function mergeLabels(
-  chartLabels: Readonly<Record<string, string>> | undefined,
-  specLabels: Readonly<Record<string, string>> | undefined,
-): { labels?: Record<string, string> } {
-  if (chartLabels === undefined && specLabels === undefined) return {};
-  return { labels: { ...chartLabels, ...specLabels } };
 }
 
 function ingressClass(settings: ChartSettings): { ingressClassName?: string } {

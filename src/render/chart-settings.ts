@@ -4,6 +4,7 @@ import { describeValue } from '../specs/errors.js';
 import { checkDns1123Label } from '../specs/k8s-names.js';
 import { locateViolations } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
+import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Hardening } from '../constructs/common.js';
 
 /** The optional `charts/<chart>/chart.yaml`: settings for every spec of the chart (schemas/chart.schema.json). */
@@ -71,7 +72,9 @@ export function parseChartSettings(
       ],
     };
   }
-  const problems = checkSchema('chart', data);
+  const schemaProblems = checkSchema('chart', data);
+  const problems =
+    schemaProblems.length > 0 ? schemaProblems : checkChartSettingsSemantics(data as ChartSettings);
   if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
   return { settings: data as ChartSettings, errors: [] };
 }

@@ -1,6 +1,6 @@
 import { toYaml } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
-import type { RenderedObject } from './objects.js';
+import type { RenderedObject } from '../rules/objects.js';
 
 /** The kustomization every chart directory in dist/ gets, listing its files. */
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';

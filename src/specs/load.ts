@@ -33,7 +33,7 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   const problems: Located[] = [];
   docs.forEach((doc, i) => {
     if (doc === null || doc === undefined) return;
-    const found = checkDocument(doc);
+    const found = checkSpecDocument(doc);
     if (found.length === 0) specs.push(toSpec(doc as RawDoc, { file, document: i + 1 }));
     else problems.push(...found.map((v) => ({ ...v, document: i + 1 })));
   });
@@ -47,8 +47,12 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   return { specs, errors: withPositions(text, file, problems) };
 }
 
-/** Validation of one parsed document: shape, kind, schema, then semantics. */
-function checkDocument(doc: unknown): Violation[] {
+/**
+ * Validation of one parsed document: shape, kind, schema, then semantics. The one rule set of both doors: the spec
+ * loader calls it on each YAML document, and every construct on the document its props describe
+ * (`src/constructs/props-check.ts`).
+ */
+export function checkSpecDocument(doc: unknown): Violation[] {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     return [
       { path: [], expected: 'a mapping with apiVersion, kind, metadata and spec', found: describeValue(doc) },

@@ -61,6 +61,16 @@ function checkName(kind: SpecKind, name: string): Violation[] {
     : [{ path: ['metadata', 'name'], expected: problem, found: describeValue(name) }];
 }
 
+/**
+ * The checks of chart settings (`chart.yaml`, or a cdk8s Chart's own namespace and labels) beyond their schema:
+ * every label key and value valid, as on objects. Input has already passed the chart schema.
+ */
+export function checkChartSettingsSemantics(settings: {
+  labels?: Readonly<Record<string, string>>;
+}): Violation[] {
+  return checkLabels(['labels'], settings.labels);
+}
+
 function checkLabels(path: FieldPath, labels: Readonly<Record<string, string>> | undefined): Violation[] {
   const out: Violation[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {

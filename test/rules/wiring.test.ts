@@ -4,8 +4,8 @@ import { AppService } from '../../src/constructs/app-service.js';
 import { Myapp } from '../../src/constructs/myapp.js';
 import { NodePool } from '../../src/constructs/node-pool.js';
 import { Podroute } from '../../src/constructs/podroute.js';
-import type { RenderedObject } from '../../src/render/objects.js';
-import { checkWiring } from '../../src/render/wiring.js';
+import type { RenderedObject } from '../../src/rules/objects.js';
+import { checkWiring } from '../../src/rules/wiring.js';
 
 /** Objects of well-wired constructs, as plain JSON the test may then break. */
 function objects(): any[] {

@@ -1,0 +1,49 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { formatPath } from '../specs/paths.js';
+import { checkSchema, type Violation } from '../specs/schemas.js';
+import { checkChartSettingsSemantics } from '../specs/semantic.js';
+import type { Obj } from '../rules/objects.js';
+import { checkWiring } from '../rules/wiring.js';
+
+/**
+ * The chart-level checks of the construct door: a validation on every Chart that holds a specforge construct, so
+ * `App.synth()`, `Testing.synth()` and `cdk8s synth` refuse a broken chart with the same rules (and words) as
+ * `specforge render`: the Chart's namespace and labels obey the chart-settings rules, and its objects pass
+ * {@link checkWiring} (selectors, ports, backends, collisions, RuntimeClass vs NodePool, no namespace on
+ * cluster-scoped kinds).
+ */
+
+const armed = new WeakSet<Chart>();
+
+/** Adds the chart checks to `chart` once, however many specforge constructs it holds. */
+export function ensureChartChecks(chart: Chart): void {
+  if (armed.has(chart)) return;
+  armed.add(chart);
+  chart.node.addValidation({ validate: () => chartProblems(chart) });
+}
+
+/** The manifests of the API objects of `chart` itself (not of nested charts), in construct-tree order. */
+export function chartObjects(chart: Chart): Obj[] {
+  return chart.node
+    .findAll()
+    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
+    .map((o) => o.toJson() as Obj);
+}
+
+/** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */
+export function chartProblems(chart: Chart): string[] {
+  const settings: { namespace?: string; labels?: Record<string, string> } = {};
+  if (chart.namespace !== undefined) settings.namespace = chart.namespace;
+  if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
+  const schema = checkSchema('chart', settings);
+  const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
+    (v: Violation) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
+  );
+  const wiring = checkWiring(
+    chartObjects(chart).map((json) => ({ json })),
+    chart.node.path,
+  ).map(
+    (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,
+  );
+  return [...settingProblems, ...wiring];
+}

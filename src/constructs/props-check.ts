@@ -1,0 +1,120 @@
+import type { IConstruct } from 'constructs';
+import { describeValue } from '../specs/errors.js';
+import { checkSpecDocument } from '../specs/load.js';
+import { formatPath, type FieldPath } from '../specs/paths.js';
+import { checkSchema, type Violation } from '../specs/schemas.js';
+import { checkLabelValue } from '../specs/k8s-names.js';
+import type { SpecKind } from '../specs/types.js';
+import { plainCopy } from './plain.js';
+
+/**
+ * Construct props checked by the rules spec files obey. A construct's props describe a spec document (its own
+ * fields are the document's `spec`, `name`/`namespace`/`labels`/`annotations` its `metadata`), so the constructs
+ * call the very function the spec loader calls ({@link checkSpecDocument}: JSON Schema plus semantic checks) on
+ * that document, and report each violation at the prop it came from. Same rule, same wording, both doors.
+ */
+
+/** The props of each kind that are `spec` fields of its document; every other known prop is metadata. */
+const SPEC_PROPS: Readonly<Record<SpecKind, readonly string[]>> = {
+  AppService: ['image', 'replicas', 'resources', 'envs', 'ports'],
+  Myapp: ['image', 'replicas', 'containerPort', 'servicePort', 'host', 'resources', 'env'],
+  Podroute: ['image', 'replicas'],
+  NodePool: ['labels', 'taints', 'handler'],
+};
+
+/** Props that are not spec fields: construct settings, checked here with the chart-settings rules. */
+const SETTING_PROPS = ['name', 'namespace', 'partOf', 'annotations', 'hardening', 'ingressClassName'];
+
+/** The prop whose value becomes `metadata.labels`. */
+const labelsProp = (kind: SpecKind): string => (kind === 'NodePool' ? 'objectLabels' : 'labels');
+
+const API_VERSION: Readonly<Record<SpecKind, string>> = {
+  AppService: 'apps.specforge.dev/v1alpha1',
+  Myapp: 'apps.specforge.dev/v1alpha1',
+  Podroute: 'apps.specforge.dev/v1alpha1',
+  NodePool: 'nodes.specforge.dev/v1',
+};
+
+/** One problem with a prop: `path` is the prop path (`ports[0].port`). */
+export interface PropViolation {
+  readonly path: string;
+  readonly expected: string;
+  readonly found: string;
+  readonly hint?: string;
+}
+
+/** Thrown by a construct whose props break a rule: names the construct, and each prop with expected and found. */
+export class SpecforgePropsError extends Error {
+  constructor(
+    /** The construct path, e.g. `shop/web`. */
+    public readonly constructPath: string,
+    public readonly kind: SpecKind,
+    public readonly violations: readonly PropViolation[],
+  ) {
+    super(
+      [
+        `specforge: invalid props for ${kind} ${constructPath}:`,
+        ...violations.map((v) => `  ${formatPropViolation(v)}`),
+      ].join('\n'),
+    );
+    this.name = 'SpecforgePropsError';
+  }
+}
+
+/** `path: expected X, found Y. hint`: the same sentence a spec-file error ends with. */
+export function formatPropViolation(v: PropViolation): string {
+  const hint = v.hint === undefined ? '' : ` ${v.hint}`;
+  return `${v.path === '' ? '(props)' : v.path}: expected ${v.expected}, found ${v.found}.${hint}`;
+}
+
+/**
+ * The violations of a construct's props (with the resolved `name`), as prop paths. Pure. `props` may come from
+ * JavaScript, so nothing about its shape is assumed.
+ */
+export function checkProps(kind: SpecKind, name: string, props: object): PropViolation[] {
+  const record = plainCopy(props) as Record<string, unknown>;
+  const metadata: Record<string, unknown> = { name };
+  const spec: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === labelsProp(kind)) metadata.labels = value;
+    else if (key === 'namespace' || key === 'annotations') metadata[key] = value;
+    else if (SPEC_PROPS[kind].includes(key) || !SETTING_PROPS.includes(key)) spec[key] = value;
+  }
+  const doc = { apiVersion: API_VERSION[kind], kind, metadata, spec };
+  return [...checkSpecDocument(doc).map((v) => toProp(kind, v)), ...checkSettingProps(kind, record)].map(
+    (v) => ({ ...v, path: formatPath(v.path) }),
+  );
+}
+
+/** Throws {@link SpecforgePropsError} when {@link checkProps} finds anything. */
+export function assertProps(scope: IConstruct, kind: SpecKind, name: string, props: object): void {
+  const violations = checkProps(kind, name, props);
+  if (violations.length > 0) throw new SpecforgePropsError(scope.node.path, kind, violations);
+}
+
+/** A document path back to the prop it came from. */
+function toProp(kind: SpecKind, v: Violation): Violation {
+  const [head, field, ...rest] = v.path;
+  if (head === 'spec') return { ...v, path: field === undefined ? [] : [field, ...rest] };
+  if (head !== 'metadata' || field === undefined) return v;
+  return { ...v, path: [field === 'labels' ? labelsProp(kind) : field, ...rest] };
+}
+
+/** `partOf` becomes a label value; `hardening` and `ingressClassName` obey the chart-settings schema. */
+function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Violation[] {
+  const out: Violation[] = [];
+  const { partOf } = props;
+  if (partOf !== undefined) {
+    const problem = typeof partOf === 'string' ? checkLabelValue(partOf) : 'a string';
+    if (problem !== undefined)
+      out.push({ path: ['partOf'], expected: problem, found: describeValue(partOf) });
+  }
+  const settings: Record<string, unknown> = {};
+  if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
+  if (props.ingressClassName !== undefined && kind === 'Myapp')
+    settings.ingressClassName = props.ingressClassName;
+  out.push(...checkSchema('chart', settings));
+  return out;
+}
+
+export type { FieldPath };
