@@ -6,7 +6,15 @@ export { AppService, containerPortsFor, type AppServiceProps } from './construct
 export { Myapp, type MyappProps } from './constructs/myapp.js';
 export { Podroute, PODROUTE_PORT, type PodrouteProps } from './constructs/podroute.js';
 export { NodePool, NODEPOOL_API_VERSION, type NodePoolProps } from './constructs/node-pool.js';
-export { ControllerBundle } from './constructs/controller-bundle.js';
+export { ControllerBundle, type ControllerBundleProps } from './constructs/controller-bundle.js';
+export { ChartNamespace, type ChartNamespaceProps } from './constructs/namespace.js';
+export {
+  checkProps,
+  SpecforgePropsError,
+  formatPropViolation,
+  type PropViolation,
+} from './constructs/props-check.js';
+export { chartProblems } from './constructs/chart-checks.js';
 export type { CommonProps, Hardening } from './constructs/common.js';
 export { ownerLabels, selectorLabels, type Owner } from './constructs/labels.js';
 export { ManifestObject, type Manifest } from './constructs/manifest-object.js';

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { formatPath } from '../specs/paths.js';
 import { checkSchema, type Violation } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import type { Obj } from '../rules/objects.js';
+import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
 
 /**
@@ -22,12 +22,15 @@ export function ensureChartChecks(chart: Chart): void {
   chart.node.addValidation({ validate: () => chartProblems(chart) });
 }
 
-/** The manifests of the API objects of `chart` itself (not of nested charts), in construct-tree order. */
-export function chartObjects(chart: Chart): Obj[] {
+/**
+ * The manifests of the API objects of `chart` itself (not of nested charts), in construct-tree order, each with
+ * the path of the construct that made it.
+ */
+export function chartObjects(chart: Chart): RenderedObject[] {
   return chart.node
     .findAll()
     .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
-    .map((o) => o.toJson() as Obj);
+    .map((o) => ({ json: o.toJson() as Obj, origin: (o.node.scope ?? o).node.path }));
 }
 
 /** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */
@@ -39,10 +42,7 @@ export function chartProblems(chart: Chart): string[] {
   const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
     (v: Violation) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
   );
-  const wiring = checkWiring(
-    chartObjects(chart).map((json) => ({ json })),
-    chart.node.path,
-  ).map(
+  const wiring = checkWiring(chartObjects(chart), chart.node.path).map(
     (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,
   );
   return [...settingProblems, ...wiring];

@@ -101,7 +101,10 @@ function synthesize(
   const sources = sourcesOf(specs, settings, settingsSource);
   try {
     const chart = buildChart(input.name, settings, specs, input.module);
-    const wiring = checkWiring(chartObjects(chart).map(sources), input.dir);
+    const wiring = checkWiring(
+      chartObjects(chart).map((o) => ({ ...o, ...sources(o.json) })),
+      input.dir,
+    );
     if (wiring.length > 0) {
       errors.push(...wiring);
       return undefined;

@@ -4,6 +4,8 @@ import type { SourceRef } from '../specs/types.js';
 export interface RenderedObject {
   readonly json: Obj;
   readonly source?: SourceRef;
+  /** The path of the construct that made it (`chart/web`), for objects with no spec file behind them. */
+  readonly origin?: string;
 }
 
 /** Loose view of a manifest for checks: field access without ceremony. */

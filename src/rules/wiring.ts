@@ -113,7 +113,8 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
 }
 
 function where(o: RenderedObject): string {
-  return o.source === undefined ? 'a chart module' : `${o.source.file} (document ${o.source.document})`;
+  if (o.source !== undefined) return `${o.source.file} (document ${o.source.document})`;
+  return o.origin === undefined ? 'a chart module' : `construct ${o.origin}`;
 }
 
 function matches(

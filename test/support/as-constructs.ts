@@ -1,0 +1,89 @@
+import { App, Chart } from 'cdk8s';
+import { parse, parseAllDocuments } from 'yaml';
+import { AppService, ChartNamespace, Myapp, NodePool, Podroute } from '../../src/index.js';
+
+/**
+ * A chart of spec files rebuilt through the other door: a cdk8s `Chart` (namespace and labels from chart.yaml)
+ * holding one construct per spec document, each given the document's values as props, the way a user moving
+ * from YAML to code would write them. Written here, apart from the renderer's own spec-to-construct code, so
+ * tests comparing the two doors compare two independent paths.
+ */
+
+/** A parsed spec document, loosely typed. */
+type Doc = { apiVersion: string; kind: string; metadata: Record<string, any>; spec?: Record<string, any> };
+
+/** chart.yaml as a plain object. */
+export type Settings = {
+  namespace?: string;
+  labels?: Record<string, string>;
+  hardening?: string;
+  ingressClassName?: string;
+  createNamespace?: boolean;
+};
+
+/** Parses chart.yaml text (empty: no settings). */
+export function settingsOf(text: string | undefined): Settings {
+  return text === undefined ? {} : ((parse(text) as Settings | null) ?? {});
+}
+
+/** Every document of the spec files' text (YAML 1.2, as the spec door reads them). */
+export function docsOf(texts: readonly string[]): Doc[] {
+  return texts.flatMap((t) => parseAllDocuments(t).map((d) => d.toJS() as Doc)).filter((d) => d !== null);
+}
+
+/** A new App and a Chart named `name` carrying the settings' namespace and labels, as a cdk8s user writes it. */
+export function chartFor(name: string, settings: Settings, outdir = '.'): { app: App; chart: Chart } {
+  const app = new App({ outdir });
+  const chart = new Chart(app, name, {
+    disableResourceNameHashes: true,
+    ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
+    ...(settings.labels === undefined ? {} : { labels: settings.labels }),
+  });
+  if (settings.createNamespace === true) new ChartNamespace(chart, 'namespace');
+  return { app, chart };
+}
+
+/** Adds the construct of one spec document to `chart`; its construct id is `<kind>-<index>`. */
+export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Settings): void {
+  const m = doc.metadata ?? {};
+  const meta = {
+    name: m.name,
+    ...(m.namespace === undefined ? {} : { namespace: m.namespace }),
+    ...(m.annotations === undefined ? {} : { annotations: m.annotations }),
+  };
+  const labels = m.labels === undefined ? {} : { labels: m.labels };
+  const hardening = settings.hardening === undefined ? {} : { hardening: settings.hardening };
+  const id = `${doc.kind}-${index}`;
+  const spec = (doc.spec ?? {}) as any;
+  switch (doc.kind) {
+    case 'AppService': {
+      const { size, ...rest } = spec;
+      new AppService(chart, id, {
+        ...meta,
+        ...labels,
+        ...hardening,
+        ...rest,
+        ...(size === undefined ? {} : { replicas: rest.replicas ?? size }),
+      });
+      return;
+    }
+    case 'Myapp': {
+      const cls =
+        settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName };
+      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...cls, ...spec });
+      return;
+    }
+    case 'Podroute':
+      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...spec });
+      return;
+    case 'NodePool':
+      new NodePool(chart, id, {
+        ...meta,
+        ...(m.labels === undefined ? {} : { objectLabels: m.labels }),
+        ...spec,
+      });
+      return;
+    default:
+      throw new Error(`no construct for kind ${doc.kind}`);
+  }
+}
