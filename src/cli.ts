@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
 import { diffDist, writeDist } from './output/dist-writer.js';
-import { loadCharts } from './render/load-charts.js';
-import { renderCharts, type RenderResult } from './render/render.js';
+import { renderFrom } from './render/load-charts.js';
+import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
 
@@ -33,6 +33,8 @@ Commands:
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
+
+export { renderFrom };
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   render: (args, io) => runRenderCommand('render', args, io),
@@ -124,14 +126,6 @@ async function runRenderCommand(
 }
 
 /** Renders a charts directory in memory. */
-export async function renderFrom(chartsDir: string): Promise<RenderResult> {
-  const { inputs, errors } = await loadCharts(chartsDir);
-  const result = renderCharts(inputs);
-  return errors.length === 0
-    ? result
-    : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };
-}
-
 function check(outDir: string, result: RenderResult, io: Io): number {
   const { drift, current } = diffDist(outDir, result.files);
   const total = drift.added.length + drift.changed.length + drift.removed.length;

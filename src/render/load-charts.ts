@@ -5,7 +5,7 @@ import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
-import type { ChartInput } from './render.js';
+import { renderCharts, type ChartInput, type RenderResult } from './render.js';
 
 /** File names of a chart module, in the order they are looked for. */
 export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.mjs'];
@@ -97,4 +97,13 @@ async function loadModule(dir: string, errors: SpecError[]): Promise<ChartModule
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Reads a charts directory and renders it in memory: every error of loading and rendering together. */
+export async function renderFrom(chartsDir: string): Promise<RenderResult> {
+  const { inputs, errors } = await loadCharts(chartsDir);
+  const result = renderCharts(inputs);
+  return errors.length === 0
+    ? result
+    : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };
 }

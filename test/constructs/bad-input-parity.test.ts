@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { renderCharts, type ChartInput } from '../../src/index.js';
+import { renderSpecFiles } from '../../src/testing.js';
 import type { SpecError } from '../../src/specs/errors.js';
 import { badInputCases, type BadInputCase } from '../support/bad-input-cases.js';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';
@@ -18,20 +18,7 @@ import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constr
 const KINDS = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
 
 /** The spec-file errors of a case, rendered in memory (charts are the first path segment). */
-function specErrors(c: BadInputCase): SpecError[] {
-  const byChart = new Map<string, ChartInput>();
-  for (const [path, text] of Object.entries(c.files)) {
-    const [chart = '', ...rest] = path.split('/');
-    const input = byChart.get(chart) ?? { name: chart, dir: chart, specFiles: [] };
-    byChart.set(
-      chart,
-      rest.join('/') === 'chart.yaml'
-        ? { ...input, settings: { file: path, text } }
-        : { ...input, specFiles: [...input.specFiles, { file: path, relative: path, text }] },
-    );
-  }
-  return renderCharts([...byChart.values()]).errors;
-}
+const specErrors = (c: BadInputCase): readonly SpecError[] => renderSpecFiles(c.files).details;
 
 /** Why a case has no construct equivalent, or undefined when it has one. */
 function noEquivalent(c: BadInputCase, errors: readonly SpecError[]): string | undefined {

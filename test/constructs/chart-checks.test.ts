@@ -1,0 +1,95 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiObject, App, Chart, Testing } from 'cdk8s';
+import { describe, expect, it } from 'vitest';
+import { AppService, ChartNamespace, Myapp, NodePool } from '../../src/index.js';
+
+describe('chart checks in a cdk8s app', () => {
+  it('make App.synth() fail on a broken chart, as specforge render does', () => {
+    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'sf-')) });
+    const chart = new Chart(app, 'shop', { namespace: 'shop' });
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
+    new AppService(chart, 'api', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
+    expect(() => app.synth()).toThrow(
+      /\[shop\] \(Service shop\/api\) spec\.ports\.nodePort: expected a nodePort not used by another Service.*30080, also used by Service shop\/web \(construct shop\/web\)/,
+    );
+  });
+
+  it('make Testing.synth() fail when a plain ApiObject breaks the wiring of the chart', () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    new Myapp(chart, 'shop', { image: 'shop:1', containerPort: 8080 });
+    new ApiObject(chart, 'extra', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'extra' },
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                {
+                  path: '/',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'missing', port: { number: 80 } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(() => Testing.synth(chart)).toThrow(
+      /\(Ingress shop\/extra\) spec\.rules\[0\]\.http\.paths\[0\]\.backend\.service\.name: expected the name of a Service in the chart, found "missing"/,
+    );
+  });
+
+  it('refuse a Chart namespace or label that chart.yaml would refuse', () => {
+    const bad = new Chart(Testing.app(), 'shop', { namespace: 'Shop_NS', labels: { team: 'two words' } });
+    new AppService(bad, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    expect(() => Testing.synth(bad)).toThrow(
+      /Chart namespace: expected a value satisfying "pattern"|Chart namespace: expected an RFC 1123 DNS label/,
+    );
+    const badLabel = new Chart(Testing.app(), 'shop', { labels: { team: 'two words' } });
+    new AppService(badLabel, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    expect(() => Testing.synth(badLabel)).toThrow(/Chart labels\.team: expected a label value/);
+  });
+
+  it("give objects the Chart's namespace and labels, the props' namespace first, never on cluster-scoped kinds", () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop', labels: { team: 'payments' } });
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    new AppService(chart, 'admin', { namespace: 'ops', image: 'nginx', ports: [{ port: 80 }] });
+    new NodePool(chart, 'gpu', { labels: { gpu: 'true' } });
+    new ChartNamespace(chart, 'namespace');
+    const objects = Testing.synth(chart);
+    const where = objects.map((o) => `${o.kind} ${o.metadata.namespace ?? '-'}/${o.metadata.name}`);
+    expect(where).toEqual([
+      'Deployment shop/web',
+      'Service shop/web',
+      'Deployment ops/admin',
+      'Service ops/admin',
+      'RuntimeClass -/gpu',
+      'NodePool -/gpu',
+      'Namespace -/shop',
+    ]);
+    for (const o of objects.filter((x) => x.kind !== 'Namespace'))
+      expect(o.metadata.labels.team).toBe('payments');
+    const deployment = objects[0];
+    expect(deployment.spec.template.metadata.labels.team).toBe('payments');
+    expect(deployment.spec.selector.matchLabels).toEqual({ app: 'web' });
+  });
+
+  it('write YAML without anchors or aliases through cdk8s App.synth()', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'sf-'));
+    const app = new App({ outdir });
+    const chart = new Chart(app, 'shop', { namespace: 'shop', labels: { team: 'a' } });
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    new NodePool(chart, 'gpu', { labels: { gpu: 'true' }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] });
+    app.synth();
+    const text = readdirSync(outdir)
+      .map((f) => readFileSync(join(outdir, f), 'utf8'))
+      .join('');
+    expect(text).toContain('namespace: shop');
+    expect(text).not.toMatch(/[&*]a\d+/);
+  });
+});
