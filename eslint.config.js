@@ -2,7 +2,19 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', 'node_modules/', '.cache/', 'src/imports/', 'coverage/'] },
+  {
+    ignores: [
+      'lib/',
+      'dist/',
+      'node_modules/',
+      '.cache/',
+      'src/imports/',
+      'coverage/',
+      'examples/*/node_modules/',
+      'examples/*/dist/',
+      'examples/*/rendered/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -15,8 +15,8 @@ export interface ChartNamespaceProps {
 
 /**
  * The Namespace a chart's objects live in, for GitOps tools that do not create namespaces (chart setting
- * `createNamespace: true`). Cluster-scoped, labelled `app.kubernetes.io/managed-by: specforge` and
- * `app.kubernetes.io/part-of: <chart>`.
+ * `createNamespace: true`). Cluster-scoped, labelled with the Chart's labels, `app.kubernetes.io/managed-by:
+ * specforge` and `app.kubernetes.io/part-of: <chart>`.
  */
 export class ChartNamespace extends Construct {
   public readonly namespace: ManifestObject;
@@ -39,7 +39,11 @@ export class ChartNamespace extends Construct {
       kind: 'Namespace',
       metadata: {
         name,
-        labels: { 'app.kubernetes.io/managed-by': MANAGED_BY, 'app.kubernetes.io/part-of': chart.node.id },
+        labels: {
+          ...chart.labels,
+          'app.kubernetes.io/managed-by': MANAGED_BY,
+          'app.kubernetes.io/part-of': chart.node.id,
+        },
       },
     } as Manifest);
   }

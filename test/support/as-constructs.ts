@@ -35,7 +35,6 @@ export function docsOf(texts: readonly string[]): Doc[] {
 export function chartFor(name: string, settings: Settings, outdir = '.'): { app: App; chart: Chart } {
   const app = new App({ outdir });
   const chart = new Chart(app, name, {
-    disableResourceNameHashes: true,
     ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
     ...(settings.labels === undefined ? {} : { labels: settings.labels }),
   });
