@@ -1,6 +1,8 @@
 /**
  * specforge: constructs that expand high-level specs into plain manifests, and the pure functions to render
- * charts of them. Use the constructs directly in a `chart.ts`, or write YAML specs.
+ * charts of them. Use the constructs directly in a `chart.ts` or your own cdk8s app, or write YAML specs.
+ *
+ * @packageDocumentation
  */
 export { AppService, containerPortsFor, type AppServiceProps } from './constructs/app-service.js';
 export { Myapp, type MyappProps } from './constructs/myapp.js';
@@ -22,5 +24,7 @@ export { parseSpecText, type ParsedFile } from './specs/load.js';
 export { formatError, type SpecError } from './specs/errors.js';
 export type * from './specs/types.js';
 export { renderCharts, renderChart, type ChartInput, type RenderResult } from './render/render.js';
+export type { ChartModule } from './render/build-chart.js';
+export { derivedContainerPorts, type DerivedContainerPort } from './specs/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';
 export { toYaml, toYamlDocuments } from './output/yaml.js';

@@ -16,6 +16,8 @@
  *   await expect(toSnapshotYaml(objects)).toMatchFileSnapshot('__snapshots__/shop.yaml');
  * });
  * ```
+ *
+ * @packageDocumentation
  */
 import { type Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
@@ -28,8 +30,8 @@ import { formatError, type SpecError } from './specs/errors.js';
 import type { Obj } from './rules/objects.js';
 import { checkWiring } from './rules/wiring.js';
 
-/** A Kubernetes object as rendered: plain JSON. */
-export type RenderedManifest = Obj;
+/** A Kubernetes object as rendered: plain JSON, loosely typed for field access in assertions. */
+export type RenderedManifest = { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** What a render gives a test: objects per chart, the bytes of dist/, and every error as its sentence. */
 export interface RenderedCharts {

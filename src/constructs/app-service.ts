@@ -6,6 +6,7 @@ import { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 import { derivedContainerPorts } from '../specs/ports.js';
 
+/** Props of {@link AppService}: the spec fields of an AppService, plus {@link CommonProps}. */
 export interface AppServiceProps extends CommonProps {
   /** Container image. */
   readonly image: string;

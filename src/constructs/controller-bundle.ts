@@ -32,6 +32,7 @@ const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
  */
 export const RESERVED_PREFIXES = ['node.kubernetes.io/', 'node-role.kubernetes.io/'] as const;
 
+/** Props of {@link ControllerBundle}: where and how the NodePool controller runs. */
 export interface ControllerBundleProps {
   /**
    * Base name of the namespaced objects (ServiceAccount, Deployment, Service, Role) and of the ClusterRole.
@@ -144,6 +145,11 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
   };
 }
 
+/**
+ * Everything the NodePool controller needs in a cluster: the NodePool CRD, its Namespace, a ServiceAccount, a
+ * least-privilege ClusterRole and binding, a Lease Role, and a Deployment with a restricted security context and
+ * probes. Rendered into dist/specforge-controller/ so GitOps deploys the controller like any chart.
+ */
 export class ControllerBundle extends Construct {
   readonly name: string;
   readonly namespace: string;

@@ -5,6 +5,7 @@ import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject, type ManifestOf } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 
+/** Props of {@link Myapp}: the spec fields of a Myapp, plus {@link CommonProps} and the Ingress class. */
 export interface MyappProps extends CommonProps {
   /** Container image. */
   readonly image: string;

@@ -5,6 +5,7 @@ import { checkDns1123Label } from '../specs/k8s-names.js';
 import { MANAGED_BY } from './labels.js';
 import { ManifestObject, type Manifest } from './manifest-object.js';
 
+/** Props of {@link ChartNamespace}. */
 export interface ChartNamespaceProps {
   /**
    * The Namespace's name.

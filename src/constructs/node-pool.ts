@@ -7,6 +7,10 @@ import { ManifestObject, type Manifest, type ManifestOf } from './manifest-objec
 /** The API group/version of the NodePool resource the specforge controller serves. */
 export const NODEPOOL_API_VERSION = 'nodes.specforge.dev/v1';
 
+/**
+ * Props of {@link NodePool}: the spec fields of a NodePool (its `labels` and `taints` go on Nodes), plus the
+ * object settings of {@link CommonProps} that apply to cluster-scoped objects.
+ */
 export interface NodePoolProps extends Omit<CommonProps, 'namespace' | 'hardening'> {
   /**
    * Labels the controller puts on member Nodes; the RuntimeClass' nodeSelector.

@@ -7,6 +7,7 @@ import { addWorkload } from './workload.js';
 /** The port the pod-route image serves on, fixed by the seed. */
 export const PODROUTE_PORT = 8080;
 
+/** Props of {@link Podroute}: the spec fields of a Podroute, plus {@link CommonProps}. */
 export interface PodrouteProps extends CommonProps {
   /** Container image; it must serve HTTP on 8080. */
   readonly image: string;

@@ -34,6 +34,7 @@ export interface Taint {
   readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
+/** `spec` of an AppService document. */
 export interface AppServiceSpec {
   readonly replicas?: number;
   readonly image: string;
@@ -42,6 +43,7 @@ export interface AppServiceSpec {
   readonly ports?: readonly ServicePort[];
 }
 
+/** `spec` of a Myapp document. */
 export interface MyappSpec {
   readonly replicas?: number;
   readonly image: string;
@@ -52,11 +54,13 @@ export interface MyappSpec {
   readonly host?: string;
 }
 
+/** `spec` of a Podroute document. */
 export interface PodrouteSpec {
   readonly image: string;
   readonly replicas?: number;
 }
 
+/** `spec` of a NodePool document. */
 export interface NodePoolSpec {
   readonly labels?: Readonly<Record<string, string>>;
   readonly taints?: readonly Taint[];
@@ -69,7 +73,8 @@ export interface SourceRef {
   readonly document: number;
 }
 
-interface SpecBase<K extends string, S> {
+/** The fields every typed spec document has: kind, apiVersion, metadata, spec, and where it came from. */
+export interface SpecBase<K extends string, S> {
   readonly kind: K;
   readonly apiVersion: string;
   readonly name: string;
@@ -80,14 +85,20 @@ interface SpecBase<K extends string, S> {
   readonly source: SourceRef;
 }
 
+/** A validated AppService spec document. */
 export type AppServiceDocument = SpecBase<'AppService', AppServiceSpec>;
+/** A validated Myapp spec document. */
 export type MyappDocument = SpecBase<'Myapp', MyappSpec>;
+/** A validated Podroute spec document. */
 export type PodrouteDocument = SpecBase<'Podroute', PodrouteSpec>;
+/** A validated NodePool spec document. */
 export type NodePoolDocument = SpecBase<'NodePool', NodePoolSpec>;
 
 /** One validated high-level spec. */
 export type SpecDocument = AppServiceDocument | MyappDocument | PodrouteDocument | NodePoolDocument;
 
+/** The high-level kinds specforge renders. */
 export type SpecKind = SpecDocument['kind'];
 
+/** Every {@link SpecKind}, in the order messages list them. */
 export const SPEC_KINDS: readonly SpecKind[] = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
