@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
-import { diffDist, writeDist } from './output/dist-writer.js';
+import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderFrom } from './render/load-charts.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
@@ -67,7 +67,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.err(`specforge: ${(e as Error).message}\n\n${USAGE}`);
       return EXIT_USAGE;
     }
-    throw e;
+    // No input may produce a stack trace: anything else is still one sentence and exit 1.
+    io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT_INVALID;
   }
 }
 
@@ -101,6 +103,7 @@ async function runRenderCommand(
     io.out(USAGE);
     return EXIT_OK;
   }
+  if (command !== 'validate') checkOutPlace(outDir, chartsDir);
   const result = await renderFrom(chartsDir);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));

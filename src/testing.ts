@@ -29,6 +29,7 @@ import { renderCharts, type ChartInput, type RenderResult } from './render/rende
 import { formatError, type SpecError } from './specs/errors.js';
 import type { Obj } from './rules/objects.js';
 import { checkWiring } from './rules/wiring.js';
+import { appendAll } from './util/append.js';
 
 /** A Kubernetes object as rendered: plain JSON, loosely typed for field access in assertions. */
 export type RenderedManifest = { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -124,7 +125,10 @@ function toRendered(result: RenderResult): RenderedCharts {
     const [chart = '', file = ''] = path.split('/');
     const list = charts.get(chart) ?? [];
     if (file !== KUSTOMIZATION_FILE)
-      list.push(...parseAllDocuments(bytes).map((d) => d.toJS() as RenderedManifest));
+      appendAll(
+        list,
+        parseAllDocuments(bytes).map((d) => d.toJS() as RenderedManifest),
+      );
     charts.set(chart, list);
   }
   return { charts, files: result.files, errors: result.errors.map(formatError), details: result.errors };

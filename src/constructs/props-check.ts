@@ -6,6 +6,7 @@ import { checkSchema, type Violation } from '../specs/schemas.js';
 import { checkLabelValue } from '../specs/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
 import { plainCopy } from './plain.js';
+import { appendAll } from '../util/append.js';
 
 /**
  * Construct props checked by the rules spec files obey. A construct's props describe a spec document (its own
@@ -113,7 +114,7 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Viol
   if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
   if (props.ingressClassName !== undefined && kind === 'Myapp')
     settings.ingressClassName = props.ingressClassName;
-  out.push(...checkSchema('chart', settings));
+  appendAll(out, checkSchema('chart', settings));
   return out;
 }
 

@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
+import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../specs/errors.js';
@@ -13,68 +15,93 @@ export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.m
 /**
  * Reads a charts directory: every sub-directory is a chart; its `*.yaml`/`*.yml` files (recursively, sorted) are
  * spec files, except `chart.yaml` (settings); `chart.ts`/`chart.js` is a chart module whose default export adds
- * constructs. The I/O edge of the renderer: everything after this is pure.
+ * constructs. Only regular files are read, links are followed only inside the charts directory, and file bytes
+ * must be UTF-8 (src/render/chart-tree.ts, src/specs/decode.ts). The I/O edge of the renderer: everything after
+ * this is pure.
  */
 export async function loadCharts(chartsDir: string): Promise<{ inputs: ChartInput[]; errors: SpecError[] }> {
-  if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory()) {
-    throw new UsageError(`charts directory ${chartsDir} does not exist`);
-  }
+  const root = chartsRoot(chartsDir);
   const inputs: ChartInput[] = [];
   const errors: SpecError[] = [];
-  for (const entry of readdirSync(chartsDir, { withFileTypes: true }).sort((a, b) => cmp(a.name, b.name))) {
-    if (entry.name.startsWith('.')) continue;
-    if (entry.isDirectory()) {
-      inputs.push(await loadChart(chartsDir, entry.name, errors));
-    } else if (/\.ya?ml$/.test(entry.name)) {
+  for (const name of entries(chartsDir)) {
+    const path = join(chartsDir, name);
+    const entry = inspect(path, root);
+    if (entry.kind === 'dir') inputs.push(await loadChart(chartsDir, name, root, errors));
+    else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
+      errors.push(entryError(path, entry.found));
+    else if (isYamlName(name))
       errors.push({
-        file: join(chartsDir, entry.name),
+        file: path,
         path: '',
-        expected: `spec files inside a chart directory (${join(chartsDir, '<chart>', entry.name)})`,
+        expected: `spec files inside a chart directory (${join(chartsDir, '<chart>', name)})`,
         found: 'a spec file directly in the charts directory',
       });
-    }
   }
   return { inputs, errors };
 }
 
-async function loadChart(chartsDir: string, name: string, errors: SpecError[]): Promise<ChartInput> {
+function chartsRoot(chartsDir: string): string {
+  try {
+    if (statSync(chartsDir).isDirectory()) return realpathSync(chartsDir);
+  } catch {
+    throw new UsageError(`charts directory ${chartsDir} does not exist`);
+  }
+  throw new UsageError(`charts directory ${chartsDir} is not a directory`);
+}
+
+async function loadChart(
+  chartsDir: string,
+  name: string,
+  root: string,
+  errors: SpecError[],
+): Promise<ChartInput> {
   const dir = join(chartsDir, name);
-  const settingsFile = join(dir, CHART_SETTINGS_FILE);
-  const specFiles = listYaml(dir, '')
-    .filter((rel) => rel !== CHART_SETTINGS_FILE)
-    .map((rel) => ({
-      file: join(dir, rel),
-      relative: `${name}/${rel}`,
-      text: readFileSync(join(dir, rel), 'utf8'),
-    }));
-  const module = await loadModule(dir, errors);
+  const specFiles: { file: string; relative: string; text: string }[] = [];
+  let settings: { file: string; text: string } | undefined;
+  for (const f of listYamlFiles(dir, root, errors)) {
+    const file = join(dir, f.rel);
+    const text = readText(file, f.real, f.size, errors);
+    if (text === undefined) continue;
+    if (f.rel === CHART_SETTINGS_FILE) settings = { file, text };
+    else specFiles.push({ file, relative: `${name}/${f.rel}`, text });
+  }
+  const module = await loadModule(dir, root, errors);
   return {
     name,
     dir,
-    ...(existsSync(settingsFile)
-      ? { settings: { file: settingsFile, text: readFileSync(settingsFile, 'utf8') } }
-      : {}),
+    ...(settings === undefined ? {} : { settings }),
     specFiles,
     ...(module === undefined ? {} : { module }),
   };
 }
 
-function listYaml(root: string, rel: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(root, rel), { withFileTypes: true }).sort((a, b) =>
-    cmp(a.name, b.name),
-  )) {
-    if (entry.name.startsWith('.')) continue;
-    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listYaml(root, path));
-    else if (/\.ya?ml$/.test(entry.name)) out.push(path);
+/** The text of a regular file, or undefined after recording why it cannot be a spec. */
+function readText(file: string, real: string, size: number, errors: SpecError[]): string | undefined {
+  if (size > MAX_SPEC_FILE_BYTES) {
+    errors.push(tooLarge(file, size));
+    return undefined;
   }
-  return out;
+  const decoded = decodeSpecBytes(readFileSync(real), file);
+  if ('error' in decoded) {
+    errors.push(decoded.error);
+    return undefined;
+  }
+  return decoded.text;
 }
 
-async function loadModule(dir: string, errors: SpecError[]): Promise<ChartModule | undefined> {
-  const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
+async function loadModule(dir: string, root: string, errors: SpecError[]): Promise<ChartModule | undefined> {
+  const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
   if (file === undefined) return undefined;
+  const entry = inspect(file, root);
+  if (entry.kind !== 'file') {
+    errors.push(
+      entryError(
+        file,
+        entry.kind === 'problem' ? entry.found : entry.kind === 'dir' ? 'a directory' : entry.what,
+      ),
+    );
+    return undefined;
+  }
   try {
     const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
     if (typeof mod.default === 'function') return mod.default as ChartModule;
@@ -95,8 +122,12 @@ async function loadModule(dir: string, errors: SpecError[]): Promise<ChartModule
   return undefined;
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Reads a charts directory and renders it in memory: every error of loading and rendering together. */

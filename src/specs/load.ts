@@ -5,6 +5,7 @@ import { locator } from './positions.js';
 import { checkSchema, type Violation } from './schemas.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
+import { appendAll } from '../util/append.js';
 
 /** What one spec file holds: the valid specs, and an error for every problem found. */
 export interface ParsedFile {
@@ -35,7 +36,11 @@ export function parseSpecText(text: string, file: string): ParsedFile {
     if (doc === null || doc === undefined) return;
     const found = checkSpecDocument(doc);
     if (found.length === 0) specs.push(toSpec(doc as RawDoc, { file, document: i + 1 }));
-    else problems.push(...found.map((v) => ({ ...v, document: i + 1 })));
+    else
+      appendAll(
+        problems,
+        found.map((v) => ({ ...v, document: i + 1 })),
+      );
   });
   if (specs.length === 0 && problems.length === 0) {
     problems.push({

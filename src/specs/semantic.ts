@@ -10,6 +10,7 @@ import type { FieldPath } from './paths.js';
 import { derivedContainerPorts } from './ports.js';
 import type { Violation } from './schemas.js';
 import type { AppServiceSpec, MyappSpec, NodePoolSpec, ServicePort, SpecKind } from './types.js';
+import { appendAll } from '../util/append.js';
 
 /**
  * The checks a JSON Schema cannot express: Kubernetes name rules on values that become object names, label keys
@@ -30,9 +31,9 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
     });
   }
   const spec = doc.spec as Record<string, unknown>;
-  if (kind === 'AppService') out.push(...checkAppService(spec as unknown as AppServiceSpec));
-  if (kind === 'Myapp') out.push(...checkMyapp(spec as unknown as MyappSpec));
-  if (kind === 'NodePool') out.push(...checkNodePool(spec as NodePoolSpec));
+  if (kind === 'AppService') appendAll(out, checkAppService(spec as unknown as AppServiceSpec));
+  if (kind === 'Myapp') appendAll(out, checkMyapp(spec as unknown as MyappSpec));
+  if (kind === 'NodePool') appendAll(out, checkNodePool(spec as NodePoolSpec));
   return out;
 }
 
@@ -43,13 +44,13 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
 export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
   const metadata = doc.metadata as { name?: unknown; labels?: unknown } | undefined;
   const out: Violation[] = [];
-  if (typeof metadata?.name === 'string') out.push(...checkName(kind, metadata.name));
+  if (typeof metadata?.name === 'string') appendAll(out, checkName(kind, metadata.name));
   const labels = metadata?.labels;
   const stringMap =
     typeof labels === 'object' &&
     labels !== null &&
     Object.values(labels).every((v) => typeof v === 'string');
-  if (stringMap) out.push(...checkLabels(['metadata', 'labels'], labels as Record<string, string>));
+  if (stringMap) appendAll(out, checkLabels(['metadata', 'labels'], labels as Record<string, string>));
   return out;
 }
 
@@ -102,7 +103,7 @@ function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] 
       hint: 'Add e.g. `ports: [{port: 80, targetPort: 80}]`.',
     });
   }
-  out.push(...checkServicePorts(ports));
+  appendAll(out, checkServicePorts(ports));
   return out;
 }
 
@@ -117,8 +118,8 @@ function checkServicePorts(ports: readonly ServicePort[]): Violation[] {
   const seen: Seen = { names: new Set(), ports: new Set(), count: ports.length };
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];
-    out.push(...checkPortIdentity(p, at, seen));
-    out.push(...checkTargetPort(p, at, names));
+    appendAll(out, checkPortIdentity(p, at, seen));
+    appendAll(out, checkTargetPort(p, at, names));
   });
   return out;
 }
@@ -211,14 +212,15 @@ function checkReserved(path: FieldPath, key: string): Violation[] {
 
 function checkNodePool(spec: NodePoolSpec): Violation[] {
   const out: Violation[] = [...checkLabels(['spec', 'labels'], spec.labels)];
-  for (const key of Object.keys(spec.labels ?? {})) out.push(...checkReserved(['spec', 'labels', key], key));
+  for (const key of Object.keys(spec.labels ?? {}))
+    appendAll(out, checkReserved(['spec', 'labels', key], key));
   const seen = new Set<string>();
   (spec.taints ?? []).forEach((t, i) => {
     const at: FieldPath = ['spec', 'taints', i];
     const keyProblem = checkLabelKey(t.key);
     if (keyProblem !== undefined)
       out.push({ path: [...at, 'key'], expected: keyProblem, found: describeValue(t.key) });
-    out.push(...checkReserved([...at, 'key'], t.key));
+    appendAll(out, checkReserved([...at, 'key'], t.key));
     const valueProblem = t.value === undefined ? undefined : checkLabelValue(t.value);
     if (valueProblem !== undefined)
       out.push({ path: [...at, 'value'], expected: valueProblem, found: describeValue(t.value) });

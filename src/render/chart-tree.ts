@@ -1,0 +1,120 @@
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { join, sep } from 'node:path';
+import type { SpecError } from '../specs/errors.js';
+
+/**
+ * What an entry of a charts directory is, with links resolved: only regular files are read and only directories
+ * are walked. A link that stays inside the charts directory is followed (to a file or a directory); a link that
+ * leaves it, loops or dangles, and a FIFO, socket or device, is a problem naming the path. Nothing here opens a
+ * file, so no entry can hang or exhaust the process.
+ */
+export type Entry =
+  | { readonly kind: 'dir'; readonly real: string }
+  | { readonly kind: 'file'; readonly real: string; readonly size: number }
+  | { readonly kind: 'other'; readonly what: string }
+  /** `always`: a problem whatever the entry is named (a broken link, or a link to a directory outside). */
+  | { readonly kind: 'problem'; readonly found: string; readonly always: boolean };
+
+/** Spec and settings files: `.yaml` or `.yml`, in any case (docs/decisions.md). */
+export function isYamlName(name: string): boolean {
+  return /\.ya?ml$/i.test(name);
+}
+
+/** Inspects `path`, which must resolve inside `root` (the charts directory's real path). */
+export function inspect(path: string, root: string): Entry {
+  let lst: Stats;
+  try {
+    lst = lstatSync(path);
+  } catch (e) {
+    return { kind: 'problem', found: `an entry that cannot be read (${code(e)})`, always: true };
+  }
+  const link = lst.isSymbolicLink();
+  let real: string;
+  let st: Stats;
+  try {
+    real = realpathSync(path);
+    st = link ? statSync(real) : lst;
+  } catch (e) {
+    return { kind: 'problem', found: brokenLink(path, e), always: true };
+  }
+  if (link && real !== root && !real.startsWith(root + sep))
+    return {
+      kind: 'problem',
+      found: `a symbolic link to ${real}, outside the charts directory`,
+      always: st.isDirectory(),
+    };
+  if (st.isDirectory()) return { kind: 'dir', real };
+  if (st.isFile()) return { kind: 'file', real, size: st.size };
+  return { kind: 'other', what: describeType(st) };
+}
+
+function brokenLink(path: string, e: unknown): string {
+  const c = code(e);
+  if (c === 'ELOOP') return 'a symbolic link that loops';
+  if (c === 'ENOENT') {
+    let target = '?';
+    try {
+      target = readlinkSync(path);
+    } catch {
+      // keep '?'
+    }
+    return `a symbolic link to ${target}, which does not exist`;
+  }
+  return `an entry that cannot be resolved (${c})`;
+}
+
+function describeType(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function code(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? String(e);
+}
+
+/** A problem with an entry, as a render error naming its path. */
+export function entryError(path: string, found: string): SpecError {
+  return {
+    file: path,
+    path: '',
+    expected: 'a regular file or directory inside the charts directory',
+    found,
+  };
+}
+
+/** Sorted names of a directory (byte order, so the same on every machine), dot entries left out. */
+export function entries(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((n) => !n.startsWith('.'))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
+ * (`sub/web.yaml`), with their real paths. A link back into a directory being walked is a problem (a loop).
+ */
+export function listYamlFiles(
+  chartDir: string,
+  root: string,
+  errors: SpecError[],
+): { rel: string; real: string; size: number }[] {
+  const out: { rel: string; real: string; size: number }[] = [];
+  const walk = (rel: string, ancestors: ReadonlySet<string>): void => {
+    for (const name of entries(join(chartDir, rel))) {
+      const relPath = rel === '' ? name : `${rel}/${name}`;
+      const path = join(chartDir, relPath);
+      const e = inspect(path, root);
+      if (e.kind === 'dir' && ancestors.has(e.real))
+        errors.push(entryError(path, `a symbolic link back into ${e.real}, which holds it (a loop)`));
+      else if (e.kind === 'dir') walk(relPath, new Set([...ancestors, e.real]));
+      else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) continue;
+      else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
+      else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
+    }
+  };
+  walk('', new Set([realpathSync(chartDir)]));
+  return out;
+}

@@ -1,0 +1,86 @@
+import type { SpecError } from './errors.js';
+
+/**
+ * Spec file bytes to text: strict UTF-8 (an invalid byte is an error naming its line, never a silent U+FFFD), a
+ * leading byte-order mark dropped, and a size bound. Pure.
+ */
+
+/** Largest spec file read (bytes): far above any real spec, well below what exhausts memory. */
+export const MAX_SPEC_FILE_BYTES = 16 * 1024 * 1024;
+
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of a spec file, or the error that stops it from being read. */
+export function decodeSpecBytes(bytes: Uint8Array, file: string): { text: string } | { error: SpecError } {
+  if (bytes.length > MAX_SPEC_FILE_BYTES) return { error: tooLarge(file, bytes.length) };
+  try {
+    return { text: strict.decode(bytes) };
+  } catch {
+    const at = firstInvalidByte(bytes);
+    const line = countLines(bytes, at);
+    return {
+      error: {
+        file,
+        line,
+        column: at - lineStart(bytes, at) + 1,
+        path: '',
+        expected: 'UTF-8 text',
+        found: `a byte that is not UTF-8 (0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at byte ${at})`,
+        hint: 'Save the file as UTF-8.',
+      },
+    };
+  }
+}
+
+/** The error for a file over {@link MAX_SPEC_FILE_BYTES}. */
+export function tooLarge(file: string, size: number): SpecError {
+  return {
+    file,
+    path: '',
+    expected: `a spec file of at most ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB`,
+    found: `${(size / 1024 / 1024).toFixed(1)} MiB`,
+    hint: 'Split it into several files.',
+  };
+}
+
+/** Offset of the first byte where `bytes` stops being valid UTF-8. */
+function firstInvalidByte(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const n = sequenceLength(bytes, i);
+    if (n === 0) return i;
+    i += n;
+  }
+  return bytes.length;
+}
+
+/** Length of the valid UTF-8 sequence starting at `i`, or 0 when there is none. */
+function sequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i] ?? 0;
+  if (c < 0x80) return 1;
+  const cont = (k: number): boolean => ((b[i + k] ?? 0) & 0xc0) === 0x80;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const c1 = b[i + 1] ?? 0;
+    const okSecond = c === 0xe0 ? c1 >= 0xa0 && c1 <= 0xbf : c === 0xed ? c1 >= 0x80 && c1 <= 0x9f : cont(1);
+    return okSecond && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const c1 = b[i + 1] ?? 0;
+    const okSecond = c === 0xf0 ? c1 >= 0x90 && c1 <= 0xbf : c === 0xf4 ? c1 >= 0x80 && c1 <= 0x8f : cont(1);
+    return okSecond && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+function countLines(bytes: Uint8Array, end: number): number {
+  let n = 1;
+  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) n++;
+  return n;
+}
+
+function lineStart(bytes: Uint8Array, at: number): number {
+  let i = at;
+  while (i > 0 && bytes[i - 1] !== 0x0a) i--;
+  return i;
+}
