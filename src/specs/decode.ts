@@ -43,34 +43,18 @@ export function tooLarge(file: string, size: number): SpecError {
   };
 }
 
-/** Offset of the first byte where `bytes` stops being valid UTF-8. */
+/** Offset of the first byte where `bytes` stops being valid UTF-8 (a streaming decoder fed byte by byte). */
 function firstInvalidByte(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const n = sequenceLength(bytes, i);
-    if (n === 0) return i;
-    i += n;
+  const stream = new TextDecoder('utf-8', { fatal: true });
+  let start = 0; // where the sequence being decoded began
+  for (let i = 0; i < bytes.length; i++) {
+    try {
+      if (stream.decode(bytes.subarray(i, i + 1), { stream: true }) !== '') start = i + 1;
+    } catch {
+      return start;
+    }
   }
-  return bytes.length;
-}
-
-/** Length of the valid UTF-8 sequence starting at `i`, or 0 when there is none. */
-function sequenceLength(b: Uint8Array, i: number): number {
-  const c = b[i] ?? 0;
-  if (c < 0x80) return 1;
-  const cont = (k: number): boolean => ((b[i + k] ?? 0) & 0xc0) === 0x80;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    const c1 = b[i + 1] ?? 0;
-    const okSecond = c === 0xe0 ? c1 >= 0xa0 && c1 <= 0xbf : c === 0xed ? c1 >= 0x80 && c1 <= 0x9f : cont(1);
-    return okSecond && cont(2) ? 3 : 0;
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    const c1 = b[i + 1] ?? 0;
-    const okSecond = c === 0xf0 ? c1 >= 0x90 && c1 <= 0xbf : c === 0xf4 ? c1 >= 0x80 && c1 <= 0x8f : cont(1);
-    return okSecond && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
+  return start;
 }
 
 function countLines(bytes: Uint8Array, end: number): number {
