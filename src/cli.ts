@@ -64,7 +64,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     return await command(rest, io);
   } catch (e) {
     if (e instanceof UsageError || isParseArgsError(e)) {
-      io.err(`specforge: ${(e as Error).message}\n\n${USAGE}`);
+      const usage = e instanceof UsageError && !e.showUsage ? '' : `\n\n${USAGE}`;
+      io.err(`specforge: ${(e as Error).message}${usage}`);
       return EXIT_USAGE;
     }
     // No input may produce a stack trace: anything else is still one sentence and exit 1.

@@ -57,17 +57,18 @@ export function checkOutPlace(outDir: string, chartsDir: string): void {
   if (out === charts || out.startsWith(charts + sep))
     throw new UsageError(
       `--out ${outDir} is inside the charts directory ${chartsDir}: its files would be read as specs. Render to a directory beside it (e.g. dist).`,
+      false,
     );
   if (charts.startsWith(out + sep))
     throw new UsageError(
       `--out ${outDir} holds the charts directory ${chartsDir}: a render would replace it.`,
     );
   if (existsSync(out) && !statSync(out).isDirectory())
-    throw new UsageError(`--out ${outDir} is a file, not a directory`);
+    throw new UsageError(`--out ${outDir} is a file, not a directory`, false);
   let ancestor = dirname(out);
   while (!existsSync(ancestor)) ancestor = dirname(ancestor);
   if (!statSync(ancestor).isDirectory())
-    throw new UsageError(`--out ${outDir} cannot be made: ${ancestor} is a file, not a directory`);
+    throw new UsageError(`--out ${outDir} cannot be made: ${ancestor} is a file, not a directory`, false);
 }
 
 /** The absolute path of `path` with its existing part's links resolved (no trailing slash). */
@@ -105,7 +106,10 @@ function unwritable(outDir: string, e: unknown): Error {
   };
   const reason = err.code === undefined ? undefined : reasons[err.code];
   if (reason === undefined) return err;
-  return new UsageError(`cannot write ${outDir}: ${reason} (${err.path ?? outDir}); it was left unchanged`);
+  return new UsageError(
+    `cannot write ${outDir}: ${reason} (${err.path ?? outDir}); it was left unchanged`,
+    false,
+  );
 }
 
 /**

@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTree } from '../../src/output/dist-writer.js';
+import { app, okPorts } from '../support/bad-input-cases.js';
+import { run, tempDir, writeFiles } from '../support/tmp.js';
+
+/** `--out` as users type it: normalised, checked up front, and never a stack trace. */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const charts = (): string => writeFiles(tempDir(), { 'a/web.yaml': app(okPorts) });
+
+describe('--out', () => {
+  it('takes a trailing slash, and later renders still work (nothing left beside it)', async () => {
+    const c = charts();
+    const root = tempDir();
+    const out = `${join(root, 'dist')}/`;
+    expect((await run(['render', c, '--out', out])).code).toBe(0);
+    expect((await run(['render', c, '--out', out])).out).toContain('up to date');
+    writeFiles(c, { 'a/api.yaml': app(okPorts, 'name: api') });
+    expect((await run(['render', c, '--out', out])).code).toBe(0);
+    expect((await run(['check', c, '--out', out])).code).toBe(0);
+    expect(readdirSync(root)).toEqual(['dist']);
+    expect([...readTree(out).keys()]).toContain('a/appservice.api.yaml');
+  });
+
+  it('takes a relative path with dot segments', async () => {
+    const c = charts();
+    const root = tempDir();
+    mkdirSync(join(root, 'x'));
+    const r = await run(['render', c, '--out', join(root, 'x', '..', 'dist', '.')]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, 'dist/a/kustomization.yaml'))).toBe(true);
+  });
+
+  it.each([
+    ['a file', (r: string) => (writeFileSync(join(r, 'f'), 'x'), join(r, 'f')), 'is a file, not a directory'],
+    [
+      'a path under a file',
+      (r: string) => (writeFileSync(join(r, 'f'), 'x'), join(r, 'f', 'dist')),
+      'is a file, not a directory',
+    ],
+  ])('refuses %s as a usage error (exit 2)', async (_n, make, message) => {
+    const r = await run(['render', charts(), '--out', make(tempDir())]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an output inside the charts directory, up front', async () => {
+    const c = charts();
+    const r = await run(['render', c, '--out', join(c, 'dist')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('is inside the charts directory');
+    expect(existsSync(join(c, 'dist'))).toBe(false);
+  });
+
+  it('refuses an output that holds the charts directory', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'charts/a/web.yaml': app(okPorts) });
+    const r = await run(['render', join(root, 'charts'), '--out', root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('holds the charts directory');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'refuses an unwritable place with a sentence and exit 2, for an unprivileged user (run via setpriv)',
+    () => {
+      const root = tempDir();
+      chmodSync(root, 0o755);
+      const c = join(root, 'charts');
+      writeFiles(c, { 'a/web.yaml': app(okPorts) });
+      chmodSync(c, 0o755);
+      chmodSync(join(c, 'a'), 0o755);
+      mkdirSync(join(root, 'ro'), { mode: 0o555 });
+      const r = spawnSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          join(ROOT, 'bin/specforge.js'),
+          'render',
+          c,
+          '--out',
+          join(root, 'ro/dist'),
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`cannot write ${join(root, 'ro/dist')}: permission denied`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(readdirSync(join(root, 'ro'))).toEqual([]);
+    },
+  );
+});
