@@ -63,15 +63,19 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     }
     return await command(rest, io);
   } catch (e) {
-    if (e instanceof UsageError || isParseArgsError(e)) {
-      const usage = e instanceof UsageError && !e.showUsage ? '' : `\n\n${USAGE}`;
-      io.err(`specforge: ${(e as Error).message}${usage}`);
-      return EXIT_USAGE;
-    }
-    // No input may produce a stack trace: anything else is still one sentence and exit 1.
-    io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
-    return EXIT_INVALID;
+    return reportFailure(e, io);
   }
+}
+
+/** A failure as one sentence and an exit code: 2 for how specforge was called, else 1. Never a stack trace. */
+function reportFailure(e: unknown, io: Io): number {
+  if (e instanceof UsageError || isParseArgsError(e)) {
+    const usage = e instanceof UsageError && !e.showUsage ? '' : `\n\n${USAGE}`;
+    io.err(`specforge: ${(e as Error).message}${usage}`);
+    return EXIT_USAGE;
+  }
+  io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
+  return EXIT_INVALID;
 }
 
 interface RenderArgs {
