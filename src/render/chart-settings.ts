@@ -1,8 +1,7 @@
-import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import type { SpecError } from '../specs/errors.js';
 import { describeValue } from '../specs/errors.js';
 import { checkDns1123Label } from '../specs/k8s-names.js';
-import { locateViolations } from '../specs/load.js';
+import { locateViolations, readSingleDocument } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Hardening } from '../constructs/common.js';
@@ -53,25 +52,9 @@ export function parseChartSettings(
   text: string,
   file: string,
 ): { settings: ChartSettings; errors: SpecError[] } {
-  let data: unknown;
-  try {
-    data = load(text, { filename: file, schema: CORE_SCHEMA }) ?? {};
-  } catch (e) {
-    const mark = e instanceof YAMLException ? e.mark : undefined;
-    const pos = mark === undefined ? {} : { line: mark.line + 1, column: mark.column + 1 };
-    return {
-      settings: {},
-      errors: [
-        {
-          file,
-          ...pos,
-          path: '',
-          expected: 'valid YAML',
-          found: `a syntax error (${String((e as Error).message).split('\n')[0]})`,
-        },
-      ],
-    };
-  }
+  const read = readSingleDocument(text, file);
+  if ('errors' in read) return { settings: {}, errors: read.errors };
+  const data = read.data ?? {};
   const schemaProblems = checkSchema('chart', data);
   const problems =
     schemaProblems.length > 0 ? schemaProblems : checkChartSettingsSemantics(data as ChartSettings);

@@ -1,4 +1,5 @@
-import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
+import { YAMLException } from 'js-yaml';
+import { readYamlDocuments, type ReadProblem } from './yaml-read.js';
 import { describeValue, type SpecError } from './errors.js';
 import { formatPath, type FieldPath } from './paths.js';
 import { locator } from './positions.js';
@@ -20,20 +21,22 @@ interface Located extends Violation {
 /**
  * Parses and validates the text of one spec file (any number of `---`-separated documents). Pure: text in, typed
  * specs and errors out. Parsing uses js-yaml's YAML 1.2 core schema (about 10x faster than `yaml` on small
- * documents, docs/benchmarks.md); only when something is wrong is the text parsed again with `yaml` to find the
- * line of each error.
+ * documents, docs/benchmarks.md) through `readYamlDocuments` (YAML 1.1 ambiguities and alias bounds); only
+ * when something is wrong is the text parsed again with `yaml` to find the line of each error.
  */
 export function parseSpecText(text: string, file: string): ParsedFile {
-  let docs: unknown[];
+  let read: ReturnType<typeof readYamlDocuments>;
   try {
-    docs = loadAll(text, null, { filename: file, schema: CORE_SCHEMA });
+    read = readYamlDocuments(text, file);
   } catch (e) {
     return { specs: [], errors: [syntaxError(e, file)] };
   }
+  const { docs } = read;
   const specs: SpecDocument[] = [];
   const problems: Located[] = [];
+  const unreadable = new Set(read.problems.map((p) => p.document));
   docs.forEach((doc, i) => {
-    if (doc === null || doc === undefined) return;
+    if (doc === null || doc === undefined || unreadable.has(i + 1)) return;
     const found = checkSpecDocument(doc);
     if (found.length === 0) specs.push(toSpec(doc as RawDoc, { file, document: i + 1 }));
     else
@@ -42,14 +45,32 @@ export function parseSpecText(text: string, file: string): ParsedFile {
         found.map((v) => ({ ...v, document: i + 1 })),
       );
   });
-  if (specs.length === 0 && problems.length === 0) {
+  if (specs.length === 0 && problems.length === 0 && read.problems.length === 0) {
     problems.push({
       path: [],
       expected: 'at least one spec document (apiVersion, kind, metadata, spec)',
       found: 'an empty file',
     });
   }
-  return { specs, errors: withPositions(text, file, problems) };
+  const errors = read.problems.map((p) => readError(text, file, p));
+  appendAll(errors, withPositions(text, file, problems));
+  return { specs, errors };
+}
+
+/** A reading problem (YAML 1.1/1.2 ambiguity, size) as an error, positioned by its source offset. */
+function readError(text: string, file: string, p: ReadProblem): SpecError {
+  const before = text.slice(0, p.offset);
+  const line = before.split('\n').length;
+  return {
+    file,
+    document: p.document,
+    line,
+    column: p.offset - before.lastIndexOf('\n'),
+    path: formatPath(p.path),
+    expected: p.expected,
+    found: p.found,
+    ...(p.hint === undefined ? {} : { hint: p.hint }),
+  };
 }
 
 /**
@@ -152,3 +173,30 @@ export function locateViolations(text: string, file: string, problems: readonly 
 }
 
 export type { FieldPath };
+
+/**
+ * Reads a file that holds one YAML document (chart settings) with the spec files' reading rules: its value
+ * (`{}` when empty), or the errors that stop it.
+ */
+export function readSingleDocument(text: string, file: string): { data: unknown } | { errors: SpecError[] } {
+  let read: ReturnType<typeof readYamlDocuments>;
+  try {
+    read = readYamlDocuments(text, file);
+  } catch (e) {
+    return { errors: [syntaxError(e, file)] };
+  }
+  if (read.problems.length > 0) return { errors: read.problems.map((p) => readError(text, file, p)) };
+  if (read.docs.length > 1)
+    return {
+      errors: [
+        {
+          file,
+          document: 2,
+          path: '',
+          expected: 'one YAML document',
+          found: `${read.docs.length} documents`,
+        },
+      ],
+    };
+  return { data: read.docs[0] ?? {} };
+}

@@ -3,36 +3,16 @@
  * kube-apiserver. Proves the manifests are valid for the API (schemas, immutable fields, scopes), that a second
  * apply changes nothing (`kubectl diff` is empty), and that the labels find everything one spec made.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, expect, it } from 'vitest';
-import { clusterDescribe, controlPlane } from './helpers.js';
+import { clusterDescribe } from './helpers.js';
+import { kubectl } from './kubectl.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DIST = join(ROOT, 'dist');
-
-function kubectlPath(): string {
-  const built = join(ROOT, '.cache/control-plane/kubectl');
-  if (existsSync(built)) return built;
-  const onPath = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath === '' && process.env.CI === 'true')
-    throw new Error('CI=true and no kubectl: run `npm run control-plane`');
-  return onPath;
-}
-
-function kubectl(args: readonly string[], allowExit: readonly number[] = [0]): string {
-  const info = controlPlane();
-  if (info === null) throw new Error('no control plane');
-  const r = spawnSync(kubectlPath(), ['--kubeconfig', info.kubeconfigPath, ...args], {
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
-  if (!allowExit.includes(r.status ?? -1))
-    throw new Error(`kubectl ${args.join(' ')} exited ${r.status}: ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 /** Server-side apply as a GitOps tool does it: its own field manager, taking over fields it is told to own. */
 const SSA = ['--server-side', '--force-conflicts', '--field-manager=specforge-test'];

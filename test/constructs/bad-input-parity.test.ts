@@ -12,7 +12,8 @@ import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constr
  *
  * A case has no construct equivalent when what it breaks does not exist in code: YAML text, files, documents,
  * apiVersion and kind, chart directory names, the opdemo `size` alias, two spec files naming one spec, a spec that
- * is not a mapping, a missing name (a construct's name defaults to its id).
+ * is not a mapping, a missing name (a construct's name defaults to its id), how YAML text is read (1.1/1.2
+ * ambiguities, aliases).
  */
 
 const KINDS = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
@@ -41,6 +42,8 @@ function noEquivalent(c: BadInputCase, errors: readonly SpecError[]): string | u
   if (errors.some((e) => e.document === undefined && !e.file.endsWith('chart.yaml')))
     return 'a file-level error';
   if (errors.some((e) => /^(apiVersion|kind)\b/.test(e.path))) return 'apiVersion or kind';
+  if (errors.some((e) => /YAML|merge key|null key|alias/.test(`${e.expected} ${e.found}`)))
+    return 'how YAML text is read (props are values, not text)';
   if (errors.some((e) => e.found.includes('also defined in'))) return 'two spec files naming one spec';
   return undefined;
 }

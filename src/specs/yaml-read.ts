@@ -1,0 +1,230 @@
+import {
+  constructFromEvents,
+  CORE_SCHEMA,
+  EVENT_ID,
+  getScalarValue,
+  parseEvents,
+  SCALAR_STYLE,
+  type AliasEvent,
+  type Event,
+  type ScalarEvent,
+} from 'js-yaml';
+import type { FieldPath } from './paths.js';
+
+/**
+ * YAML text to plain values, read the way specforge promises: YAML 1.2 (core schema), and wherever a YAML 1.1
+ * reader such as kubectl (sigs.k8s.io/yaml, go-yaml v2) would read a plain scalar differently, an error asking to
+ * quote it instead of a silent second meaning; aliases bounded in number and in expanded size. Pure.
+ *
+ * The 1.1 readings that differ (go-yaml v2's resolver): `y`/`yes`/`on`/`n`/`no`/`off` in any case of those
+ * spellings are booleans; `012` is octal; `0b101` and `1_000` are integers; `<<` merges; a `~`/`null`/empty key is
+ * a null key. Everything else reads alike (`0o12`, `0x1F`, `1e3`, `1:20`, `2001-12-14`, quoted strings): asked of
+ * kubectl itself by test/cluster/yaml-readings.test.ts.
+ */
+
+/** A problem found while reading, with the document, field path and source offset it concerns. */
+export interface ReadProblem {
+  /** 1-based document index. */
+  readonly document: number;
+  readonly path: FieldPath;
+  readonly offset: number;
+  readonly expected: string;
+  readonly found: string;
+  readonly hint?: string;
+}
+
+/** At most this many alias nodes (`*ref`) per document. */
+export const MAX_ALIASES = 1_000;
+/** A document may expand (aliases resolved) to at most this much JSON: the API server's request limit, 3 MiB. */
+export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
+
+const BOOL_11 = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+const OCTAL_11 = /^[-+]?0[0-7_]+$/;
+const INT_11_ONLY = /^[-+]?(0b[01_]+|0x[0-9a-fA-F_]*_[0-9a-fA-F_]*|[0-9][0-9_]*_[0-9_]*)$/;
+const NULL_KEY = /^(~|null|Null|NULL|)$/;
+const MAYBE = /^[yYnNoO0-9+\-~<]|^$/;
+
+/** How kubectl (YAML 1.1) reads a plain scalar, when that differs from YAML 1.2; undefined when alike. */
+export function yaml11Reading(raw: string): string | undefined {
+  if (!MAYBE.test(raw)) return undefined;
+  if (BOOL_11.test(raw)) return `the boolean ${/^(y|yes|on)$/i.test(raw)}`;
+  if (OCTAL_11.test(raw)) {
+    const digits = raw.replace(/[-+_]/g, '');
+    const octal = parseInt(digits, 8);
+    if (raw.includes('_') || octal !== Number(digits))
+      return `the octal number ${raw.startsWith('-') ? '-' : ''}${octal}`;
+  }
+  if (INT_11_ONLY.test(raw)) return `the number ${Number(raw.replace(/_/g, ''))}`;
+  return undefined;
+}
+
+interface Frame {
+  readonly kind: 'map' | 'seq';
+  readonly path: FieldPath;
+  /** map: the pending key, or undefined while a key is expected; seq: the next index. */
+  key: string | number | undefined;
+  expectKey: boolean;
+}
+
+/** Reads every document of `text`. Throws js-yaml's YAMLException on a syntax error (the caller locates it). */
+export function readYamlDocuments(
+  text: string,
+  filename: string,
+): { docs: unknown[]; problems: ReadProblem[] } {
+  const events = parseEvents(text, { filename });
+  const problems = scanEvents(text, events);
+  const docs = constructFromEvents(events, {
+    source: text,
+    filename,
+    schema: CORE_SCHEMA,
+    maxAliases: MAX_ALIASES,
+  });
+  docs.forEach((doc, i) => {
+    if (expandedBytes(doc, MAX_DOCUMENT_BYTES) > MAX_DOCUMENT_BYTES)
+      problems.push({
+        document: i + 1,
+        path: [],
+        offset: 0,
+        expected: `a document of at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB once aliases are expanded (the API server's request limit)`,
+        found: 'more',
+        hint: 'Split the spec, or write the repeated parts out instead of using anchors and aliases.',
+      });
+  });
+  return { docs, problems };
+}
+
+/** The 1.1-vs-1.2 ambiguities of a stream of events, with their paths. */
+function scanEvents(text: string, events: readonly Event[]): ReadProblem[] {
+  const scanner = new EventScanner(text);
+  for (const e of events) scanner.on(e);
+  return scanner.problems;
+}
+
+/** Walks events keeping the path of the current node (keys of mappings, indices of sequences). */
+class EventScanner {
+  readonly problems: ReadProblem[] = [];
+  private readonly stack: Frame[] = [];
+  private document = 0;
+
+  constructor(private readonly text: string) {}
+
+  on(e: Event): void {
+    if (e.type === EVENT_ID.DOCUMENT) {
+      this.document++;
+      this.stack.length = 0;
+    } else if (e.type === EVENT_ID.POP) {
+      this.stack.pop();
+      advance(this.stack.at(-1));
+    } else this.node(e);
+  }
+
+  private node(e: Exclude<Event, { type: typeof EVENT_ID.DOCUMENT | typeof EVENT_ID.POP }>): void {
+    const top = this.stack.at(-1);
+    const isKey = top?.kind === 'map' && top.expectKey;
+    const path = pathOf(top);
+    if (e.type === EVENT_ID.SCALAR) {
+      const problem = scalarProblem(this.text, e, isKey, path);
+      if (problem !== undefined) this.problems.push({ document: this.document, ...problem });
+    }
+    if (e.type === EVENT_ID.SCALAR || e.type === EVENT_ID.ALIAS) {
+      this.leaf(top, isKey ? this.keyOf(e) : undefined);
+      return;
+    }
+    if (isKey && top !== undefined) top.expectKey = false;
+    const map = e.type === EVENT_ID.MAPPING;
+    this.stack.push({ kind: map ? 'map' : 'seq', path, key: map ? undefined : 0, expectKey: map });
+  }
+
+  private keyOf(e: ScalarEvent | AliasEvent): string {
+    return e.type === EVENT_ID.SCALAR ? getScalarValue(this.text, e) : '*';
+  }
+
+  /** A scalar or alias read: the pending key of a mapping when `key` is given, else a value. */
+  private leaf(top: Frame | undefined, key: string | undefined): void {
+    if (key !== undefined && top !== undefined) {
+      top.key = key;
+      top.expectKey = false;
+    } else advance(top);
+  }
+}
+
+/** The path of the node about to be read under `top`. */
+function pathOf(top: Frame | undefined): FieldPath {
+  if (top === undefined) return [];
+  return top.key === undefined || top.expectKey ? top.path : [...top.path, top.key];
+}
+
+/** After a value: a map expects its next key, a sequence moves to its next index. */
+function advance(top: Frame | undefined): void {
+  if (top === undefined) return;
+  if (top.kind === 'map') top.expectKey = true;
+  else top.key = (top.key as number) + 1;
+}
+
+function scalarProblem(
+  text: string,
+  e: ScalarEvent,
+  isKey: boolean,
+  path: FieldPath,
+): Omit<ReadProblem, 'document'> | undefined {
+  if (e.style !== SCALAR_STYLE.PLAIN) return undefined;
+  const raw = text.slice(e.valueStart, e.valueEnd);
+  if (isKey && raw === '<<')
+    return {
+      path: [...path, '<<'],
+      offset: e.valueStart,
+      expected: 'no merge key (kubectl merges `<<`, YAML 1.2 keeps it as a key named "<<")',
+      found: 'a merge key <<',
+      hint: 'Write the merged fields out.',
+    };
+  if (isKey && NULL_KEY.test(raw))
+    return {
+      path: [...path, raw],
+      offset: e.valueStart,
+      expected: 'a key that is a string',
+      found: `a null key ${JSON.stringify(raw)}`,
+      hint: 'Quote the key if it is meant as text.',
+    };
+  const reading = yaml11Reading(raw);
+  if (reading === undefined) return undefined;
+  return {
+    path: isKey ? [...path, raw] : path,
+    offset: e.valueStart,
+    expected: `a ${isKey ? 'key' : 'value'} that YAML 1.1 (kubectl) and YAML 1.2 read alike`,
+    found: `${raw}, which kubectl reads as ${reading} and YAML 1.2 as ${describe12(raw)}`,
+    hint: `Quote it ("${raw}") if it is text, or write the number or boolean unambiguously.`,
+  };
+}
+
+function describe12(raw: string): string {
+  if (/^[-+]?[0-9]+$/.test(raw)) return `the number ${Number(raw)}`;
+  return `the string ${JSON.stringify(raw)}`;
+}
+
+/**
+ * The JSON size of `value` with aliases expanded, counted until it passes `limit` (so a billion-laughs document
+ * costs at most `limit` steps, not its expanded size).
+ */
+export function expandedBytes(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') {
+      total += typeof v === 'string' ? v.length + 2 : String(v).length;
+      continue;
+    }
+    if (Array.isArray(v)) {
+      total += 2 + v.length;
+      for (const item of v) stack.push(item);
+      continue;
+    }
+    const entries = Object.entries(v);
+    total += 2 + entries.length;
+    for (const [k, item] of entries) {
+      total += k.length + 3;
+      stack.push(item);
+    }
+  }
+  return total;
+}
