@@ -69,6 +69,7 @@ export function renderChart(input: ChartInput): RenderResult {
     settings = parsed.settings;
     appendAll(errors, parsed.errors);
   }
+  const settingErrors = errors.length;
   const specs: SpecDocument[] = [];
   const relativeOf = new Map<string, string>();
   for (const f of input.specFiles) {
@@ -77,10 +78,12 @@ export function renderChart(input: ChartInput): RenderResult {
     appendAll(errors, parsed.errors);
     relativeOf.set(f.file, f.relative);
   }
-  appendAll(errors, duplicateSpecs(specs, settings));
-  if (errors.length > 0) return { files: new Map(), errors, objectCount: 0 };
+  const duplicates = duplicateSpecs(specs, settings);
+  appendAll(errors, duplicates);
+  if (settingErrors > 0 || duplicates.length > 0) return { files: new Map(), errors, objectCount: 0 };
+  // Built from the valid specs even when others have errors, so wiring errors are reported in the same run.
   const objects = synthesize(input, settings, specs, errors);
-  if (objects === undefined) return { files: new Map(), errors, objectCount: 0 };
+  if (objects === undefined || errors.length > 0) return { files: new Map(), errors, objectCount: 0 };
   if (input.settings !== undefined) relativeOf.set(input.settings.file, `${input.name}/chart.yaml`);
   // A file name may hold any character, line breaks included: quoted when not plain, it stays one comment line.
   const header = (o: RenderedObject): string =>

@@ -47,6 +47,18 @@ describe('bad input', () => {
 });
 
 describe('one run', () => {
+  it('reports a wiring error of valid specs beside a schema error of another spec of the chart', async () => {
+    const charts = writeFiles(tempDir(), {
+      'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 80\n      nodePort: 30080\n'),
+      'a/y.yaml': app('  image: nginx\n  ports:\n    - port: 80\n      nodePort: 30080\n', 'name: api'),
+      'a/z.yaml': app('  image: 5\n  ports:\n    - port: 80\n', 'name: broken'),
+    });
+    const result = await run(['validate', charts]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('spec.image');
+    expect(result.err).toContain('nodePort not used by another Service');
+  });
+
   it('reports a bad name together with a schema error in the same document', async () => {
     const charts = writeFiles(tempDir(), {
       'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 70000\n', 'name: Bad_Name'),
