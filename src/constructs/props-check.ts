@@ -3,6 +3,7 @@ import { describeValue } from '../specs/errors.js';
 import { checkSpecDocument } from '../specs/load.js';
 import { formatPath, type FieldPath } from '../specs/paths.js';
 import { checkSchema, type Violation } from '../specs/schemas.js';
+import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { checkLabelValue } from '../specs/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
 import { plainCopy } from './plain.js';
@@ -114,7 +115,8 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Viol
   if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
   if (props.ingressClassName !== undefined && kind === 'Myapp')
     settings.ingressClassName = props.ingressClassName;
-  appendAll(out, checkSchema('chart', settings));
+  const schema = checkSchema('chart', settings);
+  appendAll(out, schema.length > 0 ? schema : checkChartSettingsSemantics(settings));
   return out;
 }
 

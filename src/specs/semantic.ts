@@ -1,15 +1,26 @@
 import { describeValue } from './errors.js';
-import {
-  checkDns1035Label,
-  checkDns1123Label,
-  checkHost,
-  checkLabelKey,
-  checkLabelValue,
-} from './k8s-names.js';
+import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './paths.js';
 import { derivedContainerPorts } from './ports.js';
 import type { Violation } from './schemas.js';
-import type { AppServiceSpec, MyappSpec, NodePoolSpec, ServicePort, SpecKind } from './types.js';
+import type {
+  AppServiceSpec,
+  EnvVar,
+  MyappSpec,
+  NodePoolSpec,
+  ResourceRequirements,
+  ServicePort,
+  SpecKind,
+} from './types.js';
+import {
+  checkAnnotations,
+  checkEnv,
+  checkImage,
+  checkIngressClassName,
+  checkIngressHost,
+  checkResources,
+  checkServicePortsApi,
+} from './api-rules.js';
 import { appendAll } from '../util/append.js';
 
 /**
@@ -30,7 +41,15 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
       hint: 'Remove metadata.namespace.',
     });
   }
+  appendAll(
+    out,
+    checkAnnotations(
+      ['metadata', 'annotations'],
+      (doc.metadata as { annotations?: Record<string, string> }).annotations,
+    ),
+  );
   const spec = doc.spec as Record<string, unknown>;
+  if (kind !== 'NodePool') appendAll(out, checkWorkload(spec as unknown as WorkloadFields));
   if (kind === 'AppService') appendAll(out, checkAppService(spec as unknown as AppServiceSpec));
   if (kind === 'Myapp') appendAll(out, checkMyapp(spec as unknown as MyappSpec));
   if (kind === 'NodePool') appendAll(out, checkNodePool(spec as NodePoolSpec));
@@ -68,8 +87,29 @@ function checkName(kind: SpecKind, name: string): Violation[] {
  */
 export function checkChartSettingsSemantics(settings: {
   labels?: Readonly<Record<string, string>>;
+  ingressClassName?: string;
 }): Violation[] {
-  return checkLabels(['labels'], settings.labels);
+  const out = checkLabels(['labels'], settings.labels);
+  if (settings.ingressClassName !== undefined)
+    appendAll(out, checkIngressClassName(['ingressClassName'], settings.ingressClassName));
+  return out;
+}
+
+/** The container fields every workload kind may have (Podroute has only the image). */
+interface WorkloadFields {
+  readonly image: string;
+  readonly resources?: ResourceRequirements;
+  readonly envs?: readonly EnvVar[];
+  readonly env?: readonly EnvVar[];
+}
+
+/** What the API server checks of a workload's container: image, resources, environment. */
+function checkWorkload(spec: WorkloadFields): Violation[] {
+  const out = checkImage(['spec', 'image'], spec.image);
+  appendAll(out, checkResources(['spec', 'resources'], spec.resources));
+  if (spec.envs !== undefined) appendAll(out, checkEnv(['spec', 'envs'], spec.envs));
+  if (spec.env !== undefined) appendAll(out, checkEnv(['spec', 'env'], spec.env));
+  return out;
 }
 
 function checkLabels(path: FieldPath, labels: Readonly<Record<string, string>> | undefined): Violation[] {
@@ -104,6 +144,7 @@ function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] 
     });
   }
   appendAll(out, checkServicePorts(ports));
+  appendAll(out, checkServicePortsApi(['spec', 'ports'], ports));
   return out;
 }
 
@@ -188,11 +229,7 @@ function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<strin
 }
 
 function checkMyapp(spec: MyappSpec): Violation[] {
-  if (spec.host === undefined) return [];
-  const problem = checkHost(spec.host);
-  return problem === undefined
-    ? []
-    : [{ path: ['spec', 'host'], expected: problem, found: describeValue(spec.host) }];
+  return spec.host === undefined ? [] : checkIngressHost(['spec', 'host'], spec.host);
 }
 
 /** Node key prefixes a pool may not set: Kubernetes' own, and the pool-membership label. */
