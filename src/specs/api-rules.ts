@@ -319,7 +319,7 @@ function quantityProblem(name: string, q: Quantity): string | undefined {
     if (page === undefined || page.num <= 0n)
       return 'a hugepages resource named after a page size (hugepages-2Mi)';
     const ratio = { num: q.num * page.den, den: q.den * page.num };
-    if (q.num <= 0n || !isWhole(ratio)) return `a positive whole multiple of the page size of ${name}`;
+    if (!isWhole(ratio)) return `a whole multiple of the page size of ${name}`;
   }
   return undefined;
 }

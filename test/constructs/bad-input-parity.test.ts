@@ -4,6 +4,7 @@ import { renderSpecFiles } from '../../src/testing.js';
 import type { SpecError } from '../../src/specs/errors.js';
 import { badInputCases, type BadInputCase } from '../support/bad-input-cases.js';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';
+import { noEquivalent } from '../support/equivalence.js';
 
 /**
  * One rule set, two doors: every case of the spec-file bad-input list that has a construct equivalent is given to
@@ -16,37 +17,8 @@ import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constr
  * ambiguities, aliases).
  */
 
-const KINDS = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
-
 /** The spec-file errors of a case, rendered in memory (charts are the first path segment). */
 const specErrors = (c: BadInputCase): readonly SpecError[] => renderSpecFiles(c.files).details;
-
-/** Why a case has no construct equivalent, or undefined when it has one. */
-function noEquivalent(c: BadInputCase, errors: readonly SpecError[]): string | undefined {
-  let texts: string[];
-  try {
-    texts = Object.entries(c.files)
-      .filter(([p]) => !p.endsWith('chart.yaml'))
-      .map(([, t]) => t);
-    const docs = docsOf(texts);
-    if (docs.length === 0) return 'no document';
-    if (docs.some((d) => typeof d !== 'object' || !KINDS.includes(d.kind))) return 'not a spec kind';
-    if (docs.some((d) => typeof d.spec !== 'object' || d.spec === null || Array.isArray(d.spec)))
-      return 'a spec that is not a mapping (props are an object)';
-    if (docs.some((d) => 'size' in (d.spec as object))) return 'size';
-    if (docs.some((d) => typeof d.metadata?.name !== 'string'))
-      return 'no name (a construct is named by its id)';
-  } catch {
-    return 'not YAML';
-  }
-  if (errors.some((e) => e.document === undefined && !e.file.endsWith('chart.yaml')))
-    return 'a file-level error';
-  if (errors.some((e) => /^(apiVersion|kind)\b/.test(e.path))) return 'apiVersion or kind';
-  if (errors.some((e) => /YAML|merge key|null key|alias/.test(`${e.expected} ${e.found}`)))
-    return 'how YAML text is read (props are values, not text)';
-  if (errors.some((e) => e.found.includes('also defined in'))) return 'two spec files naming one spec';
-  return undefined;
-}
 
 /** What the construct door says about a case: the props error, or the chart validation at synth. */
 function constructMessage(c: BadInputCase): string {

@@ -132,6 +132,109 @@ export const badInputCases: readonly BadInputCase[] = [
     expect: ['a/x.yaml', 'alias'],
   },
   {
+    name: 'an env var name with "="',
+    files: { 'a/x.yaml': app(okPorts + '  envs:\n    - name: A=B\n      value: x\n') },
+    expect: ['spec.envs[0].name', 'printable ASCII characters other than "="', '"A=B"'],
+  },
+  {
+    name: 'an env var with two sources',
+    files: {
+      'a/x.yaml': app(
+        okPorts +
+          '  envs:\n    - name: A\n      valueFrom:\n        fieldRef: { fieldPath: metadata.name }\n        secretKeyRef: { name: s, key: k }\n',
+      ),
+    },
+    expect: ['spec.envs[0].valueFrom', 'exactly one of fieldRef', 'fieldRef and secretKeyRef'],
+  },
+  {
+    name: 'an env var from a field the downward API does not offer',
+    files: {
+      'a/x.yaml': app(
+        okPorts + '  envs:\n    - name: A\n      valueFrom:\n        fieldRef: { fieldPath: status.phase }\n',
+      ),
+    },
+    expect: ['spec.envs[0].valueFrom.fieldRef.fieldPath', 'metadata.name', '"status.phase"'],
+  },
+  {
+    name: 'an env var from a config map key that is not a key',
+    files: {
+      'a/x.yaml': app(
+        okPorts +
+          '  envs:\n    - name: A\n      valueFrom:\n        configMapKeyRef: { name: cfg, key: "a b" }\n',
+      ),
+    },
+    expect: ['spec.envs[0].valueFrom.configMapKeyRef.key', '"a b"'],
+  },
+  {
+    name: 'a negative resource quantity',
+    files: { 'a/x.yaml': app(okPorts + '  resources:\n    requests:\n      cpu: "-1"\n') },
+    expect: ['spec.resources.requests.cpu', 'at least 0', '"-1"'],
+  },
+  {
+    name: 'a request above its limit',
+    files: {
+      'a/x.yaml': app(okPorts + '  resources:\n    limits: { memory: 1Gi }\n    requests: { memory: 2Gi }\n'),
+    },
+    expect: ['spec.resources.requests.memory', 'at most the memory limit'],
+  },
+  {
+    name: 'a resource name containers cannot ask for',
+    files: { 'a/x.yaml': app(okPorts + '  resources:\n    limits: { pods: "1" }\n') },
+    expect: ['spec.resources.limits.pods', 'a container resource', '"pods"'],
+  },
+  {
+    name: 'an extended resource requested without a limit',
+    files: { 'a/x.yaml': app(okPorts + '  resources:\n    requests: { example.com/gpu: "1" }\n') },
+    expect: ['spec.resources.limits["example.com/gpu"]', 'cannot be overcommitted'],
+  },
+  {
+    name: 'a resource claim with nothing to claim',
+    files: { 'a/x.yaml': app(okPorts + '  resources:\n    claims: [{ name: gpu }]\n') },
+    expect: ['spec.resources.claims[0]', 'no resource claims'],
+  },
+  {
+    name: 'a nodePort outside the node-port range',
+    files: { 'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 80\n      nodePort: 80\n') },
+    expect: ['spec.ports[0].nodePort', 'from 30000 to 32767', 'found 80'],
+  },
+  {
+    name: 'one nodePort on two ports of a Service',
+    files: {
+      'a/x.yaml': app(
+        '  image: nginx\n  ports:\n    - { name: a, port: 80, nodePort: 30080 }\n    - { name: b, port: 81, nodePort: 30080 }\n',
+      ),
+    },
+    expect: ['spec.ports[1].nodePort', 'not used by another port of the Service'],
+  },
+  {
+    name: 'an appProtocol that is not a qualified name',
+    files: { 'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 80\n      appProtocol: bad proto\n') },
+    expect: ['spec.ports[0].appProtocol', 'qualified name', '"bad proto"'],
+  },
+  {
+    name: 'an image with a leading space (its Pods are refused)',
+    files: { 'a/x.yaml': app('  image: " nginx"\n  ports:\n    - port: 80\n') },
+    expect: ['spec.image', 'without leading or trailing whitespace'],
+  },
+  {
+    name: 'a Myapp host that is an IP address',
+    files: { 'a/x.yaml': myapp('  image: shop:1\n  containerPort: 80\n  host: 10.0.0.1\n') },
+    expect: ['spec.host', 'not an IP address'],
+  },
+  {
+    name: 'an Ingress class that is not a DNS subdomain',
+    files: {
+      'a/chart.yaml': 'ingressClassName: Nginx\n',
+      'a/x.yaml': myapp('  image: shop:1\n  containerPort: 80\n'),
+    },
+    expect: ['a/chart.yaml', 'ingressClassName', '"Nginx"'],
+  },
+  {
+    name: 'an annotation key that is not a qualified name',
+    files: { 'a/x.yaml': app(okPorts, 'name: web\n  annotations:\n    "bad key": x') },
+    expect: ['metadata.annotations["bad key"]', 'annotation key'],
+  },
+  {
     name: 'a named targetPort on an unnamed port (no container port gets that name)',
     files: { 'a/x.yaml': app('  image: nginx\n  ports:\n    - port: 80\n      targetPort: http\n') },
     expect: ['spec.ports[0].targetPort', 'no container port has a name', '"http"'],
