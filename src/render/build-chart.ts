@@ -8,6 +8,7 @@ import { NodePool } from '../constructs/node-pool.js';
 import { Podroute } from '../constructs/podroute.js';
 import type { SpecDocument } from '../specs/types.js';
 import type { ChartSettings } from './chart-settings.js';
+import { callModule } from './module-guard.js';
 
 /** A chart written in code: called with the chart to add constructs to (a `chart.ts`/`chart.js` default export). */
 export type ChartModule = (chart: Chart) => void;
@@ -33,7 +34,7 @@ export function buildChart(
   if (settings.createNamespace === true && settings.namespace !== undefined)
     new ChartNamespace(chart, 'namespace');
   for (const spec of specs) addSpec(chart, spec, settings);
-  module?.(chart);
+  if (module !== undefined) callModule(module, chart);
   return chart;
 }
 

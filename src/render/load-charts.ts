@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
+import { guardExit, MODULE_LOAD_TIMEOUT_MS, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { renderCharts, type ChartInput, type RenderResult } from './render.js';
@@ -103,7 +104,9 @@ async function loadModule(dir: string, root: string, errors: SpecError[]): Promi
     return undefined;
   }
   try {
-    const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+    const mod = (await guardExit(() =>
+      withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_LOAD_TIMEOUT_MS, 'loading it'),
+    )) as { default?: unknown };
     if (typeof mod.default === 'function') return mod.default as ChartModule;
     errors.push({
       file,

@@ -1,4 +1,5 @@
 import type { SourceRef } from '../specs/types.js';
+import clusterScoped from './cluster-scoped.json' with { type: 'json' };
 
 /** One rendered object, with the spec it came from (absent for objects of chart modules). */
 export interface RenderedObject {
@@ -11,26 +12,36 @@ export interface RenderedObject {
 /** Loose view of a manifest for checks: field access without ceremony. */
 export type Obj = { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Kinds that are cluster-scoped: they must never carry a namespace. */
-export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set([
-  'APIService',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'CustomResourceDefinition',
-  'IngressClass',
-  'MutatingWebhookConfiguration',
-  'Namespace',
-  'Node',
-  'NodePool',
-  'PersistentVolume',
-  'PriorityClass',
-  'RuntimeClass',
-  'StorageClass',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'ValidatingWebhookConfiguration',
-  'VolumeAttachment',
-]);
+/**
+ * Kinds that are cluster-scoped, as `group/Kind` (core group empty): the targeted API server's discovery data
+ * (src/rules/cluster-scoped.json, kept equal to the live answer by test/cluster/api-resources.test.ts).
+ */
+export const CLUSTER_SCOPED: ReadonlySet<string> = new Set(clusterScoped.kinds);
+
+/** The API group of an object's apiVersion (`apps/v1` → `apps`, `v1` → ''). */
+export function groupOf(o: Obj): string {
+  const apiVersion = String(o.apiVersion);
+  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+}
+
+/**
+ * The scope of each kind the objects themselves define (CustomResourceDefinitions in the render), as
+ * `group/Kind` → cluster-scoped or not; these answer before the discovery data.
+ */
+export function scopesFromCrds(objects: readonly { readonly json: Obj }[]): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const { json } of objects) {
+    if (json.kind !== 'CustomResourceDefinition' || groupOf(json) !== 'apiextensions.k8s.io') continue;
+    out.set(`${json.spec?.group}/${json.spec?.names?.kind}`, json.spec?.scope === 'Cluster');
+  }
+  return out;
+}
+
+/** Whether `o` is of a cluster-scoped kind. */
+export function isClusterScoped(o: Obj, crdScopes: ReadonlyMap<string, boolean>): boolean {
+  const key = `${groupOf(o)}/${o.kind}`;
+  return crdScopes.get(key) ?? CLUSTER_SCOPED.has(key);
+}
 
 /** `Kind/name` or `Kind namespace/name`, for messages. */
 export function describeObject(o: Obj): string {
@@ -40,6 +51,6 @@ export function describeObject(o: Obj): string {
 
 /** The identity the API server keys objects by: group, kind, namespace, name. */
 export function objectKey(o: Obj): string {
-  const group = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/')[0] : '';
+  const group = groupOf(o);
   return `${group}|${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
 }

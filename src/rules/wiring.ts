@@ -1,10 +1,20 @@
 import { describeValue, type SpecError } from '../specs/errors.js';
-import { CLUSTER_SCOPED_KINDS, describeObject, objectKey, type Obj, type RenderedObject } from './objects.js';
+import {
+  describeObject,
+  isClusterScoped,
+  objectKey,
+  scopesFromCrds,
+  type Obj,
+  type RenderedObject,
+} from './objects.js';
+import { checkObject } from './object-rules.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
  * - no two objects share group, kind, namespace and name; no two NodePort Services share a nodePort;
- * - cluster-scoped kinds carry no namespace;
+ * - every object is a well-formed Kubernetes object (src/rules/object-rules.ts): name, namespace, labels,
+ *   annotations, size — chart-module objects included;
+ * - cluster-scoped kinds (the API server's discovery data, and CRDs in the render) carry no namespace;
  * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers;
  * - every Ingress and Route backend names a Service and a port that exist;
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it.
@@ -22,8 +32,10 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
     });
   };
   checkUnique(objects, report);
+  const crdScopes = scopesFromCrds(objects);
   for (const o of objects) {
-    if (CLUSTER_SCOPED_KINDS.has(o.json.kind) && o.json.metadata?.namespace !== undefined) {
+    for (const problem of checkObject(o.json)) report(o, problem);
+    if (isClusterScoped(o.json, crdScopes) && o.json.metadata?.namespace !== undefined) {
       report(o, {
         path: 'metadata.namespace',
         expected: `no namespace (${o.json.kind} is cluster-scoped)`,

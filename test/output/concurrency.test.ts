@@ -76,13 +76,13 @@ describe('dist/ under concurrent renders', () => {
 
 describe('dist/ after a kill', () => {
   it.each([
-    [1, 'before'],
-    [1, 'after'],
-    [2, 'before'],
-    [2, 'after'],
-  ])(
+    ['before', 1],
+    ['after', 1],
+    ['before', 2],
+    ['after', 2],
+  ] as const)(
     'shows the next command a complete render when killed %s rename %i of the swap',
-    async (n, when) => {
+    async (when, n) => {
       const out = join(tempDir(), 'dist');
       writeDist(out, filesA);
       const r = await exitOf(

@@ -1,0 +1,69 @@
+/**
+ * Chart modules are user code run in the renderer's process: these guards turn what such code can do to the
+ * process into errors naming the module. `process.exit` while the module loads or builds its chart throws instead
+ * of ending the render with a misleading exit code; a module whose loading never settles (a top-level await on
+ * nothing) fails after a time limit; a default export that returns a promise is refused (the chart is built
+ * synchronously, so its objects would be lost) and its rejection never crashes the process.
+ */
+
+/** How long a chart module may take to load (its top-level awaits included). */
+export const MODULE_LOAD_TIMEOUT_MS = Number(process.env.SPECFORGE_MODULE_TIMEOUT_MS ?? 30_000);
+
+/** Thrown in place of `process.exit` inside a chart module. */
+export class ModuleExitError extends Error {
+  constructor(code: unknown) {
+    super(
+      `it called process.exit(${code === undefined ? '' : String(code)}); a chart module must not end the render`,
+    );
+    this.name = 'ModuleExitError';
+  }
+}
+
+/** Runs `fn` with `process.exit` turned into a {@link ModuleExitError}. */
+export async function guardExit<T>(fn: () => Promise<T> | T): Promise<T> {
+  const exit = process.exit;
+  process.exit = ((code?: unknown) => {
+    throw new ModuleExitError(code);
+  }) as typeof process.exit;
+  try {
+    return await fn();
+  } finally {
+    process.exit = exit;
+  }
+}
+
+/** The same guard, for synchronous code. */
+export function guardExitSync<T>(fn: () => T): T {
+  const exit = process.exit;
+  process.exit = ((code?: unknown) => {
+    throw new ModuleExitError(code);
+  }) as typeof process.exit;
+  try {
+    return fn();
+  } finally {
+    process.exit = exit;
+  }
+}
+
+/** `promise`, or a rejection saying what did not finish within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not finish within ${ms / 1000} s (an await that never settles?)`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Calls a chart module's default export; a promise in return is an error (its rejection is swallowed). */
+export function callModule(module: (chart: never) => unknown, chart: unknown): void {
+  const result = guardExitSync(() => (module as (c: unknown) => unknown)(chart));
+  if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
+    (result as Promise<unknown>).then(undefined, () => undefined);
+    throw new Error(
+      'its default export returned a promise: export a function that builds the chart synchronously (no async, no await)',
+    );
+  }
+}

@@ -1,0 +1,102 @@
+import { checkAnnotations } from '../specs/api-rules.js';
+import { describeValue } from '../specs/errors.js';
+import { checkDns1123Label, checkLabelKey, checkLabelValue } from '../specs/k8s-names.js';
+import { formatPath } from '../specs/paths.js';
+import type { Obj } from './objects.js';
+
+/**
+ * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
+ * apiVersion, a name the API server takes for any kind (a path segment: not `.` or `..`, no `/` or `%`, at most 253
+ * characters — so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
+ * labels and annotations, and a size the API server stores (etcd's default request limit, 1.5 MiB of JSON). Pure.
+ */
+
+/** The largest object (its JSON) etcd stores with its default `--max-request-bytes`. */
+export const MAX_OBJECT_BYTES = 1536 * 1024;
+
+/** A problem with one field of an object. */
+export interface ObjectProblem {
+  readonly path: string;
+  readonly expected: string;
+  readonly found: string;
+}
+
+export function checkObject(o: Obj): ObjectProblem[] {
+  return [
+    ...checkType(o),
+    ...checkName(o.metadata?.name),
+    ...checkNamespace(o.metadata?.namespace),
+    ...checkLabelMap(o.metadata?.labels),
+    ...checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations).map((v) => ({
+      path: formatPath(v.path),
+      expected: v.expected,
+      found: v.found,
+    })),
+    ...checkSize(o),
+  ];
+}
+
+function checkType(o: Obj): ObjectProblem[] {
+  const out: ObjectProblem[] = [];
+  if (typeof o.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(o.kind))
+    out.push({ path: 'kind', expected: 'a kind such as Deployment', found: describeValue(o.kind) });
+  if (typeof o.apiVersion !== 'string' || !/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(o.apiVersion))
+    out.push({
+      path: 'apiVersion',
+      expected: 'an apiVersion such as v1 or apps/v1',
+      found: describeValue(o.apiVersion),
+    });
+  return out;
+}
+
+function checkName(name: unknown): ObjectProblem[] {
+  const ok =
+    typeof name === 'string' && /^[^/%\u0000-\u001f]{1,253}$/.test(name) && name !== '.' && name !== '..';
+  return ok
+    ? []
+    : [
+        {
+          path: 'metadata.name',
+          expected: 'a name of 1 to 253 characters, not "." or "..", without "/" or "%"',
+          found: describeValue(name),
+        },
+      ];
+}
+
+function checkNamespace(ns: unknown): ObjectProblem[] {
+  if (ns === undefined) return [];
+  const problem = typeof ns === 'string' ? checkDns1123Label(ns) : 'a string';
+  return problem === undefined
+    ? []
+    : [{ path: 'metadata.namespace', expected: problem, found: describeValue(ns) }];
+}
+
+function checkSize(o: Obj): ObjectProblem[] {
+  const bytes = JSON.stringify(o).length;
+  return bytes <= MAX_OBJECT_BYTES
+    ? []
+    : [
+        {
+          path: '',
+          expected: `an object of at most ${MAX_OBJECT_BYTES} bytes of JSON (etcd's default request limit)`,
+          found: `${bytes} bytes`,
+        },
+      ];
+}
+
+function checkLabelMap(labels: unknown): ObjectProblem[] {
+  if (labels === undefined) return [];
+  if (typeof labels !== 'object' || labels === null)
+    return [{ path: 'metadata.labels', expected: 'a mapping', found: describeValue(labels) }];
+  const out: ObjectProblem[] = [];
+  for (const [key, value] of Object.entries(labels)) {
+    const at = formatPath(['metadata', 'labels', key]);
+    const keyProblem = checkLabelKey(key);
+    if (keyProblem !== undefined)
+      out.push({ path: at, expected: keyProblem, found: `key ${describeValue(key)}` });
+    const valueProblem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
+    if (valueProblem !== undefined)
+      out.push({ path: at, expected: valueProblem, found: describeValue(value) });
+  }
+  return out;
+}

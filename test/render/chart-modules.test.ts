@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempDir, writeFiles } from '../support/tmp.js';
+
+/**
+ * Chart modules (chart.mjs/chart.ts) are user code: what they do to the process becomes an error naming the
+ * module, and their objects are checked like spec objects — a name cannot steer a file out of dist/.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+// Inside the repository, so `import ... from 'specforge'` resolves to this package.
+const base = join(ROOT, '.cache', 'test-modules');
+
+function chart(module: string, extra: Record<string, string> = {}): string {
+  return writeFiles(tempDir('modules-', base), { 'm/chart.mjs': module, ...extra });
+}
+
+async function render(charts: string): Promise<{ code: number; err: string; out: string; dist: string }> {
+  const dist = join(tempDir(), 'dist');
+  return { ...(await run(['render', charts, '--out', dist])), dist };
+}
+
+const configMap = (name: string) =>
+  `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'x', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ${JSON.stringify(name)} } }); };\n`;
+
+describe('chart modules', () => {
+  it('refuses process.exit while loading, naming the module', async () => {
+    const r = await render(chart('process.exit(0);\nexport default () => {};\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that loads, found an error: it called process\.exit\(0\)/,
+    );
+    expect(existsSync(r.dist)).toBe(false);
+  });
+
+  it('refuses process.exit while building the chart', async () => {
+    const r = await render(chart('export default () => { process.exit(3); };\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('it called process.exit(3)');
+  });
+
+  it('refuses an async default export instead of losing its objects, and survives its rejection', async () => {
+    const r = await render(chart("export default async () => { throw new Error('later'); };\n"));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('returned a promise');
+    await new Promise((done) => setTimeout(done, 50)); // an unhandled rejection would fail the test run
+  });
+
+  it('gives up on a module whose top-level await never settles, with an error, after the time limit', () => {
+    const charts = chart('await new Promise(() => {});\nexport default () => {};\n');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
+      encoding: 'utf8',
+      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '500' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('loading it did not finish within 0.5 s');
+  });
+
+  it.each(['../../../escape', 'a/b', '..'])(
+    'refuses an object named %j, writing nothing anywhere',
+    async (name) => {
+      const r = await render(chart(configMap(name)));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('metadata.name: expected a name of 1 to 253 characters');
+      expect(existsSync(r.dist)).toBe(false);
+      expect(readdirSync(join(r.dist, '..'))).toEqual([]);
+    },
+  );
+
+  it('refuses a namespace on a cluster-scoped kind, known from the API server discovery data', async () => {
+    const module = `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'r', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [] }); };\n`;
+    const r = await render(chart(module, { 'm/chart.yaml': 'namespace: team\n' }));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      '(ClusterRole team/reader) metadata.namespace: expected no namespace (ClusterRole is cluster-scoped)',
+    );
+  });
+
+  it('takes the scope of a custom kind from its CRD in the render', async () => {
+    const module = `import { ApiObject } from 'cdk8s';
+export default (chart) => {
+  new ApiObject(chart, 'crd', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com', namespace: undefined },
+    spec: { group: 'example.com', scope: 'Cluster', names: { kind: 'Widget', plural: 'widgets' }, versions: [] } });
+  new ApiObject(chart, 'w', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'team' } });
+};\n`;
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      '(Widget team/w) metadata.namespace: expected no namespace (Widget is cluster-scoped)',
+    );
+  });
+
+  it('renders a well-behaved module', async () => {
+    const r = await render(chart(configMap('settings')));
+    expect(r.err).toBe('');
+    expect(readdirSync(join(r.dist, 'm')).sort()).toEqual(['configmap.settings.yaml', 'kustomization.yaml']);
+  });
+});
