@@ -23,7 +23,14 @@ export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
 export { formatError, type SpecError } from './specs/errors.js';
 export type * from './specs/types.js';
-export { renderCharts, renderChart, type ChartInput, type RenderResult } from './render/render.js';
+export {
+  renderCharts,
+  renderChart,
+  renderChartsAsync,
+  renderChartAsync,
+  type ChartInput,
+  type RenderResult,
+} from './render/render.js';
 export type { ChartModule } from './render/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './specs/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';

@@ -8,22 +8,19 @@ import { NodePool } from '../constructs/node-pool.js';
 import { Podroute } from '../constructs/podroute.js';
 import type { SpecDocument } from '../specs/types.js';
 import type { ChartSettings } from './chart-settings.js';
-import { callModule } from './module-guard.js';
-
-/** A chart written in code: called with the chart to add constructs to (a `chart.ts`/`chart.js` default export). */
-export type ChartModule = (chart: Chart) => void;
 
 /**
- * Builds one cdk8s chart from validated specs (and an optional chart module). Each chart gets an `App` of its
+ * A chart written in code: called with the chart to add constructs to (a `chart.ts`/`chart.js` default export).
+ * `specforge render` awaits it when it is async.
+ */
+export type ChartModule = (chart: Chart) => void | Promise<void>;
+
+/**
+ * Builds one cdk8s chart from validated specs (a chart module is applied by the caller). Each chart gets an `App` of its
  * own: cdk8s' app-wide dependency resolution is what makes its own synth grow with the square of the number of
  * charts. Pure: no I/O.
  */
-export function buildChart(
-  name: string,
-  settings: ChartSettings,
-  specs: readonly SpecDocument[],
-  module?: ChartModule,
-): Chart {
+export function buildChart(name: string, settings: ChartSettings, specs: readonly SpecDocument[]): Chart {
   // The chart's namespace and labels reach every object the way cdk8s' own ApiObjects take them (the constructs
   // honour them), so a chart.yaml and a cdk8s Chart with the same settings render the same objects.
   const chart = new Chart(new App({ outdir: '.' }), name, {
@@ -34,7 +31,6 @@ export function buildChart(
   if (settings.createNamespace === true && settings.namespace !== undefined)
     new ChartNamespace(chart, 'namespace');
   for (const spec of specs) addSpec(chart, spec, settings);
-  if (module !== undefined) callModule(module, chart);
   return chart;
 }
 

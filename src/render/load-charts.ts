@@ -8,7 +8,7 @@ import { UsageError } from '../usage-error.js';
 import { guardExit, MODULE_LOAD_TIMEOUT_MS, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
-import { renderCharts, type ChartInput, type RenderResult } from './render.js';
+import { renderChartsAsync, type ChartInput, type RenderResult } from './render.js';
 
 /** File names of a chart module, in the order they are looked for. */
 export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.mjs'];
@@ -136,7 +136,7 @@ function isLink(path: string): boolean {
 /** Reads a charts directory and renders it in memory: every error of loading and rendering together. */
 export async function renderFrom(chartsDir: string): Promise<RenderResult> {
   const { inputs, errors } = await loadCharts(chartsDir);
-  const result = renderCharts(inputs);
+  const result = await renderChartsAsync(inputs);
   return errors.length === 0
     ? result
     : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };

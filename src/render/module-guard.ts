@@ -1,13 +1,15 @@
 /**
  * Chart modules are user code run in the renderer's process: these guards turn what such code can do to the
  * process into errors naming the module. `process.exit` while the module loads or builds its chart throws instead
- * of ending the render with a misleading exit code; a module whose loading never settles (a top-level await on
- * nothing) fails after a time limit; a default export that returns a promise is refused (the chart is built
- * synchronously, so its objects would be lost) and its rejection never crashes the process.
+ * of ending the render with a misleading exit code; a module whose loading or async building never settles (an
+ * await on nothing) fails after a time limit; where a chart must be built synchronously (`renderCharts`), a default
+ * export that returns a promise is refused and its rejection never crashes the process.
  */
 
 /** How long a chart module may take to load (its top-level awaits included). */
 export const MODULE_LOAD_TIMEOUT_MS = Number(process.env.SPECFORGE_MODULE_TIMEOUT_MS ?? 30_000);
+/** How long an async chart module may take to build its chart. */
+export const MODULE_BUILD_TIMEOUT_MS = MODULE_LOAD_TIMEOUT_MS;
 
 /** Thrown in place of `process.exit` inside a chart module. */
 export class ModuleExitError extends Error {

@@ -1,4 +1,6 @@
+import type { Chart } from 'cdk8s';
 import { chartObjects } from '../constructs/chart-checks.js';
+import { callModule, guardExit, MODULE_BUILD_TIMEOUT_MS, withTimeout } from './module-guard.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
 import type { SpecError } from '../specs/errors.js';
@@ -35,14 +37,29 @@ export interface RenderResult {
 
 /**
  * Renders charts to the bytes of dist/. Pure: chart inputs in, files or errors out; every error of every chart is
- * collected before returning. Charts are independent, so the cost is linear in their number and size.
+ * collected before returning. Charts are independent, so the cost is linear in their number and size. A chart
+ * module must build its chart synchronously here; {@link renderChartsAsync} awaits async ones.
  */
 export function renderCharts(inputs: readonly ChartInput[]): RenderResult {
+  return merged(byName(inputs).map((input) => ({ input, result: renderChart(input) })));
+}
+
+/** {@link renderCharts}, awaiting chart modules whose default export is async (one chart at a time). */
+export async function renderChartsAsync(inputs: readonly ChartInput[]): Promise<RenderResult> {
+  const results: { input: ChartInput; result: RenderResult }[] = [];
+  for (const input of byName(inputs)) results.push({ input, result: await renderChartAsync(input) });
+  return merged(results);
+}
+
+function byName(inputs: readonly ChartInput[]): ChartInput[] {
+  return [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function merged(results: readonly { input: ChartInput; result: RenderResult }[]): RenderResult {
   const files = new Map<string, string>();
   const errors: SpecError[] = [];
   let objectCount = 0;
-  for (const input of [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const result = renderChart(input);
+  for (const { input, result } of results) {
     appendAll(errors, result.errors);
     objectCount += result.objectCount;
     for (const [name, bytes] of result.files) files.set(`${input.name}/${name}`, bytes);
@@ -60,8 +77,49 @@ function byPlace(a: SpecError, b: SpecError): number {
   );
 }
 
-/** Renders one chart: parse, validate, build, check the wiring, emit. */
+/** A chart's settings and valid specs, read and checked, before its constructs are built. */
+interface Prepared {
+  readonly errors: SpecError[];
+  readonly settings: ChartSettings;
+  readonly specs: SpecDocument[];
+  readonly relativeOf: Map<string, string>;
+}
+
+/** Renders one chart: parse, validate, build (a module synchronously), check the wiring, emit. */
 export function renderChart(input: ChartInput): RenderResult {
+  const p = prepare(input);
+  if ('files' in p) return p;
+  return finish(input, p, () => {
+    const chart = buildChart(input.name, p.settings, p.specs);
+    if (input.module !== undefined) callModule(input.module, chart);
+    return chart;
+  });
+}
+
+/** {@link renderChart}, awaiting an async chart module (within 30 s, `SPECFORGE_MODULE_TIMEOUT_MS`). */
+export async function renderChartAsync(input: ChartInput): Promise<RenderResult> {
+  const p = prepare(input);
+  if ('files' in p) return p;
+  let built: Chart | Error;
+  try {
+    built = buildChart(input.name, p.settings, p.specs);
+    const { module } = input;
+    const chart = built;
+    if (module !== undefined)
+      await guardExit(() =>
+        withTimeout(Promise.resolve(module(chart)), MODULE_BUILD_TIMEOUT_MS, 'building the chart'),
+      );
+  } catch (e) {
+    built = e instanceof Error ? e : new Error(String(e));
+  }
+  return finish(input, p, () => {
+    if (built instanceof Error) throw built;
+    return built;
+  });
+}
+
+/** Reads settings and specs; a result when nothing can be built (settings errors, two specs making one object). */
+function prepare(input: ChartInput): Prepared | RenderResult {
   const errors: SpecError[] = [...checkChartName(input.name, input.dir)];
   let settings: ChartSettings = {};
   if (input.settings !== undefined) {
@@ -81,8 +139,16 @@ export function renderChart(input: ChartInput): RenderResult {
   const duplicates = duplicateSpecs(specs, settings);
   appendAll(errors, duplicates);
   if (settingErrors > 0 || duplicates.length > 0) return { files: new Map(), errors, objectCount: 0 };
-  // Built from the valid specs even when others have errors, so wiring errors are reported in the same run.
-  const objects = synthesize(input, settings, specs, errors);
+  return { errors, settings, specs, relativeOf };
+}
+
+/**
+ * Checks and emits a built chart. Built from the valid specs even when others have errors, so wiring errors are
+ * reported in the same run.
+ */
+function finish(input: ChartInput, p: Prepared, build: () => Chart): RenderResult {
+  const { errors, relativeOf } = p;
+  const objects = synthesize(input, p, build);
   if (objects === undefined || errors.length > 0) return { files: new Map(), errors, objectCount: 0 };
   if (input.settings !== undefined) relativeOf.set(input.settings.file, `${input.name}/chart.yaml`);
   // A file name may hold any character, line breaks included: quoted when not plain, it stays one comment line.
@@ -96,17 +162,13 @@ export function renderChart(input: ChartInput): RenderResult {
  * synthesises it through cdk8s (`chart.toJson()`), which runs every construct validation — the same chart checks
  * `App.synth()` runs in a cdk8s app. Errors go to `errors`; objects come back only when there are none.
  */
-function synthesize(
-  input: ChartInput,
-  settings: ChartSettings,
-  specs: readonly SpecDocument[],
-  errors: SpecError[],
-): RenderedObject[] | undefined {
+function synthesize(input: ChartInput, p: Prepared, build: () => Chart): RenderedObject[] | undefined {
+  const { settings, specs, errors } = p;
   const settingsSource =
     input.settings === undefined ? undefined : { file: input.settings.file, document: 1 };
   const sources = sourcesOf(specs, settings, settingsSource);
   try {
-    const chart = buildChart(input.name, settings, specs, input.module);
+    const chart = build();
     const wiring = checkWiring(
       chartObjects(chart).map((o) => ({ ...o, ...sources(o.json) })),
       input.dir,

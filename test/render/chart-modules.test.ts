@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { renderCharts } from '../../src/render/render.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
@@ -41,11 +42,41 @@ describe('chart modules', () => {
     expect(r.err).toContain('it called process.exit(3)');
   });
 
-  it('refuses an async default export instead of losing its objects, and survives its rejection', async () => {
-    const r = await render(chart("export default async () => { throw new Error('later'); };\n"));
+  it('awaits an async default export: the objects it adds after an await are rendered', async () => {
+    const module = `import { ApiObject } from 'cdk8s';\nexport default async (chart) => {\n  await new Promise((done) => setTimeout(done, 20));\n  new ApiObject(chart, 'x', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } });\n};\n`;
+    const r = await render(chart(module));
+    expect(r.err).toBe('');
+    expect(readdirSync(join(r.dist, 'm'))).toContain('configmap.late.yaml');
+  });
+
+  it('reports the rejection of an async default export, naming the chart, without crashing', async () => {
+    const r = await render(chart("export default async () => { throw new Error('no database'); };\n"));
     expect(r.code).toBe(1);
-    expect(r.err).toContain('returned a promise');
-    await new Promise((done) => setTimeout(done, 50)); // an unhandled rejection would fail the test run
+    expect(r.err).toContain('expected a chart that builds, found an error while building it: no database');
+  });
+
+  it('refuses an async default export where charts are built synchronously (renderCharts), surviving its rejection', () => {
+    const result = renderCharts([
+      {
+        name: 'm',
+        dir: 'm',
+        specFiles: [],
+        module: async () => {
+          throw new Error('later');
+        },
+      },
+    ]);
+    expect(result.errors[0]?.found).toContain('returned a promise');
+  });
+
+  it('gives up on an async default export that never settles, after the time limit', () => {
+    const charts = chart('export default () => new Promise(() => {});\n');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
+      encoding: 'utf8',
+      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '500' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('building the chart did not finish within 0.5 s');
   });
 
   it('gives up on a module whose top-level await never settles, with an error, after the time limit', () => {
