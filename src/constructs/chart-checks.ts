@@ -14,6 +14,15 @@ import { checkWiring } from '../rules/wiring.js';
  */
 
 const armed = new WeakSet<Chart>();
+const checkedBySpecDoor = new WeakSet<Chart>();
+
+/**
+ * Records that `specforge render` has just run these same checks on `chart`, with each object traced to its spec
+ * file (errors with file and line): its cdk8s validation then skips them instead of walking the chart twice.
+ */
+export function markChecked(chart: Chart): void {
+  checkedBySpecDoor.add(chart);
+}
 
 /** Adds the chart checks to `chart` once, however many specforge constructs it holds. */
 export function ensureChartChecks(chart: Chart): void {
@@ -35,6 +44,7 @@ export function chartObjects(chart: Chart): RenderedObject[] {
 
 /** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */
 export function chartProblems(chart: Chart): string[] {
+  if (checkedBySpecDoor.has(chart)) return [];
   const settings: { namespace?: string; labels?: Record<string, string> } = {};
   if (chart.namespace !== undefined) settings.namespace = chart.namespace;
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;

@@ -16,14 +16,6 @@ import { appendAll } from '../util/append.js';
  * that document, and report each violation at the prop it came from. Same rule, same wording, both doors.
  */
 
-/** The props of each kind that are `spec` fields of its document; every other known prop is metadata. */
-const SPEC_PROPS: Readonly<Record<SpecKind, readonly string[]>> = {
-  AppService: ['image', 'replicas', 'resources', 'envs', 'ports'],
-  Myapp: ['image', 'replicas', 'containerPort', 'servicePort', 'host', 'resources', 'env'],
-  Podroute: ['image', 'replicas'],
-  NodePool: ['labels', 'taints', 'handler'],
-};
-
 /** Props that are not spec fields: construct settings, checked here with the chart-settings rules. */
 const SETTING_PROPS = ['name', 'namespace', 'partOf', 'annotations', 'hardening', 'ingressClassName'];
 
@@ -80,7 +72,7 @@ export function checkProps(kind: SpecKind, name: string, props: object): PropVio
   for (const [key, value] of Object.entries(record)) {
     if (key === labelsProp(kind)) metadata.labels = value;
     else if (key === 'namespace' || key === 'annotations') metadata[key] = value;
-    else if (SPEC_PROPS[kind].includes(key) || !SETTING_PROPS.includes(key)) spec[key] = value;
+    else if (!SETTING_PROPS.includes(key)) spec[key] = value; // spec fields, and unknown props for the schema to name
   }
   const doc = { apiVersion: API_VERSION[kind], kind, metadata, spec };
   return [...checkSpecDocument(doc).map((v) => toProp(kind, v)), ...checkSettingProps(kind, record)].map(
@@ -91,8 +83,9 @@ export function checkProps(kind: SpecKind, name: string, props: object): PropVio
 let unchecked = false;
 
 /**
- * Runs `build` with props checks off: only for the differential test, which sends what the constructs would make
- * of a spec the gate refuses to the API server, to prove the server refuses it too. Not part of the package API.
+ * Runs `build` with props checks off: for the spec loader, whose specs passed the same rule already (with file and
+ * line in its errors), and for the differential test, which sends what the constructs would make of a spec the gate
+ * refuses to the API server, to prove the server refuses it too. Not part of the package API.
  * @internal
  */
 export function withoutPropsChecks<T>(build: () => T): T {

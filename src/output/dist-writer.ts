@@ -54,12 +54,13 @@ export interface DistOptions {
 export function checkOutPlace(outDir: string, chartsDir: string): void {
   const out = realish(outDir);
   const charts = realish(chartsDir);
-  if (out === charts || out.startsWith(charts + sep))
+  const under = (dir: string): string => (dir.endsWith(sep) ? dir : dir + sep);
+  if (out === charts || out.startsWith(under(charts)))
     throw new UsageError(
       `--out ${outDir} is inside the charts directory ${chartsDir}: its files would be read as specs. Render to a directory beside it (e.g. dist).`,
       false,
     );
-  if (charts.startsWith(out + sep))
+  if (charts.startsWith(under(out)))
     throw new UsageError(
       `--out ${outDir} holds the charts directory ${chartsDir}: a render would replace it.`,
     );
@@ -134,8 +135,7 @@ export function writeDist(
 /** The write itself, under the lock: recover, compare, write a sibling, swap. */
 function swapIn(out: string, outDir: string, files: ReadonlyMap<string, string>): WriteOutcome {
   recoverInterruptedSwap(out);
-  const current = readTree(out);
-  assertOwned(outDir, out, current);
+  const current = readOwnedTree(outDir, out);
   const drift = diffTrees(current, files);
   const outcome = { added: drift.added.length, updated: drift.changed.length, removed: drift.removed.length };
   if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
@@ -167,12 +167,50 @@ export function diffDist(
   options: DistOptions = {},
 ): { drift: Drift; current: Map<string, string> } {
   const out = resolve(outDir);
-  // Under the lock, after repairing a swap a killed run left half done: the comparison sees a complete render.
-  const current = withLock(out, options.lockWaitMs ?? LOCK_WAIT_MS, () => {
-    recoverInterruptedSwap(out);
-    return readTree(out);
-  });
+  let current: Map<string, string>;
+  try {
+    // Under the lock, after repairing a swap a killed run left half done: the comparison sees a complete render.
+    current = withLock(out, options.lockWaitMs ?? LOCK_WAIT_MS, () => {
+      recoverInterruptedSwap(out);
+      return readOwnedTree(outDir, out);
+    });
+  } catch (e) {
+    // A place `check` may read but not write (a read-only checkout): compare what is there, without the lock.
+    if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
+    current = readOwnedTree(outDir, out);
+  }
   return { drift: diffTrees(current, files), current };
+}
+
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * The files of an output directory, after checking (from names alone, before reading any file) that every entry
+ * is a chart directory specforge wrote: `--out /` or `--out ~` is refused without reading the tree.
+ */
+function readOwnedTree(outDir: string, out: string): Map<string, string> {
+  if (existsSync(out) && statSync(out).isDirectory()) {
+    for (const entry of readdirSync(out, { withFileTypes: true })) {
+      const kustomization = join(out, entry.name, 'kustomization.yaml');
+      const owned =
+        entry.isDirectory() &&
+        existsSync(kustomization) &&
+        statSync(kustomization).isFile() &&
+        readFileSync(kustomization, 'utf8').startsWith(MARKER);
+      if (!owned) throw notOurs(outDir, join(outDir, entry.name));
+    }
+  }
+  const tree = readTree(out);
+  assertOwned(outDir, out, tree);
+  return tree;
+}
+
+function notOurs(outDir: string, path: string): UsageError {
+  return new UsageError(
+    `refusing to replace ${outDir}: ${path} was not written by specforge. ` +
+      'Point --out at a directory that holds only specforge output (or an empty one).',
+    false,
+  );
 }
 
 function diffTrees(current: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): Drift {
@@ -220,10 +258,7 @@ function assertOwned(outDir: string, out: string, current: ReadonlyMap<string, s
     const chart = path.split('/')[0];
     const kustomization = current.get(`${chart}/kustomization.yaml`);
     if (!path.includes('/') || kustomization === undefined || !kustomization.startsWith(MARKER)) {
-      throw new UsageError(
-        `refusing to replace ${outDir}: ${join(outDir, path)} was not written by specforge. ` +
-          'Point --out at a directory that holds only specforge output (or an empty one).',
-      );
+      throw notOurs(outDir, join(outDir, path));
     }
   }
 }

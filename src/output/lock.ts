@@ -8,13 +8,15 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /**
  * An exclusive lock on an output directory, so two specforge runs never write the same `dist/` at once: a file
- * created with O_EXCL beside it, holding the owner's pid and host. A lock whose owner is gone (killed: SIGKILL
- * leaves the file behind) is taken over at once when the owner ran on this host and its pid is dead, so a kill
- * never wedges later runs. Synchronous, like the writer it guards.
+ * created with O_EXCL beside it, holding the owner's pid, host and a random token. A lock whose owner is gone
+ * (SIGKILL leaves the file behind) is taken over at once when the owner ran on this host and its pid is dead (or
+ * is our own pid: a previous process that had it), and after {@link LOCK_STALE_MS} whatever host wrote it (a
+ * container killed mid-render has another hostname next time). Synchronous, like the writer it guards.
  */
 
 /** Thrown when the lock stays taken for longer than the wait allows. */
@@ -28,7 +30,11 @@ export class LockBusyError extends Error {
 interface Owner {
   readonly pid: number;
   readonly host: string;
+  readonly token?: string;
 }
+
+/** A lock older than this is stale whoever holds it: far longer than any render. */
+export const LOCK_STALE_MS = 10 * 60_000;
 
 /** How long a lock file without a readable owner (its writer was killed mid-write) may live. */
 const UNREADABLE_STALE_MS = 2_000;
@@ -38,7 +44,8 @@ const POLL_MS = 25;
 export function acquireLock(path: string, waitMs: number): () => void {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    if (tryCreate(path)) return () => rmSync(path, { force: true });
+    const token = randomBytes(8).toString('hex');
+    if (tryCreate(path, token)) return () => release(path, token);
     const owner = readOwner(path);
     if (isStale(path, owner)) {
       takeOver(path, owner);
@@ -47,14 +54,19 @@ export function acquireLock(path: string, waitMs: number): () => void {
     if (Date.now() >= deadline) {
       const who = owner === undefined ? 'another run' : `specforge pid ${owner.pid} on ${owner.host}`;
       throw new LockBusyError(
-        `${path} is held by ${who}, still writing after ${Math.round(waitMs / 1000)} s; try again when it is done`,
+        `${path} is held by ${who}, still writing after ${Math.round(waitMs / 1000)} s; try again when it is done (if no specforge is running, delete ${path})`,
       );
     }
     sleep(POLL_MS);
   }
 }
 
-function tryCreate(path: string): boolean {
+/** Removes the lock only if it is still ours (a run that took over a stale lock keeps its own). */
+function release(path: string, token: string): void {
+  if (readOwner(path)?.token === token) rmSync(path, { force: true });
+}
+
+function tryCreate(path: string, token: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
@@ -63,7 +75,7 @@ function tryCreate(path: string): boolean {
     throw e;
   }
   try {
-    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }));
+    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), token }));
   } finally {
     closeSync(fd);
   }
@@ -74,7 +86,7 @@ function readOwner(path: string): Owner | undefined {
   try {
     const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<Owner>;
     return typeof data.pid === 'number' && typeof data.host === 'string'
-      ? { pid: data.pid, host: data.host }
+      ? { pid: data.pid, host: data.host, ...(typeof data.token === 'string' ? { token: data.token } : {}) }
       : undefined;
   } catch {
     return undefined;
@@ -82,14 +94,15 @@ function readOwner(path: string): Owner | undefined {
 }
 
 function isStale(path: string, owner: Owner | undefined): boolean {
-  if (owner === undefined) {
-    try {
-      return Date.now() - statSync(path).mtimeMs > UNREADABLE_STALE_MS;
-    } catch {
-      return false; // gone meanwhile: the next try creates it
-    }
+  let age: number;
+  try {
+    age = Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return false; // gone meanwhile: the next try creates it
   }
-  return owner.host === hostname() && !alive(owner.pid);
+  if (owner === undefined) return age > UNREADABLE_STALE_MS;
+  if (age > LOCK_STALE_MS) return true;
+  return owner.host === hostname() && (owner.pid === process.pid || !alive(owner.pid));
 }
 
 function alive(pid: number): boolean {
@@ -114,7 +127,9 @@ function takeOver(path: string, stale: Owner | undefined): void {
     return;
   }
   const moved = readOwner(mine);
-  const same = stale === undefined || (moved?.pid === stale.pid && moved.host === stale.host);
+  const same =
+    stale === undefined ||
+    (moved?.pid === stale.pid && moved.host === stale.host && moved.token === stale.token);
   if (!same) {
     try {
       linkSync(mine, path);

@@ -2,6 +2,7 @@ import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { AppService } from '../constructs/app-service.js';
 import { ChartNamespace } from '../constructs/namespace.js';
+import { withoutPropsChecks } from '../constructs/props-check.js';
 import type { CommonProps } from '../constructs/common.js';
 import { Myapp } from '../constructs/myapp.js';
 import { NodePool } from '../constructs/node-pool.js';
@@ -30,7 +31,11 @@ export function buildChart(name: string, settings: ChartSettings, specs: readonl
   });
   if (settings.createNamespace === true && settings.namespace !== undefined)
     new ChartNamespace(chart, 'namespace');
-  for (const spec of specs) addSpec(chart, spec, settings);
+  // The loader has checked every spec with the same rule the constructs apply (checkSpecDocument), with file and
+  // line in its errors: the constructs need not check them again.
+  withoutPropsChecks(() => {
+    for (const spec of specs) addSpec(chart, spec, settings);
+  });
   return chart;
 }
 

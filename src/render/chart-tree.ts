@@ -94,7 +94,9 @@ export function entries(dir: string): string[] {
 
 /**
  * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
- * (`sub/web.yaml`), with their real paths. A link back into a directory being walked is a problem (a loop).
+ * (`sub/web.yaml`), with their real paths. Every directory is read once: a link to one already read (a loop back
+ * into an ancestor, or a second path to the same directory) is a problem, so links cannot make the walk loop or
+ * grow exponentially.
  */
 export function listYamlFiles(
   chartDir: string,
@@ -102,19 +104,28 @@ export function listYamlFiles(
   errors: SpecError[],
 ): { rel: string; real: string; size: number }[] {
   const out: { rel: string; real: string; size: number }[] = [];
-  const walk = (rel: string, ancestors: ReadonlySet<string>): void => {
+  const visited = new Set<string>();
+  const walk = (rel: string): void => {
     for (const name of entries(join(chartDir, rel))) {
       const relPath = rel === '' ? name : `${rel}/${name}`;
       const path = join(chartDir, relPath);
       const e = inspect(path, root);
-      if (e.kind === 'dir' && ancestors.has(e.real))
-        errors.push(entryError(path, `a symbolic link back into ${e.real}, which holds it (a loop)`));
-      else if (e.kind === 'dir') walk(relPath, new Set([...ancestors, e.real]));
-      else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) continue;
+      if (e.kind === 'dir' && visited.has(e.real))
+        errors.push(
+          entryError(
+            path,
+            `a symbolic link to ${e.real}, a directory already read (a loop, or a second path)`,
+          ),
+        );
+      else if (e.kind === 'dir') {
+        visited.add(e.real);
+        walk(relPath);
+      } else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) continue;
       else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
       else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
     }
   };
-  walk('', new Set([realpathSync(chartDir)]));
+  visited.add(realpathSync(chartDir));
+  walk('');
   return out;
 }

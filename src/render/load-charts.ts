@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
 import { join, resolve } from 'node:path';
@@ -63,8 +73,15 @@ async function loadChart(
     const file = join(dir, f.rel);
     const text = readText(file, f.real, f.size, errors);
     if (text === undefined) continue;
-    if (f.rel === CHART_SETTINGS_FILE) settings = { file, text };
-    else specFiles.push({ file, relative: `${name}/${f.rel}`, text });
+    if (!isSettingsName(f.rel)) specFiles.push({ file, relative: `${name}/${f.rel}`, text });
+    else if (settings === undefined) settings = { file, text };
+    else
+      errors.push({
+        file,
+        path: '',
+        expected: `one chart settings file (${CHART_SETTINGS_FILE})`,
+        found: `a second one beside ${settings.file}`,
+      });
   }
   const module = await loadModule(dir, root, errors);
   return {
@@ -76,13 +93,23 @@ async function loadChart(
   };
 }
 
+/** `chart.yaml` (or `chart.yml`, in any case) at the top of a chart: its settings, not a spec. */
+function isSettingsName(rel: string): boolean {
+  return /^chart\.ya?ml$/i.test(rel);
+}
+
 /** The text of a regular file, or undefined after recording why it cannot be a spec. */
 function readText(file: string, real: string, size: number, errors: SpecError[]): string | undefined {
   if (size > MAX_SPEC_FILE_BYTES) {
     errors.push(tooLarge(file, size));
     return undefined;
   }
-  const decoded = decodeSpecBytes(readFileSync(real), file);
+  const bytes = readRegularFile(real);
+  if (bytes === undefined) {
+    errors.push(entryError(file, 'an entry that stopped being a regular file while it was read'));
+    return undefined;
+  }
+  const decoded = decodeSpecBytes(bytes, file);
   if ('error' in decoded) {
     errors.push(decoded.error);
     return undefined;
@@ -123,6 +150,21 @@ async function loadModule(dir: string, root: string, errors: SpecError[]): Promi
     });
   }
   return undefined;
+}
+
+/**
+ * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO since it
+ * was inspected): opened without blocking, checked with fstat, then read.
+ */
+function readRegularFile(path: string): Buffer | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SPEC_FILE_BYTES) return undefined;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isLink(path: string): boolean {

@@ -7,7 +7,12 @@
  */
 
 /** How long a chart module may take to load (its top-level awaits included). */
-export const MODULE_LOAD_TIMEOUT_MS = Number(process.env.SPECFORGE_MODULE_TIMEOUT_MS ?? 30_000);
+export const MODULE_LOAD_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
+
+function timeoutFromEnv(value: string | undefined): number {
+  const ms = Number(value);
+  return value !== undefined && Number.isFinite(ms) && ms > 0 ? ms : 30_000;
+}
 /** How long an async chart module may take to build its chart. */
 export const MODULE_BUILD_TIMEOUT_MS = MODULE_LOAD_TIMEOUT_MS;
 

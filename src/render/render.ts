@@ -1,5 +1,5 @@
 import type { Chart } from 'cdk8s';
-import { chartObjects } from '../constructs/chart-checks.js';
+import { chartObjects, markChecked } from '../constructs/chart-checks.js';
 import { callModule, guardExit, MODULE_BUILD_TIMEOUT_MS, withTimeout } from './module-guard.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
@@ -177,6 +177,7 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
       appendAll(errors, wiring);
       return undefined;
     }
+    markChecked(chart);
     return (chart.toJson() as Obj[]).map(sources);
   } catch (e) {
     errors.push({

@@ -25,6 +25,7 @@ export function checkObject(o: Obj): ObjectProblem[] {
   return [
     ...checkType(o),
     ...checkName(o.metadata?.name),
+    ...checkFileName(o),
     ...checkNamespace(o.metadata?.namespace),
     ...checkLabelMap(o.metadata?.labels),
     ...checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations).map((v) => ({
@@ -63,6 +64,27 @@ function checkName(name: unknown): ObjectProblem[] {
       ];
 }
 
+/** The longest file name most file systems take (bytes). */
+const MAX_FILE_NAME_BYTES = 255;
+
+/** The object's file in dist/ (`<kind>.<namespace>.<name>.yaml`) must be a name the file system takes. */
+function checkFileName(o: Obj): ObjectProblem[] {
+  const name: unknown = o.metadata?.name;
+  if (typeof name !== 'string' || typeof o.kind !== 'string') return [];
+  const ns: unknown = o.metadata?.namespace;
+  const file = `${o.kind.toLowerCase()}.${typeof ns === 'string' ? `${ns}.` : ''}${name}.yaml`;
+  const bytes = Buffer.byteLength(file);
+  return bytes <= MAX_FILE_NAME_BYTES
+    ? []
+    : [
+        {
+          path: 'metadata.name',
+          expected: `a name short enough for its file in dist/ (${file.slice(0, 40)}…, at most ${MAX_FILE_NAME_BYTES} bytes)`,
+          found: `${bytes} bytes`,
+        },
+      ];
+}
+
 function checkNamespace(ns: unknown): ObjectProblem[] {
   if (ns === undefined) return [];
   const problem = typeof ns === 'string' ? checkDns1123Label(ns) : 'a string';
@@ -72,7 +94,7 @@ function checkNamespace(ns: unknown): ObjectProblem[] {
 }
 
 function checkSize(o: Obj): ObjectProblem[] {
-  const bytes = JSON.stringify(o).length;
+  const bytes = Buffer.byteLength(JSON.stringify(o));
   return bytes <= MAX_OBJECT_BYTES
     ? []
     : [

@@ -110,7 +110,7 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
         hint: 'Rename one of the specs, or move it to another namespace or chart.',
       });
     if (o.json.kind !== 'Service') continue;
-    for (const p of (o.json.spec?.ports ?? []) as Obj[]) {
+    for (const p of list(o.json.spec?.ports)) {
       if (p.nodePort === undefined) continue;
       const other = nodePorts.get(p.nodePort);
       if (other !== undefined && other !== o)
@@ -137,9 +137,7 @@ function matches(
 }
 
 function containerPorts(deployment: Obj): Obj[] {
-  return ((deployment.spec?.template?.spec?.containers ?? []) as Obj[]).flatMap(
-    (c) => (c.ports ?? []) as Obj[],
-  );
+  return list(deployment.spec?.template?.spec?.containers).flatMap((c) => list(c.ports));
 }
 
 function checkService(o: RenderedObject, index: ObjectIndex, report: Report): void {
@@ -157,7 +155,7 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
     return;
   }
   const ports = selected.flatMap(containerPorts);
-  ((svc.spec?.ports ?? []) as Obj[]).forEach((p, i) => {
+  list(svc.spec?.ports).forEach((p, i) => {
     const target = p.targetPort ?? p.port;
     const ok = ports.some((cp) =>
       typeof target === 'number' ? cp.containerPort === target : cp.name === target,
@@ -176,7 +174,7 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
 }
 
 function servicePortExists(svc: Obj, port: Obj | undefined): boolean {
-  const ports = (svc.spec?.ports ?? []) as Obj[];
+  const ports = list(svc.spec?.ports);
   if (port?.number !== undefined) return ports.some((p) => p.port === port.number);
   if (port?.name !== undefined) return ports.some((p) => p.name === port.name);
   return false;
@@ -186,8 +184,8 @@ function ingressBackends(ingress: Obj): [string, Obj | undefined][] {
   const spec = ingress.spec ?? {};
   const backends: [string, Obj | undefined][] = [];
   if (spec.defaultBackend !== undefined) backends.push(['spec.defaultBackend', spec.defaultBackend]);
-  ((spec.rules ?? []) as Obj[]).forEach((rule, r) =>
-    ((rule.http?.paths ?? []) as Obj[]).forEach((p, i) =>
+  list(spec.rules).forEach((rule, r) =>
+    list(rule.http?.paths).forEach((p, i) =>
       backends.push([`spec.rules[${r}].http.paths[${i}].backend`, p.backend]),
     ),
   );
@@ -230,9 +228,7 @@ function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void
   }
   const target = o.json.spec?.port?.targetPort;
   if (target === undefined) return;
-  const ok = ((svc.spec?.ports ?? []) as Obj[]).some(
-    (p) => p.name === target || (p.targetPort ?? p.port) === target,
-  );
+  const ok = list(svc.spec?.ports).some((p) => p.name === target || (p.targetPort ?? p.port) === target);
   if (!ok)
     report(o, {
       path: 'spec.port.targetPort',
@@ -241,8 +237,8 @@ function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void
     });
 }
 
-function tolerationsOf(list: unknown): string[] {
-  return ((list ?? []) as Obj[]).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`);
+function tolerationsOf(tolerations: unknown): string[] {
+  return list(tolerations).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`);
 }
 
 function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): void {
@@ -273,4 +269,9 @@ function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): v
       found: JSON.stringify(tolerations),
     });
   }
+}
+
+/** A field that should hold a list, as one: anything else (a chart module's mistake) reads as empty. */
+function list(value: unknown): Obj[] {
+  return Array.isArray(value) ? (value as Obj[]) : [];
 }

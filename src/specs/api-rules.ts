@@ -45,9 +45,13 @@ function subdomainProblem(value: string): string | undefined {
     : 'a lowercase DNS subdomain (RFC 1123): a-z, 0-9, "-" and ".", starting and ending with a letter or digit, at most 253 characters';
 }
 
+/** What Go's `strings.TrimSpace` trims (unicode.IsSpace): not the same set as JavaScript's `trim()`. */
+const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+
 /** A container image: the Pods of a Deployment refuse leading or trailing whitespace. */
 export function checkImage(path: FieldPath, image: string): Violation[] {
-  return image.trim() === image
+  const edge = [image[0], image[image.length - 1]];
+  return !edge.some((c) => c !== undefined && GO_SPACE.test(c))
     ? []
     : [
         {
@@ -66,7 +70,7 @@ export function checkIngressClassName(path: FieldPath, name: string): Violation[
 
 /** An Ingress rule host: a DNS name, `*.` only as the whole first label, never an IP address. */
 export function checkIngressHost(path: FieldPath, host: string): Violation[] {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
   const isIp = (v4 !== null && v4.slice(1).every((o) => Number(o) <= 255)) || host.includes(':');
   const bare = host.startsWith('*.') ? host.slice(2) : host;
   if (!isIp && host.length <= 253 && DNS1123_SUBDOMAIN.test(bare)) return [];
@@ -89,6 +93,10 @@ export function checkAnnotations(
   const out: Violation[] = [];
   let bytes = 0;
   for (const [key, value] of Object.entries(annotations ?? {})) {
+    if (typeof value !== 'string') {
+      out.push({ path: [...path, key], expected: 'a string', found: describeValue(value) });
+      continue;
+    }
     bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
     const problem = checkLabelKey(key.toLowerCase());
     if (problem !== undefined)
@@ -201,11 +209,7 @@ function checkResourceFieldRef(path: FieldPath, ref: Source): Violation[] {
     ];
   if (divisor.num === 0n) return [];
   const allowed = resource.endsWith('.cpu') ? CPU_DIVISORS : BYTE_DIVISORS;
-  const ok = allowed.some((a) => {
-    const q = parseQuantity(a);
-    return q !== undefined && compareQuantities(q, divisor) === 0;
-  });
-  return ok
+  return allowed.includes(canonicalDivisor(ref.divisor, divisor))
     ? []
     : [
         {
@@ -214,6 +218,30 @@ function checkResourceFieldRef(path: FieldPath, ref: Source): Violation[] {
           found: describeValue(ref.divisor),
         },
       ];
+}
+
+/**
+ * The divisor as the API server compares it: the canonical text of the quantity (`Quantity.String()`), whose
+ * format follows the input's suffix: binary (`Ki`…) stays binary, an exponent stays an exponent, anything else is
+ * decimal with the largest exact suffix (`1000` → `1k`, `1024` → `1024`). Only powers that could be allowed are
+ * told apart; anything else gives a text no list holds.
+ */
+function canonicalDivisor(raw: unknown, q: Quantity): string {
+  const text = typeof raw === 'number' ? JSON.stringify(raw) : String(raw).trim();
+  if (/[eE][-+]?[0-9]+$/.test(text) && !/[KMGTPE]i$/.test(text)) return text;
+  const binary = /[KMGTPE]i$/.test(text);
+  const units: [string, bigint, bigint][] = binary
+    ? ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'].map((suffix, i) => [suffix, 2n ** BigInt(10 * i), 1n])
+    : [
+        ['m', 1n, 1000n],
+        ...['', 'k', 'M', 'G', 'T', 'P', 'E'].map((suffix, i): [string, bigint, bigint] => [
+          suffix,
+          10n ** BigInt(3 * i),
+          1n,
+        ]),
+      ];
+  for (const [suffix, num, den] of units) if (q.num * den === q.den * num) return `1${suffix}`;
+  return `(${text})`;
 }
 
 function checkKeyRef(path: FieldPath, ref: Source): Violation[] {

@@ -52,24 +52,42 @@ export function parseSpecText(text: string, file: string): ParsedFile {
       found: 'an empty file',
     });
   }
-  const errors = read.problems.map((p) => readError(text, file, p));
+  const at = read.problems.length === 0 ? undefined : offsetLocator(text);
+  const errors = at === undefined ? [] : read.problems.map((p) => readError(at, file, p));
   appendAll(errors, withPositions(text, file, problems));
   return { specs, errors };
 }
 
 /** A reading problem (YAML 1.1/1.2 ambiguity, size) as an error, positioned by its source offset. */
-function readError(text: string, file: string, p: ReadProblem): SpecError {
-  const before = text.slice(0, p.offset);
-  const line = before.split('\n').length;
+function readError(
+  at: (offset: number) => { line: number; column: number },
+  file: string,
+  p: ReadProblem,
+): SpecError {
   return {
     file,
     document: p.document,
-    line,
-    column: p.offset - before.lastIndexOf('\n'),
+    ...at(p.offset),
     path: formatPath(p.path),
     expected: p.expected,
     found: p.found,
     ...(p.hint === undefined ? {} : { hint: p.hint }),
+  };
+}
+
+/** Offset → 1-based line and column, with the line starts indexed once (binary search per lookup). */
+function offsetLocator(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
   };
 }
 
@@ -185,7 +203,10 @@ export function readSingleDocument(text: string, file: string): { data: unknown 
   } catch (e) {
     return { errors: [syntaxError(e, file)] };
   }
-  if (read.problems.length > 0) return { errors: read.problems.map((p) => readError(text, file, p)) };
+  if (read.problems.length > 0) {
+    const at = offsetLocator(text);
+    return { errors: read.problems.map((p) => readError(at, file, p)) };
+  }
   if (read.docs.length > 1)
     return {
       errors: [

@@ -39,23 +39,53 @@ export const MAX_ALIASES = 1_000;
 export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
 
 const BOOL_11 = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
-const OCTAL_11 = /^[-+]?0[0-7_]+$/;
-const INT_11_ONLY = /^[-+]?(0b[01_]+|0x[0-9a-fA-F_]*_[0-9a-fA-F_]*|[0-9][0-9_]*_[0-9_]*)$/;
 const NULL_KEY = /^(~|null|Null|NULL|)$/;
-const MAYBE = /^[yYnNoO0-9+\-~<]|^$/;
+const MAYBE = /^[yYnNoO0-9+\-.]/;
+const GO_INT = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
+const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+
+/**
+ * The number go-yaml v2 (kubectl) reads from a plain scalar, if any: underscores dropped, then Go's `ParseInt`
+ * with base 0 (`0x`, `0o`, `0b` in either case, a leading `0` for octal, a sign), then YAML-style floats.
+ */
+function goYamlNumber(raw: string): number | undefined {
+  if (!/^[-+0-9.]/.test(raw)) return undefined;
+  const plain = raw.replace(/_/g, '');
+  const int = GO_INT.exec(plain);
+  if (int === null) return FLOAT.test(plain) ? Number(plain) : undefined;
+  const value = goIntValue((int[2] ?? '').toLowerCase());
+  return int[1] === '-' ? -value : value;
+}
+
+/** An unsigned Go integer literal (lower case) by its prefix: 0x, 0o, 0b, a leading 0 (octal), or decimal. */
+function goIntValue(digits: string): number {
+  const prefixed = /^0([xob])(.*)$/.exec(digits);
+  if (prefixed !== null)
+    return parseInt(prefixed[2] ?? '0', { x: 16, o: 8, b: 2 }[prefixed[1] as 'x' | 'o' | 'b']);
+  return digits.length > 1 && digits.startsWith('0') ? parseInt(digits, 8) : parseInt(digits, 10);
+}
+
+/** The number YAML 1.2's core schema (specforge's reader) reads from a plain scalar, if any. */
+function core12Number(raw: string): number | undefined {
+  if (/^[-+]?[0-9]+$/.test(raw)) return Number(raw);
+  if (/^0o[0-7]+$/.test(raw)) return parseInt(raw.slice(2), 8);
+  if (/^0x[0-9a-fA-F]+$/.test(raw)) return parseInt(raw.slice(2), 16);
+  return FLOAT.test(raw) ? Number(raw) : undefined;
+}
 
 /** How kubectl (YAML 1.1) reads a plain scalar, when that differs from YAML 1.2; undefined when alike. */
 export function yaml11Reading(raw: string): string | undefined {
   if (!MAYBE.test(raw)) return undefined;
   if (BOOL_11.test(raw)) return `the boolean ${/^(y|yes|on)$/i.test(raw)}`;
-  if (OCTAL_11.test(raw)) {
-    const digits = raw.replace(/[-+_]/g, '');
-    const octal = parseInt(digits, 8);
-    if (raw.includes('_') || octal !== Number(digits))
-      return `the octal number ${raw.startsWith('-') ? '-' : ''}${octal}`;
-  }
-  if (INT_11_ONLY.test(raw)) return `the number ${Number(raw.replace(/_/g, ''))}`;
-  return undefined;
+  const kubectl = goYamlNumber(raw);
+  const yaml12 = core12Number(raw);
+  if (
+    kubectl === yaml12 ||
+    (kubectl !== undefined && yaml12 !== undefined && Object.is(kubectl + 0, yaml12 + 0))
+  )
+    return undefined;
+  if (kubectl === undefined) return `the string ${JSON.stringify(raw)}`;
+  return /^[-+]?0[0-7_]+$/.test(raw) ? `the octal number ${kubectl}` : `the number ${kubectl}`;
 }
 
 interface Frame {
@@ -197,8 +227,8 @@ function scalarProblem(
 }
 
 function describe12(raw: string): string {
-  if (/^[-+]?[0-9]+$/.test(raw)) return `the number ${Number(raw)}`;
-  return `the string ${JSON.stringify(raw)}`;
+  const n = core12Number(raw);
+  return n === undefined ? `the string ${JSON.stringify(raw)}` : `the number ${n}`;
 }
 
 /**

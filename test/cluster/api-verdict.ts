@@ -23,8 +23,8 @@ export const POLICY = [
   /reserved for Kubernetes and for pool membership/, // NodePool keys under node(-role).kubernetes.io/
   /from 1 to 1000|length from 3 to 1000/, // the Myapp seed CRD's ranges
   /one taint per key and effect/, // a Node cannot hold two taints with one key and effect
-  /DNS label \(RFC 1123\)/, // NodePool names become the label key node-role.kubernetes.io/<name>
-  /chart\.yaml/, // chart settings are checked whether or not a spec uses them
+  /metadata\.name: expected a DNS label \(RFC 1123\)/, // NodePool names become the label key node-role.kubernetes.io/<name>
+  /chart\.yaml.* hardening: expected one of/, // hardening is a specforge setting, not an API field
   /not used by another spec of the chart|also made by/, // two specs of a chart making one object: the second would replace the first
   /nodePort not used by another Service/, // node ports are cluster-wide; one verdict at a time cannot show the clash
   /cluster-scoped/, // a namespace on a cluster-scoped spec is a mistake, not something to drop silently

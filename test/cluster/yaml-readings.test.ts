@@ -16,7 +16,7 @@ kind: CustomResourceDefinition
 metadata: { name: probes.yaml.specforge.dev }
 spec:
   group: yaml.specforge.dev
-  scope: Cluster
+  scope: Namespaced
   names: { plural: probes, singular: probe, kind: Probe }
   versions:
     - name: v1
@@ -68,6 +68,20 @@ const SAMPLES = [
   'nope',
   'null',
   '~',
+  '+0x1F',
+  '-0o12',
+  '0X1F',
+  '0B1',
+  '0O12',
+  '1_000.5',
+  '-0b101',
+  '+.5',
+  '1__0',
+  '0x',
+  '08.5',
+  '1.',
+  '-0.0',
+  '0o8',
 ];
 
 clusterDescribe('YAML readings: specforge against kubectl', () => {

@@ -99,7 +99,6 @@ describe('dist/ after a kill', () => {
   it('shows the next command a complete render when killed at random instants', async () => {
     const out = join(tempDir(), 'dist');
     writeDist(out, filesA);
-    const seen = new Set<string>();
     // A seeded sequence of kill delays spanning start-up, rendering, writing and swapping.
     let seed = 7;
     const next = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2_500;
@@ -108,10 +107,7 @@ describe('dist/ after a kill', () => {
       const done = exitOf(child);
       setTimeout(() => child.kill('SIGKILL'), next());
       await done;
-      const now = seenByNextCommand(out);
-      expect(now, `round ${round}`).not.toBe('neither');
-      seen.add(now);
+      expect(seenByNextCommand(out), `round ${round}`).not.toBe('neither');
     }
-    expect(seen.size).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -18,12 +18,14 @@ describe('the output lock', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it('makes a second taker wait, then fail with a sentence naming the holder', () => {
+  it('makes a second taker wait while the holder lives, then fail with a sentence naming the holder', () => {
     const path = join(tempDir(), 'dist.specforge-lock');
-    const release = acquireLock(path, 0);
-    expect(() => acquireLock(path, 100)).toThrow(LockBusyError);
-    expect(() => acquireLock(path, 100)).toThrow(`held by specforge pid ${process.pid} on ${hostname()}`);
-    release();
+    // A live process on this host holds it (our parent, alive while we run).
+    writeFileSync(path, JSON.stringify({ pid: process.ppid, host: hostname(), token: 't' }));
+    const started = Date.now();
+    expect(() => acquireLock(path, 200)).toThrow(LockBusyError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(() => acquireLock(path, 0)).toThrow(`held by specforge pid ${process.ppid} on ${hostname()}`);
   });
 
   it('takes over at once a lock whose holder was killed (its pid is dead)', () => {
@@ -44,9 +46,33 @@ describe('the output lock', () => {
     acquireLock(path, 50)();
   });
 
-  it("never takes over a live process's lock from another host's view", () => {
+  it('waits for a lock written on another host (it cannot tell whether that run lives), saying how to clear it', () => {
     const path = join(tempDir(), 'dist.specforge-lock');
     writeFileSync(path, JSON.stringify({ pid: deadPid(), host: 'some-other-host' }));
-    expect(() => acquireLock(path, 50)).toThrow('on some-other-host');
+    expect(() => acquireLock(path, 50)).toThrow(
+      `on some-other-host, still writing after 0 s; try again when it is done (if no specforge is running, delete ${path})`,
+    );
+  });
+
+  it('takes over any lock older than ten minutes, whatever host wrote it (a container killed mid-render)', () => {
+    const path = join(tempDir(), 'dist.specforge-lock');
+    writeFileSync(path, JSON.stringify({ pid: 1, host: 'old-container' }));
+    const old = new Date(Date.now() - 11 * 60_000);
+    utimesSync(path, old, old);
+    acquireLock(path, 50)();
+  });
+
+  it('takes over a lock that names our own pid on this host (left by an earlier process with that pid)', () => {
+    const path = join(tempDir(), 'dist.specforge-lock');
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname() }));
+    acquireLock(path, 50)();
+  });
+
+  it('releases only its own lock', () => {
+    const path = join(tempDir(), 'dist.specforge-lock');
+    const release = acquireLock(path, 0);
+    writeFileSync(path, JSON.stringify({ pid: 123, host: 'elsewhere', token: 'theirs' }));
+    release();
+    expect(existsSync(path)).toBe(true);
   });
 });

@@ -56,6 +56,12 @@ describe('--out', () => {
     expect(existsSync(join(c, 'dist'))).toBe(false);
   });
 
+  it('refuses / as the output (it holds every charts directory), reading nothing', async () => {
+    const r = await run(['render', charts(), '--out', '/']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--out / holds the charts directory');
+  });
+
   it('refuses an output that holds the charts directory', async () => {
     const root = tempDir();
     writeFiles(root, { 'charts/a/web.yaml': app(okPorts) });
@@ -93,6 +99,38 @@ describe('--out', () => {
       expect(r.stderr).toContain(`cannot write ${join(root, 'ro/dist')}: permission denied`);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(readdirSync(join(root, 'ro'))).toEqual([]);
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'lets check compare a dist/ it may read but not write (an unprivileged user, run via setpriv)',
+    async () => {
+      const root = tempDir();
+      chmodSync(root, 0o755);
+      const c = join(root, 'charts');
+      writeFiles(c, { 'a/web.yaml': app(okPorts) });
+      for (const d of [c, join(c, 'a')]) chmodSync(d, 0o755);
+      const out = join(root, 'site', 'dist');
+      expect((await run(['render', c, '--out', out])).code).toBe(0);
+      chmodSync(join(root, 'site'), 0o555);
+      const r = spawnSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          join(ROOT, 'bin/specforge.js'),
+          'check',
+          c,
+          '--out',
+          out,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('matches the charts');
     },
   );
 });

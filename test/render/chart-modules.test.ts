@@ -100,6 +100,12 @@ describe('chart modules', () => {
     },
   );
 
+  it('refuses a name too long for its file in dist/, instead of failing while writing', async () => {
+    const r = await render(chart(configMap('a'.repeat(250))));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('expected a name short enough for its file in dist/');
+  });
+
   it('refuses a namespace on a cluster-scoped kind, known from the API server discovery data', async () => {
     const module = `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'r', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [] }); };\n`;
     const r = await render(chart(module, { 'm/chart.yaml': 'namespace: team\n' }));

@@ -64,7 +64,7 @@ describe('the charts directory on disk', () => {
     [
       'a link back into its own chart (a directory loop)',
       (c: string) => symlinkSync('..', join(c, 'a/again')),
-      '(a loop)',
+      'a directory already read',
     ],
     [
       'a link to /dev/zero',
