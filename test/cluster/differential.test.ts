@@ -218,12 +218,18 @@ clusterDescribe('parity with the API server (differential)', () => {
           expect(api, 'specforge accepted what the API server refuses').toBeUndefined();
         } else if (api === undefined) {
           // Chart settings are checked whether or not a spec uses them: an Ingress class in a chart without a
-          // Myapp, a namespace every spec overrides (NodePools are cluster-scoped).
+          // Myapp, a namespace or a label every spec overrides (NodePools are cluster-scoped).
+          const specLabels = Object.keys(s.doc.metadata.labels ?? {});
+          const overriddenLabel = (e: string) =>
+            specLabels.some((k) =>
+              e.includes(`labels${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}:`),
+            );
           const unused = (e: string) =>
             e.startsWith('fuzz/chart.yaml') &&
             ((e.includes('ingressClassName') && s.doc.kind !== 'Myapp') ||
               (/ namespace: /.test(e) &&
-                (s.doc.kind === 'NodePool' || s.doc.metadata.namespace !== undefined)));
+                (s.doc.kind === 'NodePool' || s.doc.metadata.namespace !== undefined)) ||
+              overriddenLabel(e));
           const unexplained = offline.errors.filter((e) => !POLICY.some((p) => p.test(e)) && !unused(e));
           expect(unexplained, 'specforge refused what the API server accepts').toEqual([]);
         }
