@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
 import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
+import { renderContained } from './render/contained.js';
 import { renderFrom } from './render/load-charts.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
@@ -109,7 +110,7 @@ async function runRenderCommand(
     return EXIT_OK;
   }
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
-  const result = await renderFrom(chartsDir);
+  const result = await renderContained(chartsDir);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
     const n = result.errors.length;

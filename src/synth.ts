@@ -5,13 +5,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderFrom } from './cli.js';
+import { renderContained } from './render/contained.js';
 import { writeDist } from './output/dist-writer.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './specs/errors.js';
 
 const scratch = process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out';
-const result = await renderFrom('charts');
+const result = await renderContained('charts');
 if (result.errors.length > 0) {
   for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
   process.stderr.write(`specforge: ${result.errors.length} errors; dist left unchanged.\n`);

@@ -23,7 +23,7 @@ import { type Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { chartProblems } from './constructs/chart-checks.js';
 import { toYamlDocuments } from './output/yaml.js';
-import { renderFrom } from './render/load-charts.js';
+import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { renderCharts, type ChartInput, type RenderResult } from './render/render.js';
 import { formatError, type SpecError } from './specs/errors.js';
@@ -46,9 +46,9 @@ export interface RenderedCharts {
   readonly details: readonly SpecError[];
 }
 
-/** Renders a charts directory in memory, as `specforge render DIR` would, writing nothing. */
+/** Renders a charts directory in memory, as `specforge render DIR` would (chart modules contained), writing nothing. */
 export async function renderChartsDir(chartsDir: string): Promise<RenderedCharts> {
-  return toRendered(await renderFrom(chartsDir));
+  return toRendered(await renderContained(chartsDir));
 }
 
 /**

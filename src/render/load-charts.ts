@@ -15,7 +15,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import { guardExit, MODULE_LOAD_TIMEOUT_MS, withTimeout } from './module-guard.js';
+import {
+  guardExit,
+  MODULE_LOAD_TIMEOUT_MS,
+  moduleEnded,
+  moduleStarted,
+  withTimeout,
+} from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { renderChartsAsync, type ChartInput, type RenderResult } from './render.js';
@@ -89,7 +95,7 @@ async function loadChart(
     dir,
     ...(settings === undefined ? {} : { settings }),
     specFiles,
-    ...(module === undefined ? {} : { module }),
+    ...(module === undefined ? {} : module),
   };
 }
 
@@ -117,7 +123,11 @@ function readText(file: string, real: string, size: number, errors: SpecError[])
   return decoded.text;
 }
 
-async function loadModule(dir: string, root: string, errors: SpecError[]): Promise<ChartModule | undefined> {
+async function loadModule(
+  dir: string,
+  root: string,
+  errors: SpecError[],
+): Promise<{ module: ChartModule; moduleFile: string } | undefined> {
   const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
   if (file === undefined) return undefined;
   const entry = inspect(file, root);
@@ -131,10 +141,11 @@ async function loadModule(dir: string, root: string, errors: SpecError[]): Promi
     return undefined;
   }
   try {
+    moduleStarted(file);
     const mod = (await guardExit(() =>
       withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_LOAD_TIMEOUT_MS, 'loading it'),
-    )) as { default?: unknown };
-    if (typeof mod.default === 'function') return mod.default as ChartModule;
+    ).finally(moduleEnded)) as { default?: unknown };
+    if (typeof mod.default === 'function') return { module: mod.default as ChartModule, moduleFile: file };
     errors.push({
       file,
       path: 'default export',

@@ -1,3 +1,5 @@
+import { isMainThread, parentPort } from 'node:worker_threads';
+
 /**
  * Chart modules are user code run in the renderer's process: these guards turn what such code can do to the
  * process into errors naming the module. `process.exit` while the module loads or builds its chart throws instead
@@ -5,6 +7,15 @@
  * await on nothing) fails after a time limit; where a chart must be built synchronously (`renderCharts`), a default
  * export that returns a promise is refused and its rejection never crashes the process.
  */
+
+/** Tells a containing thread (src/render/contained.ts) that a chart module starts or stops running. */
+export function moduleStarted(file: string): void {
+  parentPort?.postMessage({ type: 'module-start', file });
+}
+
+export function moduleEnded(): void {
+  parentPort?.postMessage({ type: 'module-end' });
+}
 
 /** How long a chart module may take to load (its top-level awaits included). */
 export const MODULE_LOAD_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
@@ -26,8 +37,12 @@ export class ModuleExitError extends Error {
   }
 }
 
-/** Runs `fn` with `process.exit` turned into a {@link ModuleExitError}. */
+/**
+ * Runs `fn` with `process.exit` turned into a {@link ModuleExitError}. In a containing worker (src/render/contained.ts)
+ * `process.exit` is left alone: it ends only the worker, and the main thread reports it naming the module.
+ */
 export async function guardExit<T>(fn: () => Promise<T> | T): Promise<T> {
+  if (!isMainThread) return fn();
   const exit = process.exit;
   process.exit = ((code?: unknown) => {
     throw new ModuleExitError(code);
@@ -41,6 +56,7 @@ export async function guardExit<T>(fn: () => Promise<T> | T): Promise<T> {
 
 /** The same guard, for synchronous code. */
 export function guardExitSync<T>(fn: () => T): T {
+  if (!isMainThread) return fn();
   const exit = process.exit;
   process.exit = ((code?: unknown) => {
     throw new ModuleExitError(code);

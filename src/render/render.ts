@@ -1,6 +1,13 @@
 import type { Chart } from 'cdk8s';
 import { chartObjects, markChecked } from '../constructs/chart-checks.js';
-import { callModule, guardExit, MODULE_BUILD_TIMEOUT_MS, withTimeout } from './module-guard.js';
+import {
+  callModule,
+  guardExit,
+  MODULE_BUILD_TIMEOUT_MS,
+  moduleEnded,
+  moduleStarted,
+  withTimeout,
+} from './module-guard.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
 import type { SpecError } from '../specs/errors.js';
@@ -25,6 +32,8 @@ export interface ChartInput {
   readonly specFiles: readonly { readonly file: string; readonly relative: string; readonly text: string }[];
   /** The default export of `chart.ts`/`chart.js`, if present. */
   readonly module?: ChartModule;
+  /** The file of {@link module}, for messages. */
+  readonly moduleFile?: string;
 }
 
 /** The result of rendering: every file of dist/ (`<chart>/<file>` → bytes), or every error found. */
@@ -105,10 +114,12 @@ export async function renderChartAsync(input: ChartInput): Promise<RenderResult>
     built = buildChart(input.name, p.settings, p.specs);
     const { module } = input;
     const chart = built;
-    if (module !== undefined)
+    if (module !== undefined) {
+      moduleStarted(input.moduleFile ?? input.dir);
       await guardExit(() =>
         withTimeout(Promise.resolve(module(chart)), MODULE_BUILD_TIMEOUT_MS, 'building the chart'),
-      );
+      ).finally(moduleEnded);
+    }
   } catch (e) {
     built = e instanceof Error ? e : new Error(String(e));
   }

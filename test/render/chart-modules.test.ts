@@ -31,7 +31,7 @@ describe('chart modules', () => {
     const r = await render(chart('process.exit(0);\nexport default () => {};\n'));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that loads, found an error: it called process\.exit\(0\)/,
+      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 0\)/,
     );
     expect(existsSync(r.dist)).toBe(false);
   });
@@ -39,7 +39,9 @@ describe('chart modules', () => {
   it('refuses process.exit while building the chart', async () => {
     const r = await render(chart('export default () => { process.exit(3); };\n'));
     expect(r.code).toBe(1);
-    expect(r.err).toContain('it called process.exit(3)');
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 3\)/,
+    );
   });
 
   it('awaits an async default export: the objects it adds after an await are rendered', async () => {
@@ -87,6 +89,30 @@ describe('chart modules', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('loading it did not finish within 0.5 s');
+  });
+
+  it('stops a module that never returns (an endless loop) after the time limit, naming it', () => {
+    const charts = chart('export default () => { for (;;) {} };\n');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
+      encoding: 'utf8',
+      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '1000' },
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /m\/chart\.mjs: expected a chart module that finishes, found it ran longer than 1 s/,
+    );
+  });
+
+  it('reports a process.exit from a timer a module left behind, instead of ending the command', async () => {
+    const module =
+      'export default async () => {\n  setTimeout(() => process.exit(0), 0);\n  await new Promise((done) => setTimeout(done, 200));\n};\n';
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 0\)/,
+    );
+    expect(existsSync(r.dist)).toBe(false);
   });
 
   it.each(['../../../escape', 'a/b', '..'])(

@@ -1,0 +1,85 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { SpecError } from '../specs/errors.js';
+import { UsageError } from '../usage-error.js';
+import { CHART_MODULE_FILES, renderFrom } from './load-charts.js';
+import { MODULE_LOAD_TIMEOUT_MS } from './module-guard.js';
+import type { RenderResult } from './render.js';
+
+/**
+ * Renders a charts directory, running chart modules contained: when any chart has a module, the render runs in a
+ * worker thread; the module guards there tell this thread when a module starts and ends, and a module that runs
+ * longer than the time limit (an endless loop included) or ends the thread (`process.exit`, also from a timer it
+ * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for.
+ */
+export async function renderContained(chartsDir: string): Promise<RenderResult> {
+  if (!hasModules(chartsDir)) return renderFrom(chartsDir);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../../lib/render/render-worker.js', import.meta.url));
+    let running: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = (result: RenderResult | Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'module-start') {
+        running = m.file;
+        clearTimeout(timer);
+        timer = setTimeout(
+          () =>
+            settle(
+              moduleFailure(
+                m.file,
+                `it ran longer than ${MODULE_LOAD_TIMEOUT_MS / 1000} s (an endless loop?)`,
+              ),
+            ),
+          MODULE_LOAD_TIMEOUT_MS,
+        );
+      } else if (m.type === 'module-end') {
+        running = undefined;
+        clearTimeout(timer);
+      } else if (m.type === 'done') settle(m.result);
+      else
+        settle(m.message.startsWith('charts directory') ? new UsageError(m.message) : new Error(m.message));
+    });
+    worker.on('error', (e) =>
+      settle(running === undefined ? e : moduleFailure(running, `it threw: ${e.message}`)),
+    );
+    worker.on('exit', (code) =>
+      settle(
+        moduleFailure(
+          running ?? chartsDir,
+          `the render stopped (exit code ${code}): a chart module called process.exit, or left a timer that did`,
+        ),
+      ),
+    );
+    worker.postMessage(chartsDir);
+  });
+}
+
+/** What the worker posts: module boundaries (src/render/module-guard.ts), then the result. */
+type WorkerMessage =
+  | { readonly type: 'module-start'; readonly file: string }
+  | { readonly type: 'module-end' }
+  | { readonly type: 'done'; readonly result: RenderResult }
+  | { readonly type: 'failed'; readonly message: string };
+
+function moduleFailure(file: string, found: string): RenderResult {
+  const error: SpecError = { file, path: '', expected: 'a chart module that finishes', found };
+  return { files: new Map(), errors: [error], objectCount: 0 };
+}
+
+/** Whether any chart of the directory has a chart module (a cheap look at names only). */
+function hasModules(chartsDir: string): boolean {
+  if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory()) return false;
+  return readdirSync(chartsDir).some((chart) =>
+    CHART_MODULE_FILES.some((f) => existsSync(join(chartsDir, chart, f))),
+  );
+}
