@@ -40,7 +40,7 @@ export async function renderContained(chartsDir: string): Promise<RenderResult> 
                 `it ran longer than ${MODULE_LOAD_TIMEOUT_MS / 1000} s (an endless loop?)`,
               ),
             ),
-          MODULE_LOAD_TIMEOUT_MS,
+          MODULE_LOAD_TIMEOUT_MS + WATCHDOG_GRACE_MS,
         );
       } else if (m.type === 'module-end') {
         running = undefined;
@@ -63,6 +63,13 @@ export async function renderContained(chartsDir: string): Promise<RenderResult> 
     worker.postMessage(chartsDir);
   });
 }
+
+/**
+ * The watchdog waits this much longer than the module time limit, so a module the worker can still time out
+ * itself (an await that never settles) gets the worker's own, more precise message; only a module that holds the
+ * thread (an endless loop) is stopped from here.
+ */
+const WATCHDOG_GRACE_MS = 2_000;
 
 /** What the worker posts: module boundaries (src/render/module-guard.ts), then the result. */
 type WorkerMessage =

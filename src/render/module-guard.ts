@@ -42,30 +42,34 @@ export class ModuleExitError extends Error {
  * `process.exit` is left alone: it ends only the worker, and the main thread reports it naming the module.
  */
 export async function guardExit<T>(fn: () => Promise<T> | T): Promise<T> {
-  if (!isMainThread) return fn();
-  const exit = process.exit;
-  process.exit = ((code?: unknown) => {
-    throw new ModuleExitError(code);
-  }) as typeof process.exit;
+  const restore = patchExit();
   try {
     return await fn();
   } finally {
-    process.exit = exit;
+    restore();
   }
 }
 
 /** The same guard, for synchronous code. */
 export function guardExitSync<T>(fn: () => T): T {
-  if (!isMainThread) return fn();
+  const restore = patchExit();
+  try {
+    return fn();
+  } finally {
+    restore();
+  }
+}
+
+/** Turns `process.exit` into a throw (on the main thread only); returns what puts it back. */
+function patchExit(): () => void {
+  if (!isMainThread) return () => undefined;
   const exit = process.exit;
   process.exit = ((code?: unknown) => {
     throw new ModuleExitError(code);
   }) as typeof process.exit;
-  try {
-    return fn();
-  } finally {
+  return () => {
     process.exit = exit;
-  }
+  };
 }
 
 /** `promise`, or a rejection saying what did not finish within `ms`. */

@@ -11,6 +11,32 @@ import { run, tempDir, writeFiles } from '../support/tmp.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const charts = (): string => writeFiles(tempDir(), { 'a/web.yaml': app(okPorts) });
 
+/** `specforge <args>` as the unprivileged user nobody (setpriv), for places root could write anyway. */
+function asNobody(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(
+    'setpriv',
+    [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      join(ROOT, 'bin/specforge.js'),
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
+}
+
+/** A temporary root with a charts directory every user may read. */
+function readableCharts(): { root: string; c: string } {
+  const root = tempDir();
+  chmodSync(root, 0o755);
+  const c = join(root, 'charts');
+  writeFiles(c, { 'a/web.yaml': app(okPorts) });
+  for (const d of [c, join(c, 'a')]) chmodSync(d, 0o755);
+  return { root, c };
+}
+
 describe('--out', () => {
   it('takes a trailing slash, and later renders still work (nothing left beside it)', async () => {
     const c = charts();
@@ -73,28 +99,9 @@ describe('--out', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'refuses an unwritable place with a sentence and exit 2, for an unprivileged user (run via setpriv)',
     () => {
-      const root = tempDir();
-      chmodSync(root, 0o755);
-      const c = join(root, 'charts');
-      writeFiles(c, { 'a/web.yaml': app(okPorts) });
-      chmodSync(c, 0o755);
-      chmodSync(join(c, 'a'), 0o755);
+      const { root, c } = readableCharts();
       mkdirSync(join(root, 'ro'), { mode: 0o555 });
-      const r = spawnSync(
-        'setpriv',
-        [
-          '--reuid=65534',
-          '--regid=65534',
-          '--clear-groups',
-          process.execPath,
-          join(ROOT, 'bin/specforge.js'),
-          'render',
-          c,
-          '--out',
-          join(root, 'ro/dist'),
-        ],
-        { encoding: 'utf8' },
-      );
+      const r = asNobody(['render', c, '--out', join(root, 'ro/dist')]);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`cannot write ${join(root, 'ro/dist')}: permission denied`);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -105,29 +112,11 @@ describe('--out', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'lets check compare a dist/ it may read but not write (an unprivileged user, run via setpriv)',
     async () => {
-      const root = tempDir();
-      chmodSync(root, 0o755);
-      const c = join(root, 'charts');
-      writeFiles(c, { 'a/web.yaml': app(okPorts) });
-      for (const d of [c, join(c, 'a')]) chmodSync(d, 0o755);
+      const { root, c } = readableCharts();
       const out = join(root, 'site', 'dist');
       expect((await run(['render', c, '--out', out])).code).toBe(0);
       chmodSync(join(root, 'site'), 0o555);
-      const r = spawnSync(
-        'setpriv',
-        [
-          '--reuid=65534',
-          '--regid=65534',
-          '--clear-groups',
-          process.execPath,
-          join(ROOT, 'bin/specforge.js'),
-          'check',
-          c,
-          '--out',
-          out,
-        ],
-        { encoding: 'utf8' },
-      );
+      const r = asNobody(['check', c, '--out', out]);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toContain('matches the charts');

@@ -23,6 +23,15 @@ async function render(charts: string): Promise<{ code: number; err: string; out:
   return { ...(await run(['render', charts, '--out', dist])), dist };
 }
 
+/** `specforge validate` in a process of its own, with a short module time limit. */
+function validateIn(charts: string, timeoutMs: string): { status: number | null; stderr: string } {
+  return spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
+    encoding: 'utf8',
+    env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: timeoutMs },
+    timeout: 30_000,
+  });
+}
+
 const configMap = (name: string) =>
   `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'x', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ${JSON.stringify(name)} } }); };\n`;
 
@@ -73,31 +82,21 @@ describe('chart modules', () => {
 
   it('gives up on an async default export that never settles, after the time limit', () => {
     const charts = chart('export default () => new Promise(() => {});\n');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
-      encoding: 'utf8',
-      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '500' },
-    });
+    const r = validateIn(charts, '500');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('building the chart did not finish within 0.5 s');
   });
 
   it('gives up on a module whose top-level await never settles, with an error, after the time limit', () => {
     const charts = chart('await new Promise(() => {});\nexport default () => {};\n');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
-      encoding: 'utf8',
-      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '500' },
-    });
+    const r = validateIn(charts, '500');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('loading it did not finish within 0.5 s');
   });
 
   it('stops a module that never returns (an endless loop) after the time limit, naming it', () => {
     const charts = chart('export default () => { for (;;) {} };\n');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/specforge.js'), 'validate', charts], {
-      encoding: 'utf8',
-      env: { ...process.env, SPECFORGE_MODULE_TIMEOUT_MS: '1000' },
-      timeout: 30_000,
-    });
+    const r = validateIn(charts, '1000');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(
       /m\/chart\.mjs: expected a chart module that finishes, found it ran longer than 1 s/,
