@@ -121,15 +121,17 @@ async function runRenderCommand(
   }
   const charts = new Set([...result.files.keys()].map((p) => p.split('/')[0])).size;
   if (command === 'validate') {
-    io.out(`specforge: ${chartsDir} is valid (${charts} charts, ${result.objectCount} objects).`);
+    io.out(
+      `specforge: ${chartsDir} is valid (${plural(charts, 'chart')}, ${plural(result.objectCount, 'object')}).`,
+    );
     return EXIT_OK;
   }
   if (command === 'check') return check(outDir, result, io);
   const outcome = writeDist(outDir, result.files);
   io.out(
     outcome.changed
-      ? `specforge: rendered ${result.objectCount} objects from ${charts} charts into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
-      : `specforge: ${outDir} is up to date (${result.objectCount} objects from ${charts} charts); no file touched.`,
+      ? `specforge: rendered ${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
+      : `specforge: ${outDir} is up to date (${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')}); no file touched.`,
   );
   return EXIT_OK;
 }
@@ -160,4 +162,9 @@ function check(outDir: string, result: RenderResult, io: Io): number {
 function isParseArgsError(e: unknown): boolean {
   const code = (e as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+/** `1 chart`, `2 charts`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -26,7 +26,7 @@ describe('specforge command line', () => {
     const charts = writeFiles(tempDir(), { 'a/s.yaml': spec });
     const r = await run(['validate', charts]);
     expect(r).toMatchObject({ code: 0 });
-    expect(r.out).toMatch(/valid \(1 charts, 3 objects\)/);
+    expect(r.out).toMatch(/valid \(1 chart, 3 objects\)/);
   });
 
   it('check exits 0 when dist/ matches and 1 with a diff when it drifted', async () => {
