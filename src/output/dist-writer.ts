@@ -167,6 +167,8 @@ export function diffDist(
   options: DistOptions = {},
 ): { drift: Drift; current: Map<string, string> } {
   const out = resolve(outDir);
+  // Nothing there (not even its parent): nothing to compare, and nothing for `check` to create.
+  if (!existsSync(dirname(out))) return { drift: diffTrees(new Map(), files), current: new Map() };
   let current: Map<string, string>;
   try {
     // Under the lock, after repairing a swap a killed run left half done: the comparison sees a complete render.

@@ -14,9 +14,9 @@ import { hostname } from 'node:os';
 /**
  * An exclusive lock on an output directory, so two specforge runs never write the same `dist/` at once: a file
  * created with O_EXCL beside it, holding the owner's pid, host and a random token. A lock whose owner is gone
- * (SIGKILL leaves the file behind) is taken over at once when the owner ran on this host and its pid is dead (or
- * is our own pid: a previous process that had it), and after {@link LOCK_STALE_MS} whatever host wrote it (a
- * container killed mid-render has another hostname next time). Synchronous, like the writer it guards.
+ * (SIGKILL leaves the file behind) is taken over at once when the owner ran on this host and its pid is dead, and
+ * after {@link LOCK_STALE_MS} whatever host wrote it (a container killed mid-render has another hostname next
+ * time, or the same pid 1). Synchronous, like the writer it guards.
  */
 
 /** Thrown when the lock stays taken for longer than the wait allows. */
@@ -102,7 +102,7 @@ function isStale(path: string, owner: Owner | undefined): boolean {
   }
   if (owner === undefined) return age > UNREADABLE_STALE_MS;
   if (age > LOCK_STALE_MS) return true;
-  return owner.host === hostname() && (owner.pid === process.pid || !alive(owner.pid));
+  return owner.host === hostname() && !alive(owner.pid);
 }
 
 function alive(pid: number): boolean {

@@ -85,11 +85,20 @@ export function entryError(path: string, found: string): SpecError {
   };
 }
 
-/** Sorted names of a directory (byte order, so the same on every machine), dot entries left out. */
-export function entries(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((n) => !n.startsWith('.'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * Sorted names of a directory (byte order, so the same on every machine), dot entries left out; a directory that
+ * cannot be read is an error in `errors` (the run goes on and reports everything else too).
+ */
+export function entries(dir: string, errors?: SpecError[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if (errors === undefined) throw e;
+    errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
+    return [];
+  }
+  return names.filter((n) => !n.startsWith('.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -106,7 +115,7 @@ export function listYamlFiles(
   const out: { rel: string; real: string; size: number }[] = [];
   const visited = new Set<string>();
   const walk = (rel: string): void => {
-    for (const name of entries(join(chartDir, rel))) {
+    for (const name of entries(join(chartDir, rel), errors)) {
       const relPath = rel === '' ? name : `${rel}/${name}`;
       const path = join(chartDir, relPath);
       const e = inspect(path, root);

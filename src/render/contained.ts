@@ -45,7 +45,7 @@ export async function renderContained(chartsDir: string): Promise<RenderResult> 
       } else if (m.type === 'module-end') {
         running = undefined;
         clearTimeout(timer);
-      } else if (m.type === 'done') settle(m.result);
+      } else if (m.type === 'done') settle(withStray(m.result, m.stray));
       else
         settle(m.message.startsWith('charts directory') ? new UsageError(m.message) : new Error(m.message));
     });
@@ -75,8 +75,26 @@ const WATCHDOG_GRACE_MS = 2_000;
 type WorkerMessage =
   | { readonly type: 'module-start'; readonly file: string }
   | { readonly type: 'module-end' }
-  | { readonly type: 'done'; readonly result: RenderResult }
+  | { readonly type: 'done'; readonly result: RenderResult; readonly stray: readonly Stray[] }
   | { readonly type: 'failed'; readonly message: string };
+
+/** An error a chart module left unhandled (a rejected promise, a throw from a timer), with the module last started. */
+interface Stray {
+  readonly file: string;
+  readonly message: string;
+}
+
+/** The result, failed with an error per stray error of the modules (a render with such errors writes nothing). */
+function withStray(result: RenderResult, stray: readonly Stray[]): RenderResult {
+  if (stray.length === 0) return result;
+  const errors = stray.map((s): SpecError => ({
+    file: s.file,
+    path: '',
+    expected: 'a chart module that leaves no error unhandled',
+    found: `an unhandled error: ${s.message}`,
+  }));
+  return { files: new Map(), errors: [...result.errors, ...errors], objectCount: 0 };
+}
 
 function moduleFailure(file: string, found: string): RenderResult {
   const error: SpecError = { file, path: '', expected: 'a chart module that finishes', found };

@@ -110,7 +110,15 @@ function readText(file: string, real: string, size: number, errors: SpecError[])
     errors.push(tooLarge(file, size));
     return undefined;
   }
-  const bytes = readRegularFile(real);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(real);
+  } catch (e) {
+    errors.push(
+      entryError(file, `a file that cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`),
+    );
+    return undefined;
+  }
   if (bytes === undefined) {
     errors.push(entryError(file, 'an entry that stopped being a regular file while it was read'));
     return undefined;

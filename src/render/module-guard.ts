@@ -8,8 +8,16 @@ import { isMainThread, parentPort } from 'node:worker_threads';
  * export that returns a promise is refused and its rejection never crashes the process.
  */
 
+let lastModule: string | undefined;
+
+/** The chart module that started running last (for errors thrown later by what it left behind). */
+export function lastStartedModule(): string | undefined {
+  return lastModule;
+}
+
 /** Tells a containing thread (src/render/contained.ts) that a chart module starts or stops running. */
 export function moduleStarted(file: string): void {
+  lastModule = file;
   parentPort?.postMessage({ type: 'module-start', file });
 }
 
@@ -17,13 +25,17 @@ export function moduleEnded(): void {
   parentPort?.postMessage({ type: 'module-end' });
 }
 
-/** How long a chart module may take to load (its top-level awaits included). */
-export const MODULE_LOAD_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
+/** Node's timers take at most 2^31-1 ms; the watchdog adds a few seconds on top. */
+const MAX_TIMEOUT_MS = 2_147_483_647 - 60_000;
 
 function timeoutFromEnv(value: string | undefined): number {
   const ms = Number(value);
-  return value !== undefined && Number.isFinite(ms) && ms > 0 ? ms : 30_000;
+  return value !== undefined && Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_TIMEOUT_MS) : 30_000;
 }
+
+/** How long a chart module may take to load (its top-level awaits included). */
+export const MODULE_LOAD_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
+
 /** How long an async chart module may take to build its chart. */
 export const MODULE_BUILD_TIMEOUT_MS = MODULE_LOAD_TIMEOUT_MS;
 
@@ -60,15 +72,26 @@ export function guardExitSync<T>(fn: () => T): T {
   }
 }
 
-/** Turns `process.exit` into a throw (on the main thread only); returns what puts it back. */
+let patches = 0;
+let realExit: typeof process.exit | undefined;
+
+/**
+ * Turns `process.exit` into a throw (on the main thread only); returns what puts it back. Nested and concurrent
+ * renders share one patch: the real `process.exit` comes back when the last of them is done.
+ */
 function patchExit(): () => void {
   if (!isMainThread) return () => undefined;
-  const exit = process.exit;
-  process.exit = ((code?: unknown) => {
-    throw new ModuleExitError(code);
-  }) as typeof process.exit;
+  if (patches++ === 0) {
+    realExit = process.exit;
+    process.exit = ((code?: unknown) => {
+      throw new ModuleExitError(code);
+    }) as typeof process.exit;
+  }
+  let restored = false;
   return () => {
-    process.exit = exit;
+    if (restored) return;
+    restored = true;
+    if (--patches === 0 && realExit !== undefined) process.exit = realExit;
   };
 }
 

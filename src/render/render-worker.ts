@@ -5,10 +5,23 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './load-charts.js';
+import { lastStartedModule } from './module-guard.js';
+
+/** Rejections and throws no one handled (a module's stray promise or timer): errors of the render, not lost. */
+const stray: { file: string; message: string }[] = [];
+const record = (e: unknown): void => {
+  stray.push({
+    file: lastStartedModule() ?? '(a chart module)',
+    message: e instanceof Error ? e.message : String(e),
+  });
+};
+process.on('unhandledRejection', record);
+process.on('uncaughtException', record);
 
 parentPort?.once('message', (chartsDir: string) => {
   renderFrom(chartsDir).then(
-    (result) => parentPort?.postMessage({ type: 'done', result }),
+    // One turn later, so a rejection left by the last module has been seen.
+    (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
     (e: unknown) =>
       parentPort?.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
   );

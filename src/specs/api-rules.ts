@@ -228,19 +228,25 @@ function checkResourceFieldRef(path: FieldPath, ref: Source): Violation[] {
  */
 function canonicalDivisor(raw: unknown, q: Quantity): string {
   const text = typeof raw === 'number' ? JSON.stringify(raw) : String(raw).trim();
-  if (/[eE][-+]?[0-9]+$/.test(text) && !/[KMGTPE]i$/.test(text)) return text;
   const binary = /[KMGTPE]i$/.test(text);
-  const units: [string, bigint, bigint][] = binary
-    ? ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'].map((suffix, i) => [suffix, 2n ** BigInt(10 * i), 1n])
-    : [
-        ['m', 1n, 1000n],
-        ...['', 'k', 'M', 'G', 'T', 'P', 'E'].map((suffix, i): [string, bigint, bigint] => [
-          suffix,
-          10n ** BigInt(3 * i),
-          1n,
-        ]),
-      ];
-  for (const [suffix, num, den] of units) if (q.num * den === q.den * num) return `1${suffix}`;
+  const exponent = !binary && /[eE][-+]?[0-9]+$/.test(text);
+  if (exponent) return q.num === q.den ? '1' : `(${text})`; // 1000e-3 is "1"; 1e3 stays "1e3"
+  if (binary) {
+    const power = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'].find(
+      (_, i) => q.num === q.den * 2n ** BigInt(10 * i),
+    );
+    if (power !== undefined) return `1${power}`;
+    // A binary quantity that is no whole power of 1024 is written in decimal (0.9765625Ki is "1k").
+  }
+  const decimal: [string, bigint, bigint][] = [
+    ['m', 1n, 1000n],
+    ...['', 'k', 'M', 'G', 'T', 'P', 'E'].map((suffix, i): [string, bigint, bigint] => [
+      suffix,
+      10n ** BigInt(3 * i),
+      1n,
+    ]),
+  ];
+  for (const [suffix, num, den] of decimal) if (q.num * den === q.den * num) return `1${suffix}`;
   return `(${text})`;
 }
 

@@ -52,8 +52,13 @@ function goYamlNumber(raw: string): number | undefined {
   if (!/^[-+0-9.]/.test(raw)) return undefined;
   const plain = raw.replace(/_/g, '');
   const int = GO_INT.exec(plain);
-  if (int === null) return FLOAT.test(plain) ? Number(plain) : undefined;
+  if (int === null) {
+    const float = FLOAT.test(plain) ? Number(plain) : undefined;
+    return float !== undefined && Number.isFinite(float) ? float : undefined; // out of range: a string
+  }
   const value = goIntValue((int[2] ?? '').toLowerCase());
+  // Past 64 bits Go's ParseInt fails, and go-yaml keeps the text as a string.
+  if (!Number.isFinite(value) || Math.abs(value) > 2 ** 63) return undefined;
   return int[1] === '-' ? -value : value;
 }
 

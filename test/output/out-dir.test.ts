@@ -74,6 +74,13 @@ describe('--out', () => {
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 
+  it('lets check compare against a dist/ that does not exist without creating anything', async () => {
+    const root = tempDir();
+    const r = await run(['check', charts(), '--out', join(root, 'a', 'b', 'dist')]);
+    expect(r.code).toBe(1);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('refuses an output inside the charts directory, up front', async () => {
     const c = charts();
     const r = await run(['render', c, '--out', join(c, 'dist')]);

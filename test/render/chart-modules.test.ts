@@ -114,6 +114,20 @@ describe('chart modules', () => {
     expect(existsSync(r.dist)).toBe(false);
   });
 
+  it('reports a promise a module left rejected, instead of rendering as if nothing happened', async () => {
+    const r = await render(chart("export default () => { Promise.reject(new Error('lost')); };\n"));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that leaves no error unhandled, found an unhandled error: lost/,
+    );
+  });
+
+  it('takes a time limit too large for a timer as the largest one, not as an instant timeout', () => {
+    const r = validateIn(chart(configMap('settings')), '1e10');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
   it.each(['../../../escape', 'a/b', '..'])(
     'refuses an object named %j, writing nothing anywhere',
     async (name) => {

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
 import { app, okPorts } from '../support/bad-input-cases.js';
@@ -12,6 +12,7 @@ import { run, tempDir, writeFiles } from '../support/tmp.js';
  * dist/ untouched, and nothing is ever opened that could hang.
  */
 
+const ROOT = resolve(import.meta.dirname, '../..');
 const web = app(okPorts);
 const api = app(okPorts, 'name: api');
 
@@ -82,6 +83,37 @@ describe('the charts directory on disk', () => {
     expect(r.err).toMatch(new RegExp(`${charts}/(a|b)`));
     expect(r.dist.size).toBe(0);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'reports a directory it may not read beside every other error of the run (as an unprivileged user)',
+    () => {
+      const charts = writeFiles(tempDir(), {
+        'a/web.yaml': app(okPorts.replace('80', '0')),
+        'a/locked/x.yaml': api,
+      });
+      for (const d of [charts, join(charts, 'a')]) chmodSync(d, 0o755);
+      chmodSync(join(charts, 'a/web.yaml'), 0o644);
+      chmodSync(join(charts, 'a/locked'), 0o000);
+      const r = spawnSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          join(ROOT, 'bin/specforge.js'),
+          'validate',
+          charts,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(
+        'a/locked: expected a regular file or directory inside the charts directory, found a directory that cannot be read (EACCES)',
+      );
+      expect(r.stderr).toContain('spec.ports[0].port');
+    },
+  );
 
   it('ignores files that are not YAML, whatever they are', async () => {
     const charts = writeFiles(tempDir(), { 'a/web.yaml': web, 'a/README.md': '# notes\n' });
