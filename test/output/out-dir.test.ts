@@ -1,31 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
 import { app, okPorts } from '../support/bad-input-cases.js';
+import { asNobody } from '../support/as-nobody.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 /** `--out` as users type it: normalised, checked up front, and never a stack trace. */
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const charts = (): string => writeFiles(tempDir(), { 'a/web.yaml': app(okPorts) });
-
-/** `specforge <args>` as the unprivileged user nobody (setpriv), for places root could write anyway. */
-function asNobody(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(
-    'setpriv',
-    [
-      '--reuid=65534',
-      '--regid=65534',
-      '--clear-groups',
-      process.execPath,
-      join(ROOT, 'bin/specforge.js'),
-      ...args,
-    ],
-    { encoding: 'utf8' },
-  );
-}
 
 /** A temporary root with a charts directory every user may read. */
 function readableCharts(): { root: string; c: string } {

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
 import { app, okPorts } from '../support/bad-input-cases.js';
+import { asNobody } from '../support/as-nobody.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
@@ -12,7 +13,6 @@ import { run, tempDir, writeFiles } from '../support/tmp.js';
  * dist/ untouched, and nothing is ever opened that could hang.
  */
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const web = app(okPorts);
 const api = app(okPorts, 'name: api');
 
@@ -94,19 +94,7 @@ describe('the charts directory on disk', () => {
       for (const d of [charts, join(charts, 'a')]) chmodSync(d, 0o755);
       chmodSync(join(charts, 'a/web.yaml'), 0o644);
       chmodSync(join(charts, 'a/locked'), 0o000);
-      const r = spawnSync(
-        'setpriv',
-        [
-          '--reuid=65534',
-          '--regid=65534',
-          '--clear-groups',
-          process.execPath,
-          join(ROOT, 'bin/specforge.js'),
-          'validate',
-          charts,
-        ],
-        { encoding: 'utf8' },
-      );
+      const r = asNobody(['validate', charts]);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(
         'a/locked: expected a regular file or directory inside the charts directory, found a directory that cannot be read (EACCES)',
