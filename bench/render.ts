@@ -16,7 +16,7 @@ import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
 import { toYaml } from '../src/output/yaml.js';
-import { renderFrom } from '../src/cli.js';
+import { renderFrom } from '../src/render/load-charts.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RUNS = 3;

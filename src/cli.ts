@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
 import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
-import { renderFrom } from './render/load-charts.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
@@ -34,8 +33,6 @@ Commands:
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
-
-export { renderFrom };
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   render: (args, io) => runRenderCommand('render', args, io),

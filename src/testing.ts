@@ -21,7 +21,6 @@
  */
 import { type Chart } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { chartProblems } from './constructs/chart-checks.js';
 import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
@@ -104,11 +103,6 @@ export function invariantProblems(objects: readonly object[]): string[] {
     objects.map((json) => ({ json: json as Obj })),
     '(objects)',
   ).map(formatError);
-}
-
-/** The chart checks of a Chart without synthesising it: `[]` when its settings and wiring are sound. */
-export function chartCheckProblems(chart: Chart): string[] {
-  return chartProblems(chart);
 }
 
 /**

@@ -1,10 +1,9 @@
 import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { AppService, NodePool } from '../src/index.js';
+import { AppService, chartProblems, NodePool } from '../src/index.js';
 import { readTree } from '../src/output/dist-writer.js';
 import {
-  chartCheckProblems,
   invariantProblems,
   renderChartsDir,
   renderSpecFiles,
@@ -59,7 +58,7 @@ describe('specforge/testing', () => {
     expect(errors.join('\n')).toContain(
       '[shop] (Deployment shop/web) metadata.name: expected a Deployment name',
     );
-    expect(chartCheckProblems(chart).length).toBe(errors.length);
+    expect(chartProblems(chart).length).toBe(errors.length);
   });
 
   it('finds broken invariants in any objects, and none in sound ones', () => {

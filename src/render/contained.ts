@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import { CHART_MODULE_FILES, renderFrom } from './load-charts.js';
-import { MODULE_LOAD_TIMEOUT_MS } from './module-guard.js';
+import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult } from './render.js';
 
 /**
@@ -35,12 +35,9 @@ export async function renderContained(chartsDir: string): Promise<RenderResult> 
         timer = setTimeout(
           () =>
             settle(
-              moduleFailure(
-                m.file,
-                `it ran longer than ${MODULE_LOAD_TIMEOUT_MS / 1000} s (an endless loop?)`,
-              ),
+              moduleFailure(m.file, `it ran longer than ${MODULE_TIMEOUT_MS / 1000} s (an endless loop?)`),
             ),
-          MODULE_LOAD_TIMEOUT_MS + WATCHDOG_GRACE_MS,
+          MODULE_TIMEOUT_MS + WATCHDOG_GRACE_MS,
         );
       } else if (m.type === 'module-end') {
         running = undefined;

@@ -15,13 +15,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import {
-  guardExit,
-  MODULE_LOAD_TIMEOUT_MS,
-  moduleEnded,
-  moduleStarted,
-  withTimeout,
-} from './module-guard.js';
+import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { renderChartsAsync, type ChartInput, type RenderResult } from './render.js';
@@ -151,7 +145,7 @@ async function loadModule(
   try {
     moduleStarted(file);
     const mod = (await guardExit(() =>
-      withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_LOAD_TIMEOUT_MS, 'loading it'),
+      withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_TIMEOUT_MS, 'loading it'),
     ).finally(moduleEnded)) as { default?: unknown };
     if (typeof mod.default === 'function') return { module: mod.default as ChartModule, moduleFile: file };
     errors.push({

@@ -33,11 +33,8 @@ function timeoutFromEnv(value: string | undefined): number {
   return value !== undefined && Number.isFinite(ms) && ms > 0 ? Math.min(ms, MAX_TIMEOUT_MS) : 30_000;
 }
 
-/** How long a chart module may take to load (its top-level awaits included). */
-export const MODULE_LOAD_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
-
-/** How long an async chart module may take to build its chart. */
-export const MODULE_BUILD_TIMEOUT_MS = MODULE_LOAD_TIMEOUT_MS;
+/** How long a chart module may take to load (its top-level awaits included), and again to build its chart. */
+export const MODULE_TIMEOUT_MS = timeoutFromEnv(process.env.SPECFORGE_MODULE_TIMEOUT_MS);
 
 /** Thrown in place of `process.exit` inside a chart module. */
 export class ModuleExitError extends Error {

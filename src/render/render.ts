@@ -3,7 +3,7 @@ import { chartObjects, markChecked } from '../constructs/chart-checks.js';
 import {
   callModule,
   guardExit,
-  MODULE_BUILD_TIMEOUT_MS,
+  MODULE_TIMEOUT_MS,
   moduleEnded,
   moduleStarted,
   withTimeout,
@@ -117,7 +117,7 @@ export async function renderChartAsync(input: ChartInput): Promise<RenderResult>
     if (module !== undefined) {
       moduleStarted(input.moduleFile ?? input.dir);
       await guardExit(() =>
-        withTimeout(Promise.resolve(module(chart)), MODULE_BUILD_TIMEOUT_MS, 'building the chart'),
+        withTimeout(Promise.resolve(module(chart)), MODULE_TIMEOUT_MS, 'building the chart'),
       ).finally(moduleEnded);
     }
   } catch (e) {

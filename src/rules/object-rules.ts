@@ -1,6 +1,8 @@
 import { checkAnnotations } from '../specs/api-rules.js';
 import { describeValue } from '../specs/errors.js';
-import { checkDns1123Label, checkLabelKey, checkLabelValue } from '../specs/k8s-names.js';
+import { checkDns1123Label } from '../specs/k8s-names.js';
+import type { Violation } from '../specs/schemas.js';
+import { checkLabels } from '../specs/semantic.js';
 import { formatPath } from '../specs/paths.js';
 import type { Obj } from './objects.js';
 
@@ -28,13 +30,13 @@ export function checkObject(o: Obj): ObjectProblem[] {
     ...checkFileName(o),
     ...checkNamespace(o.metadata?.namespace),
     ...checkLabelMap(o.metadata?.labels),
-    ...checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations).map((v) => ({
-      path: formatPath(v.path),
-      expected: v.expected,
-      found: v.found,
-    })),
+    ...checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations).map(toProblem),
     ...checkSize(o),
   ];
+}
+
+function toProblem(v: Violation): ObjectProblem {
+  return { path: formatPath(v.path), expected: v.expected, found: v.found };
 }
 
 function checkType(o: Obj): ObjectProblem[] {
@@ -110,15 +112,5 @@ function checkLabelMap(labels: unknown): ObjectProblem[] {
   if (labels === undefined) return [];
   if (typeof labels !== 'object' || labels === null)
     return [{ path: 'metadata.labels', expected: 'a mapping', found: describeValue(labels) }];
-  const out: ObjectProblem[] = [];
-  for (const [key, value] of Object.entries(labels)) {
-    const at = formatPath(['metadata', 'labels', key]);
-    const keyProblem = checkLabelKey(key);
-    if (keyProblem !== undefined)
-      out.push({ path: at, expected: keyProblem, found: `key ${describeValue(key)}` });
-    const valueProblem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
-    if (valueProblem !== undefined)
-      out.push({ path: at, expected: valueProblem, found: describeValue(value) });
-  }
-  return out;
+  return checkLabels(['metadata', 'labels'], labels as Record<string, unknown>).map(toProblem);
 }

@@ -22,13 +22,6 @@ export function checkDns1035Label(value: string): string | undefined {
   return 'a DNS label (RFC 1035): at most 63 characters of a-z, 0-9 and "-", starting with a letter and ending with a letter or digit';
 }
 
-/** RFC 1123 subdomain, optionally a leading `*.` wildcard (Ingress hosts). */
-export function checkHost(value: string): string | undefined {
-  const bare = value.startsWith('*.') ? value.slice(2) : value;
-  if (value.length <= 253 && DNS1123_SUBDOMAIN.test(bare)) return undefined;
-  return 'a lowercase DNS name (RFC 1123 subdomain, optionally starting with "*."), at most 253 characters';
-}
-
 /** A label or taint key: `[prefix/]name`, prefix a DNS subdomain of at most 253, name at most 63. */
 export function checkLabelKey(key: string): string | undefined {
   const slash = key.indexOf('/');

@@ -112,13 +112,17 @@ function checkWorkload(spec: WorkloadFields): Violation[] {
   return out;
 }
 
-function checkLabels(path: FieldPath, labels: Readonly<Record<string, string>> | undefined): Violation[] {
+/** Label keys and values, as the API server checks them (a value that is not a string is one problem too). */
+export function checkLabels(
+  path: FieldPath,
+  labels: Readonly<Record<string, unknown>> | undefined,
+): Violation[] {
   const out: Violation[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
     const keyProblem = checkLabelKey(key);
     if (keyProblem !== undefined)
       out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
-    const valueProblem = checkLabelValue(value);
+    const valueProblem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
     if (valueProblem !== undefined)
       out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
   }

@@ -35,22 +35,24 @@ function validateIn(charts: string, timeoutMs: string): { status: number | null;
 const configMap = (name: string) =>
   `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'x', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ${JSON.stringify(name)} } }); };\n`;
 
+/** The error of a render a module ended with `process.exit(code)`. */
+const stopped = (code: number): RegExp =>
+  new RegExp(
+    `m/chart\\.mjs: expected a chart module that finishes, found the render stopped \\(exit code ${code}\\)`,
+  );
+
 describe('chart modules', () => {
   it('refuses process.exit while loading, naming the module', async () => {
     const r = await render(chart('process.exit(0);\nexport default () => {};\n'));
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 0\)/,
-    );
+    expect(r.err).toMatch(stopped(0));
     expect(existsSync(r.dist)).toBe(false);
   });
 
   it('refuses process.exit while building the chart', async () => {
     const r = await render(chart('export default () => { process.exit(3); };\n'));
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 3\)/,
-    );
+    expect(r.err).toMatch(stopped(3));
   });
 
   it('awaits an async default export: the objects it adds after an await are rendered', async () => {
@@ -108,9 +110,7 @@ describe('chart modules', () => {
       'export default async () => {\n  setTimeout(() => process.exit(0), 0);\n  await new Promise((done) => setTimeout(done, 200));\n};\n';
     const r = await render(chart(module));
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that finishes, found the render stopped \(exit code 0\)/,
-    );
+    expect(r.err).toMatch(stopped(0));
     expect(existsSync(r.dist)).toBe(false);
   });
 
