@@ -5,6 +5,7 @@ import { renderContained } from './render/contained.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
+import { GITOPS_TOOLS, type GitopsTool } from './gitops/settings.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;
@@ -28,6 +29,8 @@ Commands:
   render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
   validate [CHARTS_DIR]             check the specs and their wiring; write nothing
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
+    --gitops argocd,flux            (render, validate, check) also generate an Argo CD Application / a Flux
+                                    Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
   controller [flags]                run the NodePool controller (specforge controller --help)
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
@@ -80,20 +83,39 @@ interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
   readonly help: boolean;
+  readonly gitops: GitopsTool[];
 }
 
 function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
-    options: { out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      out: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+      gitops: { type: 'string', multiple: true },
+    },
   });
   if (positionals.length > 1)
     throw new UsageError(`${command} takes one CHARTS_DIR, got ${positionals.length}`);
   if (command === 'validate' && values.out !== undefined) {
     throw new UsageError('validate writes nothing: --out does not apply');
   }
-  return { chartsDir: positionals[0] ?? 'charts', outDir: values.out ?? 'dist', help: values.help === true };
+  return {
+    chartsDir: positionals[0] ?? 'charts',
+    outDir: values.out ?? 'dist',
+    help: values.help === true,
+    gitops: parseGitopsTools(values.gitops ?? []),
+  };
+}
+
+/** `--gitops argocd,flux` (or repeated): the tools, each once, in output order. */
+function parseGitopsTools(values: readonly string[]): GitopsTool[] {
+  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  for (const tool of asked)
+    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
+      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
+  return GITOPS_TOOLS.filter((t) => asked.includes(t));
 }
 
 async function runRenderCommand(
@@ -101,13 +123,13 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, help } = parseRenderArgs(command, args);
+  const { chartsDir, outDir, help, gitops } = parseRenderArgs(command, args);
   if (help) {
     io.out(USAGE);
     return EXIT_OK;
   }
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
-  const result = await renderContained(chartsDir);
+  const result = await renderContained(chartsDir, gitops);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
     const n = result.errors.length;
@@ -116,7 +138,9 @@ async function runRenderCommand(
     );
     return EXIT_INVALID;
   }
-  const charts = new Set([...result.files.keys()].map((p) => p.split('/')[0])).size;
+  const charts = new Set(
+    [...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')),
+  ).size;
   if (command === 'validate') {
     io.out(
       `specforge: ${chartsDir} is valid (${plural(charts, 'chart')}, ${plural(result.objectCount, 'object')}).`,

@@ -37,6 +37,11 @@ export type RenderedManifest = { readonly [key: string]: any }; // eslint-disabl
 export interface RenderedCharts {
   /** Chart name → its objects, in the order of its files in dist/ (empty when there are errors). */
   readonly charts: ReadonlyMap<string, readonly RenderedManifest[]>;
+  /**
+   * The generated GitOps objects (charts/gitops.yaml, `--gitops`): `argocd` → its Applications, `flux` → its
+   * Kustomizations, one per chart; tools not asked for are absent.
+   */
+  readonly gitops: ReadonlyMap<string, readonly RenderedManifest[]>;
   /** `<chart>/<file>` → bytes, exactly what `specforge render` would write (empty when there are errors). */
   readonly files: ReadonlyMap<string, string>;
   /** Every error, as `specforge render` prints it (`file:line:col (document N) field: expected …, found ….`). */
@@ -115,15 +120,24 @@ export function toSnapshotYaml(objects: readonly object[]): string {
 
 function toRendered(result: RenderResult): RenderedCharts {
   const charts = new Map<string, RenderedManifest[]>();
+  const gitops = new Map<string, RenderedManifest[]>();
   for (const [path, bytes] of result.files) {
-    const [chart = '', file = ''] = path.split('/');
-    const list = charts.get(chart) ?? [];
+    const [dir = '', file = ''] = path.split('/');
+    // dist/_argocd, dist/_flux: the GitOps objects (src/gitops/output.ts); every other directory is a chart.
+    const [into, key] = dir.startsWith('_') ? [gitops, dir.slice(1)] : [charts, dir];
+    const list = into.get(key) ?? [];
     if (file !== KUSTOMIZATION_FILE)
       appendAll(
         list,
         parseAllDocuments(bytes).map((d) => d.toJS() as RenderedManifest),
       );
-    charts.set(chart, list);
+    into.set(key, list);
   }
-  return { charts, files: result.files, errors: result.errors.map(formatError), details: result.errors };
+  return {
+    charts,
+    gitops,
+    files: result.files,
+    errors: result.errors.map(formatError),
+    details: result.errors,
+  };
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../usage-error.js';
 import { CHART_MODULE_FILES, renderFrom } from './load-charts.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult } from './render.js';
+import type { GitopsTool } from '../gitops/settings.js';
 
 /**
  * Renders a charts directory, running chart modules contained: when any chart has a module, the render runs in a
@@ -13,8 +14,11 @@ import type { RenderResult } from './render.js';
  * longer than the time limit (an endless loop included) or ends the thread (`process.exit`, also from a timer it
  * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for.
  */
-export async function renderContained(chartsDir: string): Promise<RenderResult> {
-  if (!hasModules(chartsDir)) return renderFrom(chartsDir);
+export async function renderContained(
+  chartsDir: string,
+  gitops: readonly GitopsTool[] = [],
+): Promise<RenderResult> {
+  if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('../../lib/render/render-worker.js', import.meta.url));
     let running: string | undefined;
@@ -57,7 +61,7 @@ export async function renderContained(chartsDir: string): Promise<RenderResult> 
         ),
       ),
     );
-    worker.postMessage(chartsDir);
+    worker.postMessage({ chartsDir, gitops: [...gitops] });
   });
 }
 

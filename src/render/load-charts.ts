@@ -18,6 +18,12 @@ import { UsageError } from '../usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
+import {
+  GITOPS_SETTINGS_FILE,
+  gitopsInEffect,
+  parseGitopsSettings,
+  type GitopsTool,
+} from '../gitops/settings.js';
 import { renderChartsAsync, type ChartInput, type RenderResult } from './render.js';
 
 /** File names of a chart module, in the order they are looked for. */
@@ -30,14 +36,23 @@ export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.m
  * must be UTF-8 (src/render/chart-tree.ts, src/specs/decode.ts). The I/O edge of the renderer: everything after
  * this is pure.
  */
-export async function loadCharts(chartsDir: string): Promise<{ inputs: ChartInput[]; errors: SpecError[] }> {
+export async function loadCharts(chartsDir: string): Promise<{
+  inputs: ChartInput[];
+  errors: SpecError[];
+  gitops?: { file: string; text: string };
+}> {
   const root = chartsRoot(chartsDir);
   const inputs: ChartInput[] = [];
   const errors: SpecError[] = [];
+  let gitops: { file: string; text: string } | undefined;
   for (const name of entries(chartsDir)) {
     const path = join(chartsDir, name);
     const entry = inspect(path, root);
     if (entry.kind === 'dir') inputs.push(await loadChart(chartsDir, name, root, errors));
+    else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
+      const text = readText(path, entry.real, entry.size, errors);
+      if (text !== undefined) gitops = { file: path, text };
+    }
     else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
       errors.push(entryError(path, entry.found));
     else if (isYamlName(name))
@@ -48,7 +63,7 @@ export async function loadCharts(chartsDir: string): Promise<{ inputs: ChartInpu
         found: 'a spec file directly in the charts directory',
       });
   }
-  return { inputs, errors };
+  return { inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
 }
 
 function chartsRoot(chartsDir: string): string {
@@ -188,10 +203,18 @@ function isLink(path: string): boolean {
   }
 }
 
-/** Reads a charts directory and renders it in memory: every error of loading and rendering together. */
-export async function renderFrom(chartsDir: string): Promise<RenderResult> {
-  const { inputs, errors } = await loadCharts(chartsDir);
-  const result = await renderChartsAsync(inputs);
+/**
+ * Reads a charts directory and renders it in memory: every error of loading and rendering together. GitOps objects
+ * are generated for the tools `charts/gitops.yaml` has a section for, and for those in `gitops` (`--gitops`).
+ */
+export async function renderFrom(chartsDir: string, asked: readonly GitopsTool[] = []): Promise<RenderResult> {
+  const { inputs, errors, gitops } = await loadCharts(chartsDir);
+  const file = gitops?.file ?? join(chartsDir, GITOPS_SETTINGS_FILE);
+  const parsed = gitops === undefined ? { settings: {}, errors: [] } : parseGitopsSettings(gitops.text, file);
+  const inEffect = gitopsInEffect(parsed.settings, asked, file);
+  errors.push(...parsed.errors, ...inEffect.errors);
+  const wanted = Object.keys(inEffect.settings).length > 0;
+  const result = await renderChartsAsync(inputs, wanted ? { gitops: { settings: inEffect.settings, file } } : {});
   return errors.length === 0
     ? result
     : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './load-charts.js';
 import { lastStartedModule } from './module-guard.js';
+import type { GitopsTool } from '../gitops/settings.js';
 
 /** Rejections and throws no one handled (a module's stray promise or timer): errors of the render, not lost. */
 const stray: { file: string; message: string }[] = [];
@@ -18,8 +19,8 @@ const record = (e: unknown): void => {
 process.on('unhandledRejection', record);
 process.on('uncaughtException', record);
 
-parentPort?.once('message', (chartsDir: string) => {
-  renderFrom(chartsDir).then(
+parentPort?.once('message', ({ chartsDir, gitops }: { chartsDir: string; gitops: GitopsTool[] }) => {
+  renderFrom(chartsDir, gitops).then(
     // One turn later, so a rejection left by the last module has been seen.
     (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
     (e: unknown) =>

@@ -18,6 +18,11 @@ import { checkChartName, parseChartSettings, type ChartSettings } from './chart-
 import { chartFiles } from './files.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
+import { objectKey } from '../rules/objects.js';
+import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
+import { chartCycles, chartDependencies, chartWaves, dependencies } from '../gitops/dependencies.js';
+import { gitopsFiles } from '../gitops/output.js';
+import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
 
 /** One chart as read from disk: its name, its files' text, and its code module if any. */
@@ -44,36 +49,97 @@ export interface RenderResult {
   readonly objectCount: number;
 }
 
+/** What a render may add to the charts' own files. */
+export interface RenderOptions {
+  /** GitOps objects to generate (dist/_argocd, dist/_flux), with the file the settings came from, for messages. */
+  readonly gitops?: { readonly settings: GitopsSettings; readonly file: string };
+}
+
 /**
  * Renders charts to the bytes of dist/. Pure: chart inputs in, files or errors out; every error of every chart is
- * collected before returning. Charts are independent, so the cost is linear in their number and size. A chart
- * module must build its chart synchronously here; {@link renderChartsAsync} awaits async ones.
+ * collected before returning. Charts are built independently, so the cost is linear in their number and size;
+ * then one pass over all objects orders them (src/gitops: Argo CD annotations, chart dependencies) and emits the
+ * files. A chart module must build its chart synchronously here; {@link renderChartsAsync} awaits async ones.
  */
-export function renderCharts(inputs: readonly ChartInput[]): RenderResult {
-  return merged(byName(inputs).map((input) => ({ input, result: renderChart(input) })));
+export function renderCharts(inputs: readonly ChartInput[], options: RenderOptions = {}): RenderResult {
+  return emit(
+    byName(inputs).map((input) => renderChartObjects(input)),
+    options,
+  );
 }
 
 /** {@link renderCharts}, awaiting chart modules whose default export is async (one chart at a time). */
-export async function renderChartsAsync(inputs: readonly ChartInput[]): Promise<RenderResult> {
-  const results: { input: ChartInput; result: RenderResult }[] = [];
-  for (const input of byName(inputs)) results.push({ input, result: await renderChartAsync(input) });
-  return merged(results);
+export async function renderChartsAsync(
+  inputs: readonly ChartInput[],
+  options: RenderOptions = {},
+): Promise<RenderResult> {
+  const parts: ChartPart[] = [];
+  for (const input of byName(inputs)) parts.push(await renderChartObjectsAsync(input));
+  return emit(parts, options);
 }
 
 function byName(inputs: readonly ChartInput[]): ChartInput[] {
   return [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function merged(results: readonly { input: ChartInput; result: RenderResult }[]): RenderResult {
+/** One chart, built and checked, before the files are written out. */
+interface ChartPart {
+  readonly input: ChartInput;
+  readonly errors: SpecError[];
+  /** Present when the chart has no error. */
+  readonly built?: {
+    readonly objects: RenderedObject[];
+    readonly header: (o: RenderedObject) => string;
+    readonly namespace?: string;
+  };
+}
+
+/**
+ * The files of all charts: the dependency graph across charts orders them (a cycle between charts is an error),
+ * objects get the Argo CD annotations it calls for, then each chart's files and the GitOps objects are emitted.
+ */
+function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult {
+  const errors: SpecError[] = parts.flatMap((p) => p.errors);
+  const built = parts.flatMap((p) => (p.built === undefined ? [] : [{ input: p.input, ...p.built }]));
+  const objectCount = built.reduce((n, b) => n + b.objects.length, 0);
+  if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
+  const charts = built.map((b) => ({ chart: b.input.name, objects: b.objects.map((o) => o.json) }));
+  const deps = dependencies(charts);
+  const chartDeps = chartDependencies(charts, deps);
+  for (const cycle of chartCycles(chartDeps, deps))
+    errors.push({
+      file: built.find((b) => b.input.name === cycle.charts[0])?.input.dir ?? '',
+      path: '',
+      expected: 'charts that do not need each other (no order could apply them)',
+      found: `the cycle ${[...cycle.charts, cycle.charts[0]].join(' → ')}: ${cycle.because}`,
+      hint: 'Move the objects both need into one chart, or into a chart of their own.',
+    });
+  if (errors.length > 0) return { files: new Map(), errors, objectCount };
+  const located = built.flatMap((b) =>
+    b.objects.map((o) => ({ chart: b.input.name, key: objectKey(o.json), obj: o.json })),
+  );
+  const annotations = syncAnnotations(located, deps);
   const files = new Map<string, string>();
-  const errors: SpecError[] = [];
-  let objectCount = 0;
-  for (const { input, result } of results) {
-    appendAll(errors, result.errors);
-    objectCount += result.objectCount;
-    for (const [name, bytes] of result.files) files.set(`${input.name}/${name}`, bytes);
+  for (const b of built) {
+    const objects = b.objects.map((o) => {
+      const extra = annotations.get(objectKey(o.json));
+      return extra === undefined ? o : { ...o, json: withAnnotations(o.json, extra) };
+    });
+    for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
   }
-  return { files: errors.length > 0 ? new Map() : files, errors: errors.sort(byPlace), objectCount };
+  if (options.gitops !== undefined) {
+    const waves = chartWaves(chartDeps);
+    const targets = built.map((b) => ({
+      chart: b.input.name,
+      ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
+      wave: waves.get(b.input.name) ?? 0,
+      needs: chartDeps.get(b.input.name) ?? [],
+    }));
+    const gitops = gitopsFiles(options.gitops.settings, targets, options.gitops.file);
+    if (gitops.errors.length > 0) return { files: new Map(), errors: gitops.errors, objectCount };
+    for (const [name, bytes] of gitops.files) files.set(name, bytes);
+  }
+  return { files, errors: [], objectCount };
 }
 
 /** Errors in reading order: by file, document, line, column. */
@@ -94,10 +160,29 @@ interface Prepared {
   readonly relativeOf: Map<string, string>;
 }
 
-/** Renders one chart: parse, validate, build (a module synchronously), check the wiring, emit. */
+/**
+ * Renders one chart on its own: its files, relative to its dist directory (ordered by the objects of this chart
+ * only; {@link renderCharts} orders across charts).
+ */
 export function renderChart(input: ChartInput): RenderResult {
+  return ownFiles(input, emit([renderChartObjects(input)], {}));
+}
+
+/** {@link renderChart}, awaiting an async chart module (within 30 s, `SPECFORGE_MODULE_TIMEOUT_MS`). */
+export async function renderChartAsync(input: ChartInput): Promise<RenderResult> {
+  return ownFiles(input, emit([await renderChartObjectsAsync(input)], {}));
+}
+
+function ownFiles(input: ChartInput, result: RenderResult): RenderResult {
+  const prefix = `${input.name}/`;
+  const files = new Map([...result.files].map(([path, bytes]) => [path.slice(prefix.length), bytes]));
+  return { ...result, files };
+}
+
+/** Builds one chart: parse, validate, build (a module synchronously), check the wiring. */
+function renderChartObjects(input: ChartInput): ChartPart {
   const p = prepare(input);
-  if ('files' in p) return p;
+  if ('files' in p) return { input, errors: p.errors };
   return finish(input, p, () => {
     const chart = buildChart(input.name, p.settings, p.specs);
     if (input.module !== undefined) callModule(input.module, chart);
@@ -105,10 +190,9 @@ export function renderChart(input: ChartInput): RenderResult {
   });
 }
 
-/** {@link renderChart}, awaiting an async chart module (within 30 s, `SPECFORGE_MODULE_TIMEOUT_MS`). */
-export async function renderChartAsync(input: ChartInput): Promise<RenderResult> {
+async function renderChartObjectsAsync(input: ChartInput): Promise<ChartPart> {
   const p = prepare(input);
-  if ('files' in p) return p;
+  if ('files' in p) return { input, errors: p.errors };
   let built: Chart | Error;
   try {
     built = buildChart(input.name, p.settings, p.specs);
@@ -154,18 +238,19 @@ function prepare(input: ChartInput): Prepared | RenderResult {
 }
 
 /**
- * Checks and emits a built chart. Built from the valid specs even when others have errors, so wiring errors are
- * reported in the same run.
+ * Checks a built chart. Built from the valid specs even when others have errors, so wiring errors are reported in
+ * the same run.
  */
-function finish(input: ChartInput, p: Prepared, build: () => Chart): RenderResult {
+function finish(input: ChartInput, p: Prepared, build: () => Chart): ChartPart {
   const { errors, relativeOf } = p;
   const objects = synthesize(input, p, build);
-  if (objects === undefined || errors.length > 0) return { files: new Map(), errors, objectCount: 0 };
+  if (objects === undefined || errors.length > 0) return { input, errors };
   if (input.settings !== undefined) relativeOf.set(input.settings.file, `${input.name}/chart.yaml`);
   // A file name may hold any character, line breaks included: quoted when not plain, it stays one comment line.
   const header = (o: RenderedObject): string =>
     `# Generated by specforge from ${o.source === undefined ? `${input.name}/ (chart module)` : quoteString(relativeOf.get(o.source.file) ?? '')}. Do not edit.\n`;
-  return { files: chartFiles(objects, header), errors, objectCount: objects.length };
+  const namespace = p.settings.namespace;
+  return { input, errors, built: { objects, header, ...(namespace === undefined ? {} : { namespace }) } };
 }
 
 /**

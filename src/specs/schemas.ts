@@ -5,6 +5,7 @@ import myapp from '../../schemas/myapp.schema.json' with { type: 'json' };
 import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
 import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
 import chart from '../../schemas/chart.schema.json' with { type: 'json' };
+import gitops from '../../schemas/gitops.schema.json' with { type: 'json' };
 import { describeValue } from './errors.js';
 import { fromJsonPointer, type FieldPath } from './paths.js';
 import type { SpecKind } from './types.js';
@@ -20,16 +21,20 @@ export interface Violation {
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(common);
 
-const validators: Record<SpecKind | 'chart', ValidateFunction> = {
+const validators: Record<SpecKind | 'chart' | 'gitops', ValidateFunction> = {
   AppService: ajv.compile(appservice),
   Myapp: ajv.compile(myapp),
   Podroute: ajv.compile(podroute),
   NodePool: ajv.compile(nodepool),
   chart: ajv.compile(chart),
+  gitops: ajv.compile(gitops),
 };
 
-/** Validates one parsed document against the published JSON Schema of its kind (or the chart settings schema). */
-export function checkSchema(kind: SpecKind | 'chart', data: unknown): Violation[] {
+/**
+ * Validates one parsed document against the published JSON Schema of its kind (or the chart or GitOps settings
+ * schema).
+ */
+export function checkSchema(kind: SpecKind | 'chart' | 'gitops', data: unknown): Violation[] {
   const validate = validators[kind];
   if (validate(data)) return [];
   return toViolations(validate.errors ?? [], data);

@@ -17,7 +17,10 @@ const DIST = join(ROOT, 'dist');
 /** Server-side apply as a GitOps tool does it: its own field manager, taking over fields it is told to own. */
 const SSA = ['--server-side', '--force-conflicts', '--field-manager=specforge-test'];
 
-const charts = readdirSync(DIST).sort();
+// dist/_argocd and dist/_flux hold GitOps objects, not charts (test/cluster/gitops-apply.test.ts applies those).
+const charts = readdirSync(DIST)
+  .filter((c) => !c.startsWith('_'))
+  .sort();
 const nodePoolCharts = charts.filter((c) => c.startsWith('blog-code-'));
 const appliedCharts = charts.filter((c) => !nodePoolCharts.includes(c));
 

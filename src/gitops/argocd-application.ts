@@ -1,0 +1,52 @@
+import type { Obj } from '../rules/objects.js';
+import { SYNC_WAVE } from './argocd-order.js';
+import type { ArgocdSettings } from './settings.js';
+
+/** A chart as the GitOps objects see it: its name, its namespace, and the wave it is synced in. */
+export interface ChartTarget {
+  readonly chart: string;
+  /** The chart's namespace setting, if any. */
+  readonly namespace?: string;
+  /** 0 for charts that need no other chart; else after the charts they need. */
+  readonly wave: number;
+  /** The charts this one needs (their objects first). */
+  readonly needs: readonly string[];
+}
+
+/**
+ * The Argo CD Application of one chart: its dist directory from the repository, into the chart's namespace; in an
+ * app of apps (dist/_argocd/), a chart that needs another is a later sync wave. Pure.
+ */
+export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
+  const syncOptions = [...(s.serverSideApply === false ? [] : ['ServerSideApply=true'])];
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: t.chart,
+      namespace: s.namespace ?? 'argocd',
+      labels: { 'app.kubernetes.io/managed-by': 'specforge', 'app.kubernetes.io/part-of': t.chart },
+      ...(t.wave === 0 ? {} : { annotations: { [SYNC_WAVE]: String(t.wave) } }),
+    },
+    spec: {
+      project: s.project ?? 'default',
+      source: {
+        repoURL: s.repoURL,
+        targetRevision: s.targetRevision ?? 'HEAD',
+        path: `${trimSlashes(s.path ?? 'dist')}/${t.chart}`,
+      },
+      destination: {
+        server: s.server ?? 'https://kubernetes.default.svc',
+        ...(t.namespace === undefined ? {} : { namespace: t.namespace }),
+      },
+      syncPolicy: {
+        ...(s.automated === false ? {} : { automated: { prune: true, selfHeal: true } }),
+        ...(syncOptions.length === 0 ? {} : { syncOptions }),
+      },
+    },
+  };
+}
+
+function trimSlashes(path: string): string {
+  return path.replace(/^\.\//, '').replace(/\/+$/, '');
+}

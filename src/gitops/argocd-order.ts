@@ -1,0 +1,116 @@
+import type { Obj } from '../rules/objects.js';
+import type { Dependency, Located } from './dependencies.js';
+
+/** Argo CD's sync-wave annotation: lower waves are applied (and healthy) before higher ones. */
+export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+/** Argo CD's per-object sync options annotation (comma-separated). */
+export const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
+/** Lets Argo CD's dry run pass a custom resource whose CRD is applied in the same sync. */
+export const SKIP_DRY_RUN = 'SkipDryRunOnMissingResource=true';
+
+/**
+ * The order gitops-engine applies kinds in within one sync wave (`kindOrder`, pkg/sync/sync_tasks.go of
+ * github.com/argoproj/argo-cd/gitops-engine/v3 v3.6.1): these first, in this order; every other kind after them,
+ * by kind name. test/cluster/argocd.test.ts checks it against the real Sync.
+ */
+export const ARGOCD_KIND_ORDER: readonly string[] = [
+  'Namespace',
+  'NetworkPolicy',
+  'ResourceQuota',
+  'LimitRange',
+  'PodSecurityPolicy',
+  'PodDisruptionBudget',
+  'ServiceAccount',
+  'Secret',
+  'SecretList',
+  'ConfigMap',
+  'StorageClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleList',
+  'ClusterRoleBinding',
+  'ClusterRoleBindingList',
+  'Role',
+  'RoleList',
+  'RoleBinding',
+  'RoleBindingList',
+  'Service',
+  'DaemonSet',
+  'Pod',
+  'ReplicationController',
+  'ReplicaSet',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'IngressClass',
+  'Ingress',
+  'APIService',
+];
+
+const RANK = new Map(ARGOCD_KIND_ORDER.map((kind, i) => [kind, i]));
+
+/** Whether Argo CD, within one wave, applies kind `a` strictly before kind `b` (same kind: together). */
+export function appliedBefore(a: string, b: string): boolean {
+  const ra = RANK.get(a);
+  const rb = RANK.get(b);
+  if (ra !== undefined && rb !== undefined) return ra < rb;
+  if (ra !== undefined) return true;
+  if (rb !== undefined) return false;
+  return a < b;
+}
+
+/** The Argo CD annotations an object needs, by object key; objects that need none are absent. */
+export type SyncAnnotations = Map<string, Record<string, string>>;
+
+/**
+ * Argo CD's annotations from the dependency graph. Pure.
+ * - a sync wave only where the kind order is not enough: an object goes one wave after a dependency Argo CD would
+ *   not apply first in the same wave (0, Argo CD's default, is not written);
+ * - `SkipDryRunOnMissingResource=true` on a custom resource whose CRD is rendered too (in any chart): Argo CD's
+ *   dry run of a sync cannot know a kind whose CRD it has not applied yet.
+ * A wave the object already carries (from a chart module) is kept and ordered around. Requires an acyclic graph.
+ */
+export function syncAnnotations(objects: readonly Located[], deps: readonly Dependency[]): SyncAnnotations {
+  const needs = new Map<string, Dependency[]>();
+  for (const d of deps) needs.set(d.from.key, [...(needs.get(d.from.key) ?? []), d]);
+  const waves = new Map<string, number>();
+  const waveOf = (o: Located, seen: Set<string>): number => {
+    const known = waves.get(o.key);
+    if (known !== undefined) return known;
+    const own = Number.parseInt(String(o.obj.metadata?.annotations?.[SYNC_WAVE] ?? ''), 10);
+    let w = Number.isNaN(own) ? 0 : own;
+    if (Number.isNaN(own) && !seen.has(o.key)) {
+      seen.add(o.key);
+      for (const d of needs.get(o.key) ?? []) {
+        const dw = waveOf(d.to, seen);
+        w = Math.max(w, appliedBefore(String(d.to.obj.kind), String(o.obj.kind)) ? dw : dw + 1);
+      }
+    }
+    waves.set(o.key, w);
+    return w;
+  };
+  const out: SyncAnnotations = new Map();
+  for (const o of objects) {
+    const annotations: Record<string, string> = {};
+    const w = waveOf(o, new Set());
+    if (w !== 0 && o.obj.metadata?.annotations?.[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
+    if ((needs.get(o.key) ?? []).some((d) => d.to.obj.kind === 'CustomResourceDefinition')) {
+      const options = String(o.obj.metadata?.annotations?.[SYNC_OPTIONS] ?? '');
+      if (!options.split(',').includes(SKIP_DRY_RUN))
+        annotations[SYNC_OPTIONS] = options === '' ? SKIP_DRY_RUN : `${options},${SKIP_DRY_RUN}`;
+    }
+    if (Object.keys(annotations).length > 0) out.set(o.key, annotations);
+  }
+  return out;
+}
+
+/** `obj` with `annotations` merged into its metadata (a new object; the input is not changed). */
+export function withAnnotations(obj: Obj, annotations: Record<string, string> | undefined): Obj {
+  if (annotations === undefined) return obj;
+  const metadata = obj.metadata ?? {};
+  return { ...obj, metadata: { ...metadata, annotations: { ...metadata.annotations, ...annotations } } };
+}

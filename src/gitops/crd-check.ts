@@ -1,0 +1,37 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import application from '../../schemas/vendor/argoproj.io_v1alpha1_application.json' with { type: 'json' };
+import kustomization from '../../schemas/vendor/kustomize.toolkit.fluxcd.io_v1_kustomization.json' with { type: 'json' };
+import type { Obj } from '../rules/objects.js';
+
+/**
+ * The tools' own schemas for the objects specforge generates: the `openAPIV3Schema` of Argo CD's Application CRD
+ * (v3.6.1) and Flux's Kustomization CRD (kustomize-controller v1.9.5), copied from their releases by
+ * scripts/vendor-crd-schemas.mjs. CRD schemas carry the API server's own checks (patterns, enums, required fields)
+ * that model packages leave out (docs/decisions.md, "GitOps objects").
+ */
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+let compiled: Map<string, ValidateFunction> | undefined;
+
+function validators(): Map<string, ValidateFunction> {
+  compiled ??= new Map([
+    ['argoproj.io/v1alpha1/Application', ajv.compile(withoutComment(application))],
+    ['kustomize.toolkit.fluxcd.io/v1/Kustomization', ajv.compile(withoutComment(kustomization))],
+  ]);
+  return compiled;
+}
+
+function withoutComment(schema: object): object {
+  const { $comment: _comment, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+/** Problems of a generated object under its CRD's schema, as `path: message`; empty when valid. */
+export function crdProblems(obj: Obj): string[] {
+  const validate = validators().get(`${obj.apiVersion}/${obj.kind}`);
+  if (validate === undefined) return [`no vendored schema for ${obj.apiVersion} ${obj.kind}`];
+  if (validate(obj)) return [];
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath === '' ? '(root)' : e.instancePath.slice(1).replaceAll('/', '.')} ${e.message ?? ''}`,
+  );
+}

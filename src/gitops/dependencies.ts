@@ -1,0 +1,143 @@
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
+import { describeObject, groupOf, objectKey, type Obj } from '../rules/objects.js';
+
+/** The objects of one chart, as rendered. */
+export interface ChartObjects {
+  readonly chart: string;
+  readonly objects: readonly Obj[];
+}
+
+/** One rendered object, located: its chart and its API identity (src/rules/objects.ts `objectKey`). */
+export interface Located {
+  readonly chart: string;
+  readonly key: string;
+  readonly obj: Obj;
+}
+
+/** `from` cannot be applied before `to` exists: the dependency graph every ordering is emitted from. */
+export interface Dependency {
+  readonly from: Located;
+  readonly to: Located;
+  /** Why, for messages and docs: e.g. `its CustomResourceDefinition`. */
+  readonly reason: string;
+}
+
+/**
+ * The dependency graph of a render, across charts. Pure. An object needs:
+ * - the CustomResourceDefinition of its kind, when one is rendered (a custom resource cannot be created before);
+ * - the Namespace it lives in, when rendered;
+ * - the RuntimeClass its pod template names, when rendered, and the NodePool that made it (whose controller labels
+ *   and taints the Nodes that RuntimeClass schedules onto).
+ * Objects nobody renders (a cluster's existing Namespaces, CRDs installed otherwise) are no dependency.
+ */
+export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
+  const all: Located[] = charts.flatMap(({ chart, objects }) =>
+    objects.map((obj) => ({ chart, key: objectKey(obj), obj })),
+  );
+  const crdOf = new Map<string, Located>();
+  const namespaces = new Map<string, Located>();
+  const runtimeClasses = new Map<string, Located>();
+  const nodePools = new Map<string, Located>();
+  for (const o of all) {
+    const { obj } = o;
+    const group = groupOf(obj);
+    if (obj.kind === 'CustomResourceDefinition' && group === 'apiextensions.k8s.io')
+      crdOf.set(`${obj.spec?.group}/${obj.spec?.names?.kind}`, o);
+    else if (obj.kind === 'Namespace' && group === '') namespaces.set(String(obj.metadata?.name), o);
+    else if (obj.kind === 'RuntimeClass' && group === 'node.k8s.io')
+      runtimeClasses.set(String(obj.metadata?.name), o);
+    else if (obj.kind === 'NodePool') nodePools.set(`${o.chart}/${obj.metadata?.name}`, o);
+  }
+  const out: Dependency[] = [];
+  const add = (from: Located, to: Located | undefined, reason: string): void => {
+    if (to !== undefined && to.key !== from.key) out.push({ from, to, reason });
+  };
+  for (const o of all) {
+    const { obj } = o;
+    add(o, crdOf.get(`${groupOf(obj)}/${obj.kind}`), 'its CustomResourceDefinition');
+    const ns = obj.metadata?.namespace;
+    if (typeof ns === 'string') add(o, namespaces.get(ns), 'its Namespace');
+    const runtimeClass = podSpecOf(obj)?.runtimeClassName;
+    if (typeof runtimeClass === 'string') {
+      const rc = runtimeClasses.get(runtimeClass);
+      add(o, rc, 'the RuntimeClass its pods name');
+      const labels = rc?.obj.metadata?.labels ?? {};
+      if (rc !== undefined && labels[SPEC_KIND_LABEL] === 'nodepool')
+        add(
+          o,
+          nodePools.get(`${rc.chart}/${labels[SPEC_NAME_LABEL]}`),
+          'the NodePool its RuntimeClass schedules onto',
+        );
+    }
+  }
+  return out;
+}
+
+/** The pod spec of a workload or Pod, if it has one. */
+export function podSpecOf(obj: Obj): Obj | undefined {
+  if (obj.kind === 'Pod') return obj.spec;
+  if (obj.kind === 'CronJob') return obj.spec?.jobTemplate?.spec?.template?.spec;
+  return obj.spec?.template?.spec;
+}
+
+/** Chart → the other charts it needs (from dependencies that cross charts), each sorted. */
+export function chartDependencies(
+  charts: readonly ChartObjects[],
+  deps: readonly Dependency[],
+): Map<string, string[]> {
+  const out = new Map<string, Set<string>>(charts.map((c) => [c.chart, new Set<string>()]));
+  for (const d of deps) if (d.from.chart !== d.to.chart) out.get(d.from.chart)?.add(d.to.chart);
+  return new Map([...out].map(([chart, needs]) => [chart, [...needs].sort()]));
+}
+
+/**
+ * Charts that need each other, directly or through others: no order can apply them, so a render with such a cycle
+ * fails. Each cycle once, as its charts in order, with the objects that make each step.
+ */
+export function chartCycles(
+  chartDeps: ReadonlyMap<string, readonly string[]>,
+  deps: readonly Dependency[],
+): { charts: string[]; because: string }[] {
+  const cycles: { charts: string[]; because: string }[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (chart: string): void => {
+    state.set(chart, 'visiting');
+    stack.push(chart);
+    for (const next of chartDeps.get(chart) ?? []) {
+      const s = state.get(next);
+      if (s === 'visiting') {
+        const cycle = stack.slice(stack.indexOf(next));
+        const steps = cycle.map((from, i) => {
+          const to = cycle[(i + 1) % cycle.length];
+          const d = deps.find((x) => x.from.chart === from && x.to.chart === to);
+          return d === undefined
+            ? `${from} needs ${to}`
+            : `${describeObject(d.from.obj)} in ${from} needs ${describeObject(d.to.obj)} (${d.reason}) in ${to}`;
+        });
+        cycles.push({ charts: cycle, because: steps.join('; ') });
+      } else if (s === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(chart, 'done');
+  };
+  for (const chart of [...chartDeps.keys()].sort()) if (!state.has(chart)) visit(chart);
+  return cycles;
+}
+
+/**
+ * Waves of charts: 0 for charts that need none, else one more than the highest wave they need. Requires no cycle.
+ */
+export function chartWaves(chartDeps: ReadonlyMap<string, readonly string[]>): Map<string, number> {
+  const waves = new Map<string, number>();
+  const wave = (chart: string): number => {
+    const known = waves.get(chart);
+    if (known !== undefined) return known;
+    waves.set(chart, 0);
+    const w = Math.max(-1, ...(chartDeps.get(chart) ?? []).map(wave)) + 1;
+    waves.set(chart, w);
+    return w;
+  };
+  for (const chart of chartDeps.keys()) wave(chart);
+  return waves;
+}

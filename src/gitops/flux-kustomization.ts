@@ -1,0 +1,34 @@
+import type { Obj } from '../rules/objects.js';
+import type { ChartTarget } from './argocd-application.js';
+import type { FluxSettings } from './settings.js';
+
+/**
+ * The Flux Kustomization of one chart: its dist directory from the source, `dependsOn` the Kustomizations of the
+ * charts it needs (Flux applies it only once they are ready). Objects keep their own namespaces (no
+ * targetNamespace), so `flux build` yields exactly the rendered objects. Pure.
+ */
+export function fluxKustomization(s: FluxSettings, t: ChartTarget): Obj {
+  const namespace = s.namespace ?? 'flux-system';
+  const source = s.sourceRef ?? { name: 'flux-system' };
+  const base = (s.path ?? './dist').replace(/\/+$/, '');
+  return {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: {
+      name: t.chart,
+      namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'specforge', 'app.kubernetes.io/part-of': t.chart },
+    },
+    spec: {
+      interval: s.interval ?? '10m',
+      path: `${base.startsWith('./') || base.startsWith('/') ? base : `./${base}`}/${t.chart}`,
+      prune: s.prune ?? true,
+      sourceRef: {
+        kind: source.kind ?? 'GitRepository',
+        name: source.name,
+        ...(source.namespace === undefined ? {} : { namespace: source.namespace }),
+      },
+      ...(t.needs.length === 0 ? {} : { dependsOn: t.needs.map((name) => ({ name })) }),
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { locateViolations, readSingleDocument } from '../specs/load.js';
+import type { SpecError } from '../specs/errors.js';
+import { checkSchema } from '../specs/schemas.js';
+
+/** The GitOps tools specforge generates objects for. */
+export type GitopsTool = 'argocd' | 'flux';
+
+/** Every tool, in output order. */
+export const GITOPS_TOOLS: readonly GitopsTool[] = ['argocd', 'flux'];
+
+/** The optional top-level `charts/gitops.yaml` (schemas/gitops.schema.json). */
+export const GITOPS_SETTINGS_FILE = 'gitops.yaml';
+
+/** Argo CD Applications, one per chart, in `dist/_argocd/`. */
+export interface ArgocdSettings {
+  /** The Git repository Argo CD reads. */
+  readonly repoURL: string;
+  /**
+   * Branch, tag or commit.
+   * @default 'HEAD'
+   */
+  readonly targetRevision?: string;
+  /**
+   * Where the rendered output directory is in the repository.
+   * @default 'dist'
+   */
+  readonly path?: string;
+  /**
+   * Argo CD project.
+   * @default 'default'
+   */
+  readonly project?: string;
+  /**
+   * Namespace of the Application objects.
+   * @default 'argocd'
+   */
+  readonly namespace?: string;
+  /**
+   * Destination cluster API.
+   * @default 'https://kubernetes.default.svc'
+   */
+  readonly server?: string;
+  /**
+   * Sync with server-side apply.
+   * @default true
+   */
+  readonly serverSideApply?: boolean;
+  /**
+   * Automated sync with prune and self-heal.
+   * @default true
+   */
+  readonly automated?: boolean;
+}
+
+/** Flux Kustomizations, one per chart, in `dist/_flux/`. */
+export interface FluxSettings {
+  /**
+   * The Flux source holding the repository.
+   * @default - GitRepository `flux-system`, what `flux bootstrap` creates
+   */
+  readonly sourceRef?: { readonly kind?: string; readonly name: string; readonly namespace?: string };
+  /**
+   * Where the rendered output directory is in the source.
+   * @default './dist'
+   */
+  readonly path?: string;
+  /**
+   * Namespace of the Kustomization objects.
+   * @default 'flux-system'
+   */
+  readonly namespace?: string;
+  /**
+   * Reconcile interval (a Go duration).
+   * @default '10m'
+   */
+  readonly interval?: string;
+  /**
+   * Delete objects removed from the output.
+   * @default true
+   */
+  readonly prune?: boolean;
+}
+
+/** What `charts/gitops.yaml` holds: a section per tool to generate for. */
+export interface GitopsSettings {
+  readonly argocd?: ArgocdSettings;
+  readonly flux?: FluxSettings;
+}
+
+/** Parses and validates `charts/gitops.yaml`. Pure. */
+export function parseGitopsSettings(
+  text: string,
+  file: string,
+): { settings: GitopsSettings; errors: SpecError[] } {
+  const read = readSingleDocument(text, file);
+  if ('errors' in read) return { settings: {}, errors: read.errors };
+  const data = read.data ?? {};
+  const problems = checkSchema('gitops', data);
+  if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
+  return { settings: data as GitopsSettings, errors: [] };
+}
+
+/**
+ * The settings in effect: the file's sections, plus a default section for each tool asked for on the command line
+ * (`--gitops argocd,flux`). Argo CD has no default repository: asking for it without `argocd.repoURL` in the file
+ * is an error naming the file to write.
+ */
+export function gitopsInEffect(
+  settings: GitopsSettings,
+  asked: readonly GitopsTool[],
+  file: string,
+): { settings: GitopsSettings; errors: SpecError[] } {
+  const errors: SpecError[] = [];
+  let out: GitopsSettings = settings;
+  for (const tool of asked) {
+    if (out[tool] !== undefined) continue;
+    if (tool === 'flux') out = { ...out, flux: {} };
+    else
+      errors.push({
+        file,
+        path: 'argocd.repoURL',
+        expected: 'the Git repository Argo CD reads, for `--gitops argocd`',
+        found: 'no argocd section',
+        hint: `Write it in ${file}: \`argocd: {repoURL: https://git.example.com/org/repo.git}\`.`,
+      });
+  }
+  return { settings: out, errors };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  appliedBefore,
+  SKIP_DRY_RUN,
+  SYNC_OPTIONS,
+  SYNC_WAVE,
+  syncAnnotations,
+  withAnnotations,
+} from '../../src/gitops/argocd-order.js';
+import { dependencies } from '../../src/gitops/dependencies.js';
+import { objectKey, type Obj } from '../../src/rules/objects.js';
+
+const located = (chart: string, objects: Obj[]) =>
+  objects.map((obj) => ({ chart, key: objectKey(obj), obj }));
+
+const crd: Obj = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'nodepools.nodes.specforge.dev' },
+  spec: { group: 'nodes.specforge.dev', names: { kind: 'NodePool' }, scope: 'Cluster' },
+};
+const pool: Obj = {
+  apiVersion: 'nodes.specforge.dev/v1',
+  kind: 'NodePool',
+  metadata: {
+    name: 'gpu',
+    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
+  },
+};
+const runtimeClass: Obj = { ...pool, apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass' };
+const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
+const deployment: Obj = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: { template: { spec: { runtimeClassName: 'gpu', containers: [] } } },
+};
+
+function annotate(objects: Obj[]): Map<string, Record<string, string>> {
+  const charts = [{ chart: 'c', objects }];
+  return syncAnnotations(located('c', objects), dependencies(charts));
+}
+
+describe("Argo CD's kind order", () => {
+  it('applies Namespaces and CRDs before workloads, and unknown kinds last, by name', () => {
+    expect(appliedBefore('Namespace', 'Deployment')).toBe(true);
+    expect(appliedBefore('CustomResourceDefinition', 'NodePool')).toBe(true);
+    expect(appliedBefore('Deployment', 'RuntimeClass')).toBe(true);
+    expect(appliedBefore('NodePool', 'RuntimeClass')).toBe(true);
+    expect(appliedBefore('Deployment', 'Deployment')).toBe(false);
+  });
+});
+
+describe('sync annotations from the dependency graph', () => {
+  it('writes no wave where the kind order already applies the dependency first', () => {
+    const a = annotate([ns, { ...deployment, spec: { template: { spec: { containers: [] } } } }]);
+    expect(a.size).toBe(0);
+  });
+
+  it('puts a workload one wave after the RuntimeClass and NodePool it needs (the kind order would not)', () => {
+    const a = annotate([ns, deployment, runtimeClass, pool]);
+    expect(a.get(objectKey(deployment))).toEqual({ [SYNC_WAVE]: '1' });
+    expect(a.get(objectKey(runtimeClass))).toBeUndefined();
+  });
+
+  it('lets the dry run pass a custom resource whose CRD is in the same sync', () => {
+    const a = annotate([crd, pool]);
+    expect(a.get(objectKey(pool))).toEqual({ [SYNC_OPTIONS]: SKIP_DRY_RUN });
+    expect(a.get(objectKey(crd))).toBeUndefined();
+  });
+
+  it('keeps sync options and a wave the object already has', () => {
+    const own = {
+      ...pool,
+      metadata: { ...pool.metadata, annotations: { [SYNC_OPTIONS]: 'Prune=false', [SYNC_WAVE]: '5' } },
+    };
+    const a = annotate([crd, own]);
+    expect(a.get(objectKey(own))).toEqual({ [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}` });
+    const merged = withAnnotations(own, a.get(objectKey(own)));
+    expect(merged.metadata.annotations).toEqual({
+      [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}`,
+      [SYNC_WAVE]: '5',
+    });
+    expect(own.metadata.annotations[SYNC_OPTIONS]).toBe('Prune=false');
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { chartCycles, chartDependencies, chartWaves, dependencies } from '../../src/gitops/dependencies.js';
+import type { Obj } from '../../src/rules/objects.js';
+
+const crd: Obj = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'nodepools.nodes.specforge.dev' },
+  spec: { group: 'nodes.specforge.dev', names: { kind: 'NodePool' }, scope: 'Cluster' },
+};
+const pool: Obj = {
+  apiVersion: 'nodes.specforge.dev/v1',
+  kind: 'NodePool',
+  metadata: {
+    name: 'gpu',
+    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
+  },
+};
+const runtimeClass: Obj = {
+  apiVersion: 'node.k8s.io/v1',
+  kind: 'RuntimeClass',
+  metadata: {
+    name: 'gpu',
+    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
+  },
+};
+const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
+const deployment: Obj = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: { template: { spec: { runtimeClassName: 'gpu', containers: [] } } },
+};
+
+const names = (deps: ReturnType<typeof dependencies>): string[] =>
+  deps.map(
+    (d) => `${d.from.obj.kind}/${d.from.obj.metadata.name} -> ${d.to.obj.kind}/${d.to.obj.metadata.name}`,
+  );
+
+describe('the dependency graph', () => {
+  it('makes a custom resource need its CRD, across charts', () => {
+    const deps = dependencies([
+      { chart: 'controller', objects: [crd] },
+      { chart: 'pools', objects: [pool, runtimeClass] },
+    ]);
+    expect(names(deps)).toEqual(['NodePool/gpu -> CustomResourceDefinition/nodepools.nodes.specforge.dev']);
+    expect(deps[0]?.from.chart).toBe('pools');
+    expect(deps[0]?.to.chart).toBe('controller');
+  });
+
+  it('makes a workload need its Namespace, the RuntimeClass its pods name, and the NodePool behind it', () => {
+    const deps = dependencies([{ chart: 'shop', objects: [ns, deployment, runtimeClass, pool] }]);
+    expect(names(deps).sort()).toEqual([
+      'Deployment/web -> Namespace/shop',
+      'Deployment/web -> NodePool/gpu',
+      'Deployment/web -> RuntimeClass/gpu',
+    ]);
+  });
+
+  it('has no edge to objects nobody renders', () => {
+    expect(dependencies([{ chart: 'shop', objects: [deployment, pool] }])).toEqual([]);
+  });
+
+  it('orders charts by what they need, in waves', () => {
+    const charts = [
+      { chart: 'controller', objects: [crd] },
+      { chart: 'pools', objects: [pool, runtimeClass] },
+      { chart: 'shop', objects: [ns, deployment] },
+    ];
+    const chartDeps = chartDependencies(charts, dependencies(charts));
+    expect(Object.fromEntries(chartDeps)).toEqual({ controller: [], pools: ['controller'], shop: ['pools'] });
+    expect(Object.fromEntries(chartWaves(chartDeps))).toEqual({ controller: 0, pools: 1, shop: 2 });
+    expect(chartCycles(chartDeps, [])).toEqual([]);
+  });
+
+  it('finds charts that need each other', () => {
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'shop' } };
+    // a holds the CRD b's NodePool needs; b holds the Namespace a's ConfigMap needs.
+    const charts = [
+      { chart: 'a', objects: [crd, configMap] },
+      { chart: 'b', objects: [pool, ns] },
+    ];
+    const deps = dependencies(charts);
+    const cycles = chartCycles(chartDependencies(charts, deps), deps);
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]?.charts).toEqual(['a', 'b']);
+    expect(cycles[0]?.because).toContain('in a needs');
+  });
+});

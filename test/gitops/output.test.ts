@@ -1,0 +1,68 @@
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { crdProblems } from '../../src/gitops/crd-check.js';
+import { gitopsFiles } from '../../src/gitops/output.js';
+
+const targets = [
+  { chart: 'controller', wave: 0, needs: [] },
+  { chart: 'pools', wave: 1, needs: ['controller'], namespace: 'infra' },
+];
+
+describe('generated GitOps objects', () => {
+  it('writes one Application and one Kustomization per chart, each directory with a kustomization', () => {
+    const { files, errors } = gitopsFiles(
+      { argocd: { repoURL: 'https://git.example.com/r.git' }, flux: {} },
+      targets,
+      'charts/gitops.yaml',
+    );
+    expect(errors).toEqual([]);
+    expect([...files.keys()].sort()).toEqual([
+      '_argocd/controller.yaml',
+      '_argocd/kustomization.yaml',
+      '_argocd/pools.yaml',
+      '_flux/controller.yaml',
+      '_flux/kustomization.yaml',
+      '_flux/pools.yaml',
+    ]);
+    const app = parseAllDocuments(files.get('_argocd/pools.yaml') ?? '')[0]?.toJS();
+    expect(app.metadata.annotations).toEqual({ 'argocd.argoproj.io/sync-wave': '1' });
+    expect(app.spec.source).toEqual({
+      repoURL: 'https://git.example.com/r.git',
+      targetRevision: 'HEAD',
+      path: 'dist/pools',
+    });
+    expect(app.spec.destination).toEqual({ server: 'https://kubernetes.default.svc', namespace: 'infra' });
+    const ks = parseAllDocuments(files.get('_flux/pools.yaml') ?? '')[0]?.toJS();
+    expect(ks.spec).toMatchObject({ path: './dist/pools', dependsOn: [{ name: 'controller' }], prune: true });
+    expect(ks.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'flux-system' });
+  });
+
+  it("checks each object against its CRD's schema before writing anything", () => {
+    const { files, errors } = gitopsFiles(
+      { flux: { sourceRef: { kind: 'Foo', name: 'x' } } },
+      targets,
+      'charts/gitops.yaml',
+    );
+    expect(files.size).toBe(0);
+    expect(errors[0]?.found).toMatch(/sourceRef\.kind must be equal to one of the allowed values/);
+  });
+
+  it("is the tools' own schema: Flux's interval pattern, Argo CD's required destination", () => {
+    expect(
+      crdProblems({
+        apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+        kind: 'Kustomization',
+        metadata: {},
+        spec: { interval: 'often', prune: true, sourceRef: { kind: 'GitRepository', name: 'x' } },
+      }),
+    ).toEqual([expect.stringMatching(/^spec\.interval must match pattern/)]);
+    expect(
+      crdProblems({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: {},
+        spec: { project: 'default' },
+      }),
+    ).toEqual([expect.stringMatching(/must have required property 'destination'/)]);
+  });
+});
