@@ -13,21 +13,37 @@ export interface Generated {
 const KINDS = ['AppService', 'Myapp', 'Podroute', 'NodePool'] as const;
 const OBJECTS_PER_KIND = { AppService: 2, Myapp: 3, Podroute: 3, NodePool: 2 } as const;
 
-function specText(kind: (typeof KINDS)[number], name: string, i: number): string {
+/** The images of the kinds that have one, and what an image bump (`npm run bench` of `specforge diff`) makes them. */
+export const IMAGES = {
+  AppService: ['nginx:alpine', 'nginx:1.27-alpine'],
+  Myapp: ['ikubernetes/myapp:v2', 'ikubernetes/myapp:v3'],
+  Podroute: ['quay.io/austincunningham/always200:latest', 'quay.io/austincunningham/always200:v2'],
+} as const;
+
+function specText(kind: (typeof KINDS)[number], name: string, i: number, bumped: boolean): string {
+  const image = (k: keyof typeof IMAGES): string => IMAGES[k][bumped ? 1 : 0];
   switch (kind) {
     case 'AppService':
-      return `apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: nginx:alpine\n  envs:\n    - name: MODE\n      value: prod\n  resources:\n    limits:\n      cpu: 500m\n      memory: 128Mi\n  ports:\n    - name: http\n      port: 80\n      targetPort: 8080\n      nodePort: ${30000 + (Math.floor(i / 4) % 2700)}\n`;
+      return `apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: ${image('AppService')}\n  envs:\n    - name: MODE\n      value: prod\n  resources:\n    limits:\n      cpu: 500m\n      memory: 128Mi\n  ports:\n    - name: http\n      port: 80\n      targetPort: 8080\n      nodePort: ${30000 + (Math.floor(i / 4) % 2700)}\n`;
     case 'Myapp':
-      return `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: ikubernetes/myapp:v2\n  containerPort: 8080\n  servicePort: 80\n  host: ${name}.example.com\n`;
+      return `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: ${name}\nspec:\n  replicas: 2\n  image: ${image('Myapp')}\n  containerPort: 8080\n  servicePort: 80\n  host: ${name}.example.com\n`;
     case 'Podroute':
-      return `apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: ${name}\nspec:\n  image: quay.io/austincunningham/always200:latest\n  replicas: 3\n`;
+      return `apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: ${name}\nspec:\n  image: ${image('Podroute')}\n  replicas: 3\n`;
     case 'NodePool':
       return `apiVersion: nodes.lailin.xyz/v1\nkind: NodePool\nmetadata:\n  name: ${name}\nspec:\n  taints:\n    - key: node-pool.lailin.xyz\n      value: ${name}\n      effect: NoSchedule\n  labels:\n    node-pool.lailin.xyz/${name}: "10"\n  handler: runc\n`;
   }
 }
 
-/** Writes `charts/<chart-NNN>/<kind>-<n>.yaml` under `root`; names are unique per chart (nodePorts too). */
-export function generateCharts(root: string, specs: number, charts: number): Generated {
+/**
+ * Writes `charts/<chart-NNN>/<kind>-<n>.yaml` under `root`; names are unique per chart (nodePorts too). Specs whose
+ * index is in `bumped` get the second image of {@link IMAGES} (an image bump; NodePools have none).
+ */
+export function generateCharts(
+  root: string,
+  specs: number,
+  charts: number,
+  bumped: ReadonlySet<number> = new Set(),
+): Generated {
   let objects = 0;
   const perChart = Math.ceil(specs / charts);
   for (let i = 0; i < specs; i++) {
@@ -35,14 +51,22 @@ export function generateCharts(root: string, specs: number, charts: number): Gen
     const kind = KINDS[i % KINDS.length] ?? 'AppService';
     const name = `${kind.toLowerCase()}-${i}`;
     mkdirSync(join(root, chart), { recursive: true });
-    writeFileSync(join(root, chart, `${name}.yaml`), specText(kind, name, i % perChart));
+    writeFileSync(join(root, chart, `${name}.yaml`), specText(kind, name, i % perChart, bumped.has(i)));
     objects += OBJECTS_PER_KIND[kind];
   }
   return { specs, objects };
 }
 
-/** A Helm chart whose templates make the same objects from a values list, and that values file. */
-export function generateHelmChart(root: string, specs: number, onlyKind?: (typeof KINDS)[number]): void {
+/**
+ * A Helm chart whose templates make the same objects from a values list, and that values file. Entries whose index
+ * is in `bumped` carry another image.
+ */
+export function generateHelmChart(
+  root: string,
+  specs: number,
+  onlyKind?: (typeof KINDS)[number],
+  bumped: ReadonlySet<number> = new Set(),
+): void {
   mkdirSync(join(root, 'templates'), { recursive: true });
   writeFileSync(join(root, 'Chart.yaml'), 'apiVersion: v2\nname: bench\nversion: 0.1.0\n');
   const kindOf = (i: number): string => onlyKind ?? KINDS[i % KINDS.length] ?? 'AppService';
@@ -50,10 +74,11 @@ export function generateHelmChart(root: string, specs: number, onlyKind?: (typeo
     kind: kindOf(i),
     name: `${kindOf(i).toLowerCase()}-${i}`,
     nodePort: 30000 + (i % 2700),
+    image: bumped.has(i) ? ', image: "nginx:1.27-alpine"' : '',
   }));
   writeFileSync(
     join(root, 'values.yaml'),
-    `apps:\n${apps.map((a) => `  - {kind: ${a.kind}, name: ${a.name}, nodePort: ${a.nodePort}}`).join('\n')}\n`,
+    `apps:\n${apps.map((a) => `  - {kind: ${a.kind}, name: ${a.name}, nodePort: ${a.nodePort}${a.image}}`).join('\n')}\n`,
   );
   writeFileSync(join(root, 'templates', 'all.yaml'), HELM_TEMPLATE);
 }
@@ -85,7 +110,7 @@ ${LABELS.replace(/^ {4}/gm, '        ')}
     spec:
       containers:
         - name: {{ .name }}
-          image: nginx:alpine
+          image: {{ .image | default "nginx:alpine" }}
           ports:
             - containerPort: 8080
 `;

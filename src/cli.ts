@@ -6,6 +6,7 @@ import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
 import { GITOPS_TOOLS, type GitopsTool } from './gitops/settings.js';
+import { runDiff } from './diff/command.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;
@@ -31,6 +32,9 @@ Commands:
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
     --gitops argocd,flux            (render, validate, check) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
+  diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
+                                    review a change object by object, against DIR (default: dist) or a git
+                                    revision; exit 1 when objects differ (specforge diff --help)
   controller [flags]                run the NodePool controller (specforge controller --help)
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
@@ -41,6 +45,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   render: (args, io) => runRenderCommand('render', args, io),
   validate: (args, io) => runRenderCommand('validate', args, io),
   check: (args, io) => runRenderCommand('check', args, io),
+  diff: (args, io) => runDiff(args, io),
   controller: async (args) => {
     const { runController } = await import('./controller/main.js');
     return runController(args);

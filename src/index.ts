@@ -9,7 +9,12 @@ export { Myapp, type MyappProps } from './constructs/myapp.js';
 export { Podroute, PODROUTE_PORT, type PodrouteProps } from './constructs/podroute.js';
 export { NodePool, NODEPOOL_API_VERSION, type NodePoolProps } from './constructs/node-pool.js';
 export { ControllerBundle, type ControllerBundleProps } from './constructs/controller-bundle.js';
-export { ChartNamespace, type ChartNamespaceProps } from './constructs/namespace.js';
+export {
+  ChartNamespace,
+  POD_SECURITY_ENFORCE_LABEL,
+  type ChartNamespaceProps,
+  type PodSecurityLevel,
+} from './constructs/namespace.js';
 export {
   checkProps,
   SpecforgePropsError,
@@ -17,7 +22,8 @@ export {
   type PropViolation,
 } from './constructs/props-check.js';
 export { chartProblems } from './constructs/chart-checks.js';
-export type { CommonProps, Hardening } from './constructs/common.js';
+export { addSyncOrder } from './constructs/sync-order.js';
+export type { CommonProps, Hardening, Platform } from './constructs/common.js';
 export { ownerLabels, selectorLabels, type Owner } from './constructs/labels.js';
 export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
@@ -29,8 +35,10 @@ export {
   renderChartsAsync,
   renderChartAsync,
   type ChartInput,
+  type RenderOptions,
   type RenderResult,
 } from './render/render.js';
+export type { ArgocdSettings, FluxSettings, GitopsSettings, GitopsTool } from './gitops/settings.js';
 export type { ChartModule } from './render/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './specs/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';

@@ -14,6 +14,12 @@ import { assertProps } from './props-check.js';
 /** Pod hardening: `none` renders pods exactly as the spec says; `restricted` applies Pod Security "restricted". */
 export type Hardening = 'none' | 'restricted';
 
+/**
+ * The platform a chart targets, which decides how Myapp and Podroute are exposed: `kubernetes`, a
+ * `networking.k8s.io/v1` Ingress; `openshift`, a `route.openshift.io/v1` Route.
+ */
+export type Platform = 'kubernetes' | 'openshift';
+
 /** Props every specforge construct takes besides its own spec fields. */
 export interface CommonProps {
   /**
@@ -102,7 +108,7 @@ export function container(
 }
 
 /** Pod-level security context of a hardening profile, if any. */
-export function podSecurity(hardening: Hardening): { securityContext?: V1PodSecurityContext } {
+export function podSecurityContext(hardening: Hardening): { securityContext?: V1PodSecurityContext } {
   if (hardening === 'none') return {};
   return { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } };
 }

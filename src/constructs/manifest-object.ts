@@ -38,8 +38,24 @@ export class ManifestObject extends ApiObject {
     this.manifest = plainCopy(manifest);
   }
 
-  /** The manifest exactly as built. */
+  private extraAnnotations: Record<string, string> | undefined;
+
+  /**
+   * Adds annotations to the manifest (the ordering annotations of {@link addSyncOrder} among them); the manifest's
+   * own keep their place, new ones follow.
+   */
+  public addAnnotations(annotations: Readonly<Record<string, string>>): void {
+    this.extraAnnotations = { ...this.extraAnnotations, ...annotations };
+  }
+
+  /** The manifest exactly as built, with any annotations added since. */
   public override toJson(): Manifest {
-    return this.manifest;
+    const extra = this.extraAnnotations;
+    if (extra === undefined) return this.manifest;
+    const m = this.manifest as Manifest & { metadata: { annotations?: Record<string, string> } };
+    return {
+      ...m,
+      metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, ...extra } },
+    } as Manifest;
   }
 }

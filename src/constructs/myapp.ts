@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
-import type { V1Ingress } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
-import { resolveCommon, type CommonProps } from './common.js';
-import { ManifestObject, type ManifestOf } from './manifest-object.js';
+import { resolveCommon, type CommonProps, type Platform } from './common.js';
+import { addExposure } from './expose.js';
+import type { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 
-/** Props of {@link Myapp}: the spec fields of a Myapp, plus {@link CommonProps} and the Ingress class. */
+/** Props of {@link Myapp}: the spec fields of a Myapp, plus {@link CommonProps}, the platform and the Ingress class. */
 export interface MyappProps extends CommonProps {
   /** Container image. */
   readonly image: string;
@@ -22,12 +22,18 @@ export interface MyappProps extends CommonProps {
    */
   readonly servicePort?: number;
   /**
-   * Host of the Ingress rule.
-   * @default - none: the rule matches every host
+   * Host of the Ingress rule, or of the Route.
+   * @default - none: the Ingress rule matches every host; a Route gets the host the router gives it
    */
   readonly host?: string;
   /**
-   * Ingress class.
+   * How the Service is exposed: `kubernetes`, an Ingress, as the Myapp operator made; `openshift`, an OpenShift
+   * Route (no `*.` host). The chart setting `platform` feeds it.
+   * @default 'kubernetes'
+   */
+  readonly platform?: Platform;
+  /**
+   * Ingress class (an Ingress only).
    * @default 'nginx'
    */
   readonly ingressClassName?: string;
@@ -43,11 +49,18 @@ export interface MyappProps extends CommonProps {
   readonly env?: readonly EnvVar[];
 }
 
-/** A Myapp (timd.cn): Deployment, ClusterIP Service (servicePort → containerPort), Ingress on `/` to the Service. */
+/**
+ * A Myapp (timd.cn): Deployment, ClusterIP Service (servicePort → containerPort), and an Ingress on `/` to the
+ * Service's port (platform `kubernetes`, the default) or an OpenShift Route to the Service (platform `openshift`,
+ * `port.targetPort` the containerPort, which OpenShift resolves against the Service's endpoints).
+ */
 export class Myapp extends Construct {
   public readonly deployment: ManifestObject;
   public readonly service: ManifestObject;
-  public readonly ingress: ManifestObject;
+  /** The Ingress (platform `kubernetes`, the default); undefined on `openshift`. */
+  public readonly ingress: ManifestObject | undefined;
+  /** The OpenShift Route (platform `openshift`); undefined on `kubernetes`. */
+  public readonly route: ManifestObject | undefined;
 
   constructor(scope: Construct, id: string, props: MyappProps) {
     super(scope, id);
@@ -62,28 +75,12 @@ export class Myapp extends Construct {
       serviceType: 'ClusterIP',
       servicePorts: [{ port: servicePort, targetPort: props.containerPort }],
     }));
-    const ingress: ManifestOf<V1Ingress> = {
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'Ingress',
-      metadata: r.meta,
-      spec: {
-        ingressClassName: props.ingressClassName ?? 'nginx',
-        rules: [
-          {
-            ...(props.host === undefined ? {} : { host: props.host }),
-            http: {
-              paths: [
-                {
-                  path: '/',
-                  pathType: 'Prefix',
-                  backend: { service: { name: r.name, port: { number: servicePort } } },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    };
-    this.ingress = new ManifestObject(this, 'ingress', ingress);
+    ({ ingress: this.ingress, route: this.route } = addExposure(this, r, {
+      platform: props.platform ?? 'kubernetes',
+      host: props.host,
+      ingressClassName: props.ingressClassName,
+      servicePort,
+      targetPort: props.containerPort,
+    }));
   }
 }

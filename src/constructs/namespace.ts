@@ -2,8 +2,18 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { describeValue } from '../specs/errors.js';
 import { checkDns1123Label } from '../specs/k8s-names.js';
+import { formatPath } from '../specs/paths.js';
+import { checkSchema } from '../specs/schemas.js';
+import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { MANAGED_BY } from './labels.js';
 import { ManifestObject, type Manifest } from './manifest-object.js';
+import { formatPropViolation, type PropViolation } from './props-check.js';
+
+/** A Pod Security Standards level, as the `pod-security.kubernetes.io/enforce` label takes it. */
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+/** The label Pod Security admission reads the enforced level from. */
+export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 
 /** Props of {@link ChartNamespace}. */
 export interface ChartNamespaceProps {
@@ -12,12 +22,18 @@ export interface ChartNamespaceProps {
    * @default - the enclosing Chart's `namespace` (one is required)
    */
   readonly name?: string;
+  /**
+   * Pod Security level the Namespace enforces: the label `pod-security.kubernetes.io/enforce: <level>` (the
+   * version is left to Kubernetes' default, `latest`). The chart setting `podSecurity` feeds it.
+   * @default - no label: the cluster's default level applies
+   */
+  readonly podSecurity?: PodSecurityLevel;
 }
 
 /**
  * The Namespace a chart's objects live in, for GitOps tools that do not create namespaces (chart setting
  * `createNamespace: true`). Cluster-scoped, labelled with the Chart's labels, `app.kubernetes.io/managed-by:
- * specforge` and `app.kubernetes.io/part-of: <chart>`.
+ * specforge`, `app.kubernetes.io/part-of: <chart>` and, with `podSecurity`, `pod-security.kubernetes.io/enforce`.
  */
 export class ChartNamespace extends Construct {
   public readonly namespace: ManifestObject;
@@ -30,10 +46,13 @@ export class ChartNamespace extends Construct {
       throw new Error(
         `specforge: ChartNamespace ${this.node.path} needs a name: give the props a name or the Chart a namespace.`,
       );
-    const problem = checkDns1123Label(name);
-    if (problem !== undefined)
+    const violations = checkNamespaceProps(name, props.podSecurity);
+    if (violations.length > 0)
       throw new Error(
-        `specforge: invalid props for ChartNamespace ${this.node.path}:\n  name: expected ${problem}, found ${describeValue(name)}.`,
+        [
+          `specforge: invalid props for ChartNamespace ${this.node.path}:`,
+          ...violations.map((v) => `  ${formatPropViolation(v)}`),
+        ].join('\n'),
       );
     this.namespace = new ManifestObject(this, 'namespace', {
       apiVersion: 'v1',
@@ -44,8 +63,32 @@ export class ChartNamespace extends Construct {
           ...chart.labels,
           'app.kubernetes.io/managed-by': MANAGED_BY,
           'app.kubernetes.io/part-of': chart.node.id,
+          ...(props.podSecurity === undefined ? {} : { [POD_SECURITY_ENFORCE_LABEL]: props.podSecurity }),
         },
       },
     } as Manifest);
   }
+}
+
+/**
+ * The name is a DNS label; `podSecurity` obeys the chart-settings rules (the schema's levels), checked as the
+ * chart.yaml of a chart that renders this Namespace.
+ */
+function checkNamespaceProps(name: string, podSecurity: unknown): PropViolation[] {
+  const out: PropViolation[] = [];
+  const problem = checkDns1123Label(name);
+  if (problem !== undefined) out.push({ path: 'name', expected: problem, found: describeValue(name) });
+  if (podSecurity !== undefined) {
+    const schema = checkSchema('chart', { podSecurity });
+    const problems =
+      schema.length > 0
+        ? schema
+        : checkChartSettingsSemantics({
+            namespace: name,
+            createNamespace: true,
+            podSecurity: String(podSecurity),
+          });
+    for (const v of problems) out.push({ ...v, path: formatPath(v.path) });
+  }
+  return out;
 }

@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
-import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
-import { resolveCommon, type CommonProps } from './common.js';
-import { ManifestObject } from './manifest-object.js';
+import { resolveCommon, type CommonProps, type Platform } from './common.js';
+import { addExposure } from './expose.js';
+import type { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 
 /** The port the pod-route image serves on, fixed by the seed. */
 export const PODROUTE_PORT = 8080;
 
-/** Props of {@link Podroute}: the spec fields of a Podroute, plus {@link CommonProps}. */
+/** Props of {@link Podroute}: the spec fields of a Podroute, plus {@link CommonProps}, the platform and the Ingress class. */
 export interface PodrouteProps extends CommonProps {
   /** Container image; it must serve HTTP on 8080. */
   readonly image: string;
@@ -16,16 +16,31 @@ export interface PodrouteProps extends CommonProps {
    * @default - unset: Kubernetes' default of 1
    */
   readonly replicas?: number;
+  /**
+   * How the Service is exposed: `openshift`, an OpenShift Route, as the pod-route operator made; `kubernetes`, an
+   * Ingress (one rule, no host). The chart setting `platform` feeds it.
+   * @default 'openshift'
+   */
+  readonly platform?: Platform;
+  /**
+   * Ingress class (an Ingress only).
+   * @default 'nginx'
+   */
+  readonly ingressClassName?: string;
 }
 
 /**
  * A Podroute (pod-route): Deployment with container port 8080, a Service on 8080, and an OpenShift Route to the
- * Service, all named after the spec (the seed used fixed names, so two Podroutes collided).
+ * Service (platform `openshift`, the default) or an Ingress on `/` to it (platform `kubernetes`), all named after
+ * the spec (the seed used fixed names, so two Podroutes collided).
  */
 export class Podroute extends Construct {
   public readonly deployment: ManifestObject;
   public readonly service: ManifestObject;
-  public readonly route: ManifestObject;
+  /** The OpenShift Route (platform `openshift`, the default); undefined on `kubernetes`. */
+  public readonly route: ManifestObject | undefined;
+  /** The Ingress (platform `kubernetes`); undefined on `openshift`. */
+  public readonly ingress: ManifestObject | undefined;
 
   constructor(scope: Construct, id: string, props: PodrouteProps) {
     super(scope, id);
@@ -37,14 +52,11 @@ export class Podroute extends Construct {
       serviceType: 'ClusterIP',
       servicePorts: [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }],
     }));
-    // Typed by the bindings `cdk8s import` generated from the OpenShift Route CRD (src/imports/).
-    const route = Route.manifest({
-      metadata: r.meta,
-      spec: {
-        to: { kind: RouteSpecToKind.SERVICE, name: r.name },
-        port: { targetPort: PODROUTE_PORT },
-      },
-    });
-    this.route = new ManifestObject(this, 'route', route);
+    ({ route: this.route, ingress: this.ingress } = addExposure(this, r, {
+      platform: props.platform ?? 'openshift',
+      ingressClassName: props.ingressClassName,
+      servicePort: PODROUTE_PORT,
+      targetPort: PODROUTE_PORT,
+    }));
   }
 }

@@ -17,7 +17,18 @@ import { appendAll } from '../util/append.js';
  */
 
 /** Props that are not spec fields: construct settings, checked here with the chart-settings rules. */
-const SETTING_PROPS = ['name', 'namespace', 'partOf', 'annotations', 'hardening', 'ingressClassName'];
+const SETTING_PROPS = [
+  'name',
+  'namespace',
+  'partOf',
+  'annotations',
+  'hardening',
+  'platform',
+  'ingressClassName',
+];
+
+/** The kinds whose Service is exposed (an Ingress or a Route): they take `platform` and `ingressClassName`. */
+const EXPOSED: readonly SpecKind[] = ['Myapp', 'Podroute'];
 
 /** The prop whose value becomes `metadata.labels`. */
 const labelsProp = (kind: SpecKind): string => (kind === 'NodePool' ? 'objectLabels' : 'labels');
@@ -112,7 +123,10 @@ function toProp(kind: SpecKind, v: Violation): Violation {
   return { ...v, path: [field === 'labels' ? labelsProp(kind) : field, ...rest] };
 }
 
-/** `partOf` becomes a label value; `hardening` and `ingressClassName` obey the chart-settings schema. */
+/**
+ * `partOf` becomes a label value; `hardening`, `platform` and `ingressClassName` obey the chart-settings schema
+ * (the rule chart.yaml obeys, in one place), each where the kind uses it.
+ */
 function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
   const { partOf } = props;
@@ -123,7 +137,8 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Viol
   }
   const settings: Record<string, unknown> = {};
   if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
-  if (props.ingressClassName !== undefined && kind === 'Myapp')
+  if (props.platform !== undefined && EXPOSED.includes(kind)) settings.platform = props.platform;
+  if (props.ingressClassName !== undefined && EXPOSED.includes(kind))
     settings.ingressClassName = props.ingressClassName;
   const schema = checkSchema('chart', settings);
   appendAll(out, schema.length > 0 ? schema : checkChartSettingsSemantics(settings));

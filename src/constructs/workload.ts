@@ -7,7 +7,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { Construct } from 'constructs';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
-import { container, podSecurity, type Hardening, type Resolved } from './common.js';
+import { container, podSecurityContext, type Hardening, type Resolved } from './common.js';
 import { ManifestObject, type ManifestOf } from './manifest-object.js';
 import { selectorLabels } from './labels.js';
 
@@ -35,7 +35,7 @@ export function deploymentManifest(p: DeploymentParts): ManifestOf<V1Deployment>
       selector: { matchLabels: selectorLabels(p.name) },
       template: {
         metadata: { labels: p.podLabels },
-        spec: { containers: [p.container], ...podSecurity(p.hardening) },
+        spec: { containers: [p.container], ...podSecurityContext(p.hardening) },
       },
     },
   };

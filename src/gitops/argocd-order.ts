@@ -11,7 +11,8 @@ export const SKIP_DRY_RUN = 'SkipDryRunOnMissingResource=true';
 /**
  * The order gitops-engine applies kinds in within one sync wave (`kindOrder`, pkg/sync/sync_tasks.go of
  * github.com/argoproj/argo-cd/gitops-engine/v3 v3.6.1): these first, in this order; every other kind after them,
- * by kind name. test/cluster/argocd.test.ts checks it against the real Sync.
+ * all of one rank (ordered by object name only, so never relied on). test/cluster/argocd.test.ts checks it
+ * against the real Sync.
  */
 export const ARGOCD_KIND_ORDER: readonly string[] = [
   'Namespace',
@@ -53,14 +54,26 @@ export const ARGOCD_KIND_ORDER: readonly string[] = [
 
 const RANK = new Map(ARGOCD_KIND_ORDER.map((kind, i) => [kind, i]));
 
-/** Whether Argo CD, within one wave, applies kind `a` strictly before kind `b` (same kind: together). */
+/**
+ * Whether Argo CD, within one wave, always applies kind `a` strictly before kind `b` (same rank: no order to
+ * rely on).
+ */
 export function appliedBefore(a: string, b: string): boolean {
   const ra = RANK.get(a);
   const rb = RANK.get(b);
   if (ra !== undefined && rb !== undefined) return ra < rb;
-  if (ra !== undefined) return true;
-  if (rb !== undefined) return false;
-  return a < b;
+  return ra !== undefined && rb === undefined;
+}
+
+/**
+ * Whether Argo CD may apply `d.from` in the same wave as what it needs: when its kind order puts the dependency
+ * first, except for a custom resource after its CRD. Argo CD's controller maps kinds with the discovery it read at
+ * the start of a sync step, so a kind whose CRD that step created is unknown to it ("resource mapping not found");
+ * the next wave is a new step (test/cluster/argocd.test.ts shows both).
+ */
+function sameWaveSuffices(d: Dependency): boolean {
+  if (d.to.obj.kind === 'CustomResourceDefinition') return false;
+  return appliedBefore(String(d.to.obj.kind), String(d.from.obj.kind));
 }
 
 /** The Argo CD annotations an object needs, by object key; objects that need none are absent. */
@@ -68,8 +81,8 @@ export type SyncAnnotations = Map<string, Record<string, string>>;
 
 /**
  * Argo CD's annotations from the dependency graph. Pure.
- * - a sync wave only where the kind order is not enough: an object goes one wave after a dependency Argo CD would
- *   not apply first in the same wave (0, Argo CD's default, is not written);
+ * - a sync wave only where one wave is not enough: an object goes one wave after a dependency Argo CD would not
+ *   apply first in the same wave, and after the CRD of its kind (0, Argo CD's default, is not written);
  * - `SkipDryRunOnMissingResource=true` on a custom resource whose CRD is rendered too (in any chart): Argo CD's
  *   dry run of a sync cannot know a kind whose CRD it has not applied yet.
  * A wave the object already carries (from a chart module) is kept and ordered around. Requires an acyclic graph.
@@ -77,6 +90,25 @@ export type SyncAnnotations = Map<string, Record<string, string>>;
 export function syncAnnotations(objects: readonly Located[], deps: readonly Dependency[]): SyncAnnotations {
   const needs = new Map<string, Dependency[]>();
   for (const d of deps) needs.set(d.from.key, [...(needs.get(d.from.key) ?? []), d]);
+  const waves = syncWaves(objects, needs);
+  const out: SyncAnnotations = new Map();
+  for (const o of objects) {
+    const own = o.obj.metadata?.annotations ?? {};
+    const annotations: Record<string, string> = {};
+    const w = waves.get(o.key) ?? 0;
+    if (w !== 0 && own[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
+    const options = withSkipDryRun(o, needs.get(o.key) ?? []);
+    if (options !== undefined) annotations[SYNC_OPTIONS] = options;
+    if (Object.keys(annotations).length > 0) out.set(o.key, annotations);
+  }
+  return out;
+}
+
+/** Each object's wave: its own annotation if it has one, else the least that follows everything it needs. */
+function syncWaves(
+  objects: readonly Located[],
+  needs: ReadonlyMap<string, Dependency[]>,
+): Map<string, number> {
   const waves = new Map<string, number>();
   const waveOf = (o: Located, seen: Set<string>): number => {
     const known = waves.get(o.key);
@@ -87,25 +119,22 @@ export function syncAnnotations(objects: readonly Located[], deps: readonly Depe
       seen.add(o.key);
       for (const d of needs.get(o.key) ?? []) {
         const dw = waveOf(d.to, seen);
-        w = Math.max(w, appliedBefore(String(d.to.obj.kind), String(o.obj.kind)) ? dw : dw + 1);
+        w = Math.max(w, sameWaveSuffices(d) ? dw : dw + 1);
       }
     }
     waves.set(o.key, w);
     return w;
   };
-  const out: SyncAnnotations = new Map();
-  for (const o of objects) {
-    const annotations: Record<string, string> = {};
-    const w = waveOf(o, new Set());
-    if (w !== 0 && o.obj.metadata?.annotations?.[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
-    if ((needs.get(o.key) ?? []).some((d) => d.to.obj.kind === 'CustomResourceDefinition')) {
-      const options = String(o.obj.metadata?.annotations?.[SYNC_OPTIONS] ?? '');
-      if (!options.split(',').includes(SKIP_DRY_RUN))
-        annotations[SYNC_OPTIONS] = options === '' ? SKIP_DRY_RUN : `${options},${SKIP_DRY_RUN}`;
-    }
-    if (Object.keys(annotations).length > 0) out.set(o.key, annotations);
-  }
-  return out;
+  for (const o of objects) waveOf(o, new Set());
+  return waves;
+}
+
+/** The object's sync options with `SkipDryRunOnMissingResource=true` added when it needs a rendered CRD. */
+function withSkipDryRun(o: Located, needs: readonly Dependency[]): string | undefined {
+  if (!needs.some((d) => d.to.obj.kind === 'CustomResourceDefinition')) return undefined;
+  const options = String(o.obj.metadata?.annotations?.[SYNC_OPTIONS] ?? '');
+  if (options.split(',').includes(SKIP_DRY_RUN)) return undefined;
+  return options === '' ? SKIP_DRY_RUN : `${options},${SKIP_DRY_RUN}`;
 }
 
 /** `obj` with `annotations` merged into its metadata (a new object; the input is not changed). */

@@ -21,7 +21,8 @@ function validators(): Map<string, ValidateFunction> {
 }
 
 function withoutComment(schema: object): object {
-  const { $comment: _comment, ...rest } = schema as Record<string, unknown>;
+  const rest: Record<string, unknown> = { ...schema };
+  delete rest.$comment;
   return rest;
 }
 

@@ -34,42 +34,67 @@ export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
   const all: Located[] = charts.flatMap(({ chart, objects }) =>
     objects.map((obj) => ({ chart, key: objectKey(obj), obj })),
   );
-  const crdOf = new Map<string, Located>();
-  const namespaces = new Map<string, Located>();
-  const runtimeClasses = new Map<string, Located>();
-  const nodePools = new Map<string, Located>();
-  for (const o of all) {
-    const { obj } = o;
-    const group = groupOf(obj);
-    if (obj.kind === 'CustomResourceDefinition' && group === 'apiextensions.k8s.io')
-      crdOf.set(`${obj.spec?.group}/${obj.spec?.names?.kind}`, o);
-    else if (obj.kind === 'Namespace' && group === '') namespaces.set(String(obj.metadata?.name), o);
-    else if (obj.kind === 'RuntimeClass' && group === 'node.k8s.io')
-      runtimeClasses.set(String(obj.metadata?.name), o);
-    else if (obj.kind === 'NodePool') nodePools.set(`${o.chart}/${obj.metadata?.name}`, o);
-  }
+  const index = indexProviders(all);
   const out: Dependency[] = [];
-  const add = (from: Located, to: Located | undefined, reason: string): void => {
-    if (to !== undefined && to.key !== from.key) out.push({ from, to, reason });
+  for (const o of all) {
+    for (const [to, reason] of needsOf(o, index))
+      if (to !== undefined && to.key !== o.key) out.push({ from: o, to, reason });
+  }
+  return out;
+}
+
+/** The objects others can need, by what they are needed for. */
+interface Providers {
+  readonly crdOf: Map<string, Located>;
+  readonly namespaces: Map<string, Located>;
+  readonly runtimeClasses: Map<string, Located>;
+  readonly nodePools: Map<string, Located>;
+}
+
+function indexProviders(all: readonly Located[]): Providers {
+  const p: Providers = {
+    crdOf: new Map(),
+    namespaces: new Map(),
+    runtimeClasses: new Map(),
+    nodePools: new Map(),
   };
   for (const o of all) {
-    const { obj } = o;
-    add(o, crdOf.get(`${groupOf(obj)}/${obj.kind}`), 'its CustomResourceDefinition');
-    const ns = obj.metadata?.namespace;
-    if (typeof ns === 'string') add(o, namespaces.get(ns), 'its Namespace');
-    const runtimeClass = podSpecOf(obj)?.runtimeClassName;
-    if (typeof runtimeClass === 'string') {
-      const rc = runtimeClasses.get(runtimeClass);
-      add(o, rc, 'the RuntimeClass its pods name');
-      const labels = rc?.obj.metadata?.labels ?? {};
-      if (rc !== undefined && labels[SPEC_KIND_LABEL] === 'nodepool')
-        add(
-          o,
-          nodePools.get(`${rc.chart}/${labels[SPEC_NAME_LABEL]}`),
-          'the NodePool its RuntimeClass schedules onto',
-        );
-    }
+    const slot = providerSlot(o);
+    if (slot !== undefined) p[slot[0]].set(slot[1], o);
   }
+  return p;
+}
+
+/** Which index an object goes into, under which key; undefined for objects nothing needs. */
+function providerSlot(o: Located): [keyof Providers, string] | undefined {
+  const { obj } = o;
+  const kind = `${groupOf(obj)}/${obj.kind}`;
+  if (kind === 'apiextensions.k8s.io/CustomResourceDefinition')
+    return ['crdOf', `${obj.spec?.group}/${obj.spec?.names?.kind}`];
+  if (kind === '/Namespace') return ['namespaces', String(obj.metadata?.name)];
+  if (kind === 'node.k8s.io/RuntimeClass') return ['runtimeClasses', String(obj.metadata?.name)];
+  if (obj.kind === 'NodePool') return ['nodePools', `${o.chart}/${obj.metadata?.name}`];
+  return undefined;
+}
+
+/** What one object needs, with why (an undefined target: nothing rendered provides it). */
+function needsOf(o: Located, p: Providers): [Located | undefined, string][] {
+  const { obj } = o;
+  const out: [Located | undefined, string][] = [
+    [p.crdOf.get(`${groupOf(obj)}/${obj.kind}`), 'its CustomResourceDefinition'],
+  ];
+  const ns = obj.metadata?.namespace;
+  if (typeof ns === 'string') out.push([p.namespaces.get(ns), 'its Namespace']);
+  const runtimeClass = podSpecOf(obj)?.runtimeClassName;
+  if (typeof runtimeClass !== 'string') return out;
+  const rc = p.runtimeClasses.get(runtimeClass);
+  out.push([rc, 'the RuntimeClass its pods name']);
+  const labels = rc?.obj.metadata?.labels ?? {};
+  if (rc !== undefined && labels[SPEC_KIND_LABEL] === 'nodepool')
+    out.push([
+      p.nodePools.get(`${rc.chart}/${labels[SPEC_NAME_LABEL]}`),
+      'the NodePool its RuntimeClass schedules onto',
+    ]);
   return out;
 }
 

@@ -83,7 +83,15 @@ export interface FluxSettings {
 
 /** What `charts/gitops.yaml` holds: a section per tool to generate for. */
 export interface GitopsSettings {
+  /**
+   * Generate an Argo CD Application per chart.
+   * @default - none generated
+   */
   readonly argocd?: ArgocdSettings;
+  /**
+   * Generate a Flux Kustomization per chart.
+   * @default - none generated
+   */
   readonly flux?: FluxSettings;
 }
 

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import { AppService } from '../constructs/app-service.js';
 import { ChartNamespace } from '../constructs/namespace.js';
 import { withoutPropsChecks } from '../constructs/props-check.js';
-import type { CommonProps } from '../constructs/common.js';
+import type { CommonProps, Platform } from '../constructs/common.js';
 import { Myapp } from '../constructs/myapp.js';
 import { NodePool } from '../constructs/node-pool.js';
 import { Podroute } from '../constructs/podroute.js';
@@ -30,7 +30,11 @@ export function buildChart(name: string, settings: ChartSettings, specs: readonl
     ...(settings.labels === undefined ? {} : { labels: { ...settings.labels } }),
   });
   if (settings.createNamespace === true && settings.namespace !== undefined)
-    new ChartNamespace(chart, 'namespace');
+    new ChartNamespace(
+      chart,
+      'namespace',
+      settings.podSecurity === undefined ? {} : { podSecurity: settings.podSecurity },
+    );
   // The loader has checked every spec with the same rule the constructs apply (checkSpecDocument), with file and
   // line in its errors: the constructs need not check them again.
   withoutPropsChecks(() => {
@@ -64,9 +68,9 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
     case 'AppService':
       return new AppService(chart, id, { ...namespaced, ...spec.spec, ports: spec.spec.ports ?? [] });
     case 'Myapp':
-      return new Myapp(chart, id, { ...namespaced, ...spec.spec, ...ingressClass(settings) });
+      return new Myapp(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings) });
     case 'Podroute':
-      return new Podroute(chart, id, { ...namespaced, ...spec.spec });
+      return new Podroute(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings) });
     case 'NodePool': {
       const { labels: objectLabels, ...rest } = common;
       return new NodePool(chart, id, {
@@ -78,6 +82,10 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
   }
 }
 
-function ingressClass(settings: ChartSettings): { ingressClassName?: string } {
-  return settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName };
+/** The chart settings that decide how Myapp and Podroute are exposed: the platform and the Ingress class. */
+function exposure(settings: ChartSettings): { platform?: Platform; ingressClassName?: string } {
+  return {
+    ...(settings.platform === undefined ? {} : { platform: settings.platform }),
+    ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
+  };
 }

@@ -4,7 +4,8 @@ import { checkDns1123Label } from '../specs/k8s-names.js';
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import type { Hardening } from '../constructs/common.js';
+import type { Hardening, Platform } from '../constructs/common.js';
+import type { PodSecurityLevel } from '../constructs/namespace.js';
 
 /** The optional `charts/<chart>/chart.yaml`: settings for every spec of the chart (schemas/chart.schema.json). */
 export interface ChartSettings {
@@ -19,10 +20,15 @@ export interface ChartSettings {
    */
   readonly labels?: Readonly<Record<string, string>>;
   /**
-   * Ingress class for Myapp Ingresses.
+   * Ingress class of the Ingresses of Myapp and Podroute specs.
    * @default 'nginx'
    */
   readonly ingressClassName?: string;
+  /**
+   * How Myapp and Podroute specs are exposed: `kubernetes`, an Ingress; `openshift`, an OpenShift Route.
+   * @default - each kind as its operator did: Myapp an Ingress, Podroute a Route
+   */
+  readonly platform?: Platform;
   /**
    * Pod hardening profile.
    * @default 'none'
@@ -33,6 +39,12 @@ export interface ChartSettings {
    * @default false
    */
   readonly createNamespace?: boolean;
+  /**
+   * Pod Security level the chart's Namespace enforces (label `pod-security.kubernetes.io/enforce`); needs
+   * `createNamespace: true` and a `namespace`.
+   * @default - none: the cluster's default for namespaces without the label
+   */
+  readonly podSecurity?: PodSecurityLevel;
 }
 
 /** The file name of chart settings inside a chart directory. */

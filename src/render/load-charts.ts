@@ -52,8 +52,7 @@ export async function loadCharts(chartsDir: string): Promise<{
     else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
       const text = readText(path, entry.real, entry.size, errors);
       if (text !== undefined) gitops = { file: path, text };
-    }
-    else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
+    } else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
       errors.push(entryError(path, entry.found));
     else if (isYamlName(name))
       errors.push({
@@ -207,14 +206,20 @@ function isLink(path: string): boolean {
  * Reads a charts directory and renders it in memory: every error of loading and rendering together. GitOps objects
  * are generated for the tools `charts/gitops.yaml` has a section for, and for those in `gitops` (`--gitops`).
  */
-export async function renderFrom(chartsDir: string, asked: readonly GitopsTool[] = []): Promise<RenderResult> {
+export async function renderFrom(
+  chartsDir: string,
+  asked: readonly GitopsTool[] = [],
+): Promise<RenderResult> {
   const { inputs, errors, gitops } = await loadCharts(chartsDir);
   const file = gitops?.file ?? join(chartsDir, GITOPS_SETTINGS_FILE);
   const parsed = gitops === undefined ? { settings: {}, errors: [] } : parseGitopsSettings(gitops.text, file);
   const inEffect = gitopsInEffect(parsed.settings, asked, file);
   errors.push(...parsed.errors, ...inEffect.errors);
   const wanted = Object.keys(inEffect.settings).length > 0;
-  const result = await renderChartsAsync(inputs, wanted ? { gitops: { settings: inEffect.settings, file } } : {});
+  const result = await renderChartsAsync(
+    inputs,
+    wanted ? { gitops: { settings: inEffect.settings, file } } : {},
+  );
   return errors.length === 0
     ? result
     : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };

@@ -16,7 +16,8 @@ import { checkObject } from './object-rules.js';
  *   annotations, size — chart-module objects included;
  * - cluster-scoped kinds (the API server's discovery data, and CRDs in the render) carry no namespace;
  * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers;
- * - every Ingress and Route backend names a Service and a port that exist;
+ * - every Ingress and Route backend names a Service and a port that exist (an Ingress a Service port, a Route a
+ *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard;
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it.
  * Pure: objects in, errors out. `chartDir` names the place for objects with no spec behind them.
  */
@@ -214,7 +215,20 @@ function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report): vo
   }
 }
 
+/** A Route host has no wildcard: the Route CRD refuses `*`, where an Ingress takes `*.` in front. */
+function checkRouteHost(o: RenderedObject, report: Report): void {
+  const host: unknown = o.json.spec?.host;
+  if (typeof host === 'string' && host.includes('*'))
+    report(o, {
+      path: 'spec.host',
+      expected: 'a host without "*" (a Route takes no wildcard host; an Ingress does)',
+      found: describeValue(host),
+      hint: 'Give a plain host, or expose it with an Ingress (chart setting or prop `platform: kubernetes`).',
+    });
+}
+
 function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void {
+  checkRouteHost(o, report);
   const to = o.json.spec?.to as Obj | undefined;
   if (to?.kind !== 'Service') return;
   const svc = index.get('Service', o.json.metadata?.namespace, to.name);

@@ -82,16 +82,37 @@ function checkName(kind: SpecKind, name: string): Violation[] {
 }
 
 /**
- * The checks of chart settings (`chart.yaml`, or a cdk8s Chart's own namespace and labels) beyond their schema:
- * every label key and value valid, as on objects. Input has already passed the chart schema.
+ * The checks of chart settings (`chart.yaml`, or a cdk8s Chart's own namespace and labels, or construct props that
+ * are chart settings) beyond their schema: every label key and value valid, as on objects; an Ingress class the
+ * API server takes; `podSecurity` only where the chart renders its Namespace (the label goes on it). Input has
+ * already passed the chart schema.
  */
 export function checkChartSettingsSemantics(settings: {
   labels?: Readonly<Record<string, string>>;
   ingressClassName?: string;
+  namespace?: string;
+  createNamespace?: boolean;
+  podSecurity?: string;
 }): Violation[] {
   const out = checkLabels(['labels'], settings.labels);
   if (settings.ingressClassName !== undefined)
     appendAll(out, checkIngressClassName(['ingressClassName'], settings.ingressClassName));
+  const { podSecurity, namespace, createNamespace } = settings;
+  if (podSecurity !== undefined && (createNamespace !== true || namespace === undefined)) {
+    const missing = [
+      ...(namespace === undefined ? ['no namespace'] : []),
+      ...(createNamespace === true
+        ? []
+        : [`createNamespace ${createNamespace === false ? 'false' : 'unset'}`]),
+    ];
+    out.push({
+      path: ['podSecurity'],
+      expected:
+        'a chart that renders its Namespace (createNamespace: true and a namespace), which the label goes on',
+      found: missing.join(' and '),
+      hint: 'Set `createNamespace: true` and `namespace`, or label the namespace where it is created.',
+    });
+  }
   return out;
 }
 

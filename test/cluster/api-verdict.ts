@@ -24,7 +24,7 @@ export const POLICY = [
   /from 1 to 1000|length from 3 to 1000/, // the Myapp seed CRD's ranges
   /one taint per key and effect/, // a Node cannot hold two taints with one key and effect
   /metadata\.name: expected a DNS label \(RFC 1123\)/, // NodePool names become the label key node-role.kubernetes.io/<name>
-  /chart\.yaml.* hardening: expected one of/, // hardening is a specforge setting, not an API field
+  /chart\.yaml.* (hardening|platform|podSecurity): expected one of/, // specforge settings, not API fields
   /not used by another spec of the chart|also made by/, // two specs of a chart making one object: the second would replace the first
   /nodePort not used by another Service/, // node ports are cluster-wide; one verdict at a time cannot show the clash
   /cluster-scoped/, // a namespace on a cluster-scoped spec is a mistake, not something to drop silently

@@ -4,11 +4,12 @@
  * apply changes nothing (`kubectl diff` is empty), and that the labels find everything one spec made.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, expect, it } from 'vitest';
-import { clusterDescribe } from './helpers.js';
+import { run, tempDir } from '../support/tmp.js';
+import { clusterDescribe, uniq } from './helpers.js';
 import { kubectl } from './kubectl.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -69,5 +70,39 @@ clusterDescribe('dist/ applied with kubectl to a real kube-apiserver', () => {
     expect(names.trim().split('\n').sort()).toEqual(['deployment.apps/nginx-app', 'service/nginx-app']);
     const svc = JSON.parse(kubectl(['get', 'service', 'nginx-app', '-n', 'opdemo', '-o', 'json']));
     expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 80, nodePort: 30002 });
+  });
+
+  it('a Podroute chart switched to platform: kubernetes applies with an Ingress instead of a Route', async () => {
+    // A copy of charts/pod-route with chart settings, in a namespace of its own (dist/pod-route's Route is
+    // applied above, in the default namespace).
+    const namespace = uniq('podroute-kubernetes');
+    const charts = tempDir();
+    cpSync(join(ROOT, 'charts', 'pod-route'), join(charts, 'pod-route'), { recursive: true });
+    writeFileSync(
+      join(charts, 'pod-route', 'chart.yaml'),
+      `platform: kubernetes\nnamespace: ${namespace}\ncreateNamespace: true\n`,
+    );
+    const out = join(tempDir(), 'dist');
+    const rendered = await run(['render', charts, '--out', out]);
+    expect(rendered.code, rendered.err).toBe(0);
+    kubectl(['apply', ...SSA, '-k', join(out, 'pod-route')]);
+    kubectl(['diff', ...SSA, '-k', join(out, 'pod-route')]);
+    const names = (kinds: string) => kubectl(['get', kinds, '-n', namespace, '-o', 'name']).trim();
+    expect(names('ingresses.networking.k8s.io')).toBe('ingress.networking.k8s.io/podroute-sample');
+    expect(names('routes.route.openshift.io')).toBe('');
+    const ingress = JSON.parse(kubectl(['get', 'ingress', 'podroute-sample', '-n', namespace, '-o', 'json']));
+    expect(ingress.spec.rules).toEqual([
+      {
+        http: {
+          paths: [
+            {
+              path: '/',
+              pathType: 'Prefix',
+              backend: { service: { name: 'podroute-sample', port: { number: 8080 } } },
+            },
+          ],
+        },
+      },
+    ]);
   });
 });

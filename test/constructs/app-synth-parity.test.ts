@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Chart } from 'cdk8s';
+import { App, type Chart } from 'cdk8s';
+import { addSyncOrder } from '../../src/constructs/sync-order.js';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -13,7 +14,10 @@ import { tempDir } from '../support/tmp.js';
  * `specforge render` wrote to dist/ for its spec files — and cdk8s' YAML of it has no anchors or aliases.
  */
 
-const CHARTS = readdirSync('charts').sort();
+const CHARTS = readdirSync('charts', { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const ALIAS = /(^|[\s:-])[&*][A-Za-z0-9_-]+\s*$/m;
 
 const key = (o: any): string =>
@@ -27,35 +31,44 @@ function rendered(chart: string): any[] {
     .flatMap((f) => parseAllDocuments(readFileSync(join('dist', chart, f), 'utf8')).map((d) => d.toJS()));
 }
 
-/** The chart rebuilt in code and synthesised by `App.synth()`: its YAML text. */
-async function synthesised(name: string): Promise<string> {
-  const dir = join('charts', name);
-  const settingsFile = join(dir, 'chart.yaml');
-  const settings = settingsOf(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined);
+/**
+ * Every example chart rebuilt in code, all in one App (as one cdk8s app holds them), ordered for GitOps by
+ * `addSyncOrder` and synthesised by `App.synth()`: chart → its YAML text.
+ */
+async function synthesisedAll(): Promise<Map<string, string>> {
   const outdir = tempDir();
-  const { app, chart } = chartFor(name, settings, outdir);
-  const specTexts = readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f) && f !== 'chart.yaml')
-    .sort()
-    .map((f) => readFileSync(join(dir, f), 'utf8'));
-  docsOf(specTexts).forEach((doc, i) => addConstruct(chart, doc, i, settings));
-  const module = readdirSync(dir).find((f) => f === 'chart.ts');
-  if (module !== undefined) {
-    const mod = (await import(pathToFileURL(resolve(dir, module)).href)) as { default: (c: Chart) => void };
-    mod.default(chart);
+  const app = new App({ outdir });
+  for (const name of CHARTS) {
+    const dir = join('charts', name);
+    const settingsFile = join(dir, 'chart.yaml');
+    const settings = settingsOf(existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined);
+    const { chart } = chartFor(name, settings, outdir, app);
+    const specTexts = readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f) && f !== 'chart.yaml')
+      .sort()
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
+    docsOf(specTexts).forEach((doc, i) => addConstruct(chart, doc, i, settings));
+    const module = readdirSync(dir).find((f) => f === 'chart.ts');
+    if (module !== undefined) {
+      const mod = (await import(pathToFileURL(resolve(dir, module)).href)) as { default: (c: Chart) => void };
+      mod.default(chart);
+    }
   }
+  addSyncOrder(app);
   app.synth();
-  return readdirSync(outdir)
-    .filter((f) => f.endsWith('.k8s.yaml'))
-    .map((f) => readFileSync(join(outdir, f), 'utf8'))
-    .join('---\n');
+  return new Map(CHARTS.map((name) => [name, readFileSync(join(outdir, `${name}.k8s.yaml`), 'utf8')]));
 }
+
+let synthesised: Map<string, string>;
+beforeAll(async () => {
+  synthesised = await synthesisedAll();
+});
 
 describe('App.synth() of the constructs', () => {
   it.each(CHARTS)(
     'gives the objects specforge render wrote for chart %s, object for object',
     async (chart) => {
-      const text = await synthesised(chart);
+      const text = synthesised.get(chart) ?? '';
       expect(text).not.toMatch(ALIAS);
       const fromApp = byKey(parseAllDocuments(text).map((d) => d.toJS()));
       const fromRender = byKey(rendered(chart));

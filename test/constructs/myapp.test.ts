@@ -55,4 +55,46 @@ describe('Myapp', () => {
     expect(service.spec.ports).toEqual([{ port: 3000, targetPort: 3000 }]);
     expect(ingress.spec.rules[0].host).toBeUndefined();
   });
+
+  it('exposes through an OpenShift Route on platform openshift: the spec host, to the Service, targetPort the container port', () => {
+    const chart = Testing.chart();
+    const shop = new Myapp(chart, 'shop', {
+      image: 'shop:1',
+      containerPort: 8080,
+      servicePort: 80,
+      host: 'shop.example.com',
+      platform: 'openshift',
+    });
+    expect(shop.ingress).toBeUndefined();
+    expect(shop.route).toBeDefined();
+    const objects = Testing.synth(chart) as any[];
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'Deployment/shop',
+      'Service/shop',
+      'Route/shop',
+    ]);
+    const route = objects[2];
+    expect(route.apiVersion).toBe('route.openshift.io/v1');
+    expect(route.spec).toEqual({
+      host: 'shop.example.com',
+      port: { targetPort: 8080 },
+      to: { kind: 'Service', name: 'shop' },
+    });
+  });
+
+  it('leaves the Route host to the router when the spec has none', () => {
+    const [, , route] = synth({ image: 'shop:1', containerPort: 80, platform: 'openshift' });
+    expect(route.spec).toEqual({ port: { targetPort: 80 }, to: { kind: 'Service', name: 'shop' } });
+  });
+
+  it('renders the same Ingress with platform kubernetes as with no platform', () => {
+    const props = { image: 'shop:1', containerPort: 80, host: 'shop.example.com' };
+    expect(synth({ ...props, platform: 'kubernetes' })).toEqual(synth(props));
+  });
+
+  it('refuses a platform it does not know, in the words of the chart setting', () => {
+    expect(() => synth({ image: 'shop:1', containerPort: 80, platform: 'aws' as any })).toThrow(
+      'platform: expected one of "kubernetes", "openshift", found "aws".',
+    );
+  });
 });

@@ -23,4 +23,60 @@ describe('Podroute', () => {
     expect(route.metadata.namespace).toBe('web');
     expect(route.spec).toEqual({ to: { kind: 'Service', name: 'app' }, port: { targetPort: 8080 } });
   });
+
+  it('exposes through an Ingress on platform kubernetes: one rule without host, / (Prefix) to the Service port 8080', () => {
+    const chart = Testing.chart();
+    const app = new Podroute(chart, 'app', { image: 'x:1', namespace: 'web', platform: 'kubernetes' });
+    expect(app.route).toBeUndefined();
+    expect(app.ingress).toBeDefined();
+    const [, , ingress] = Testing.synth(chart) as any[];
+    expect(ingress.apiVersion).toBe('networking.k8s.io/v1');
+    expect(ingress.kind).toBe('Ingress');
+    expect(ingress.metadata.namespace).toBe('web');
+    expect(ingress.spec).toEqual({
+      ingressClassName: 'nginx',
+      rules: [
+        {
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'app', port: { number: 8080 } } },
+              },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it('takes the Ingress class like a Myapp does, and checks it by the same rule', () => {
+    const chart = Testing.chart();
+    new Podroute(chart, 'app', { image: 'x:1', platform: 'kubernetes', ingressClassName: 'traefik' });
+    expect((Testing.synth(chart) as any[])[2].spec.ingressClassName).toBe('traefik');
+    expect(
+      () =>
+        new Podroute(Testing.chart(), 'b', {
+          image: 'x:1',
+          platform: 'kubernetes',
+          ingressClassName: 'Nginx',
+        }),
+    ).toThrow(/ingressClassName: expected .*found "Nginx"/);
+  });
+
+  it('renders the same Route with platform openshift as with no platform', () => {
+    const synth = (platform?: 'openshift') => {
+      const chart = Testing.chart();
+      new Podroute(chart, 'app', { image: 'x:1', ...(platform === undefined ? {} : { platform }) });
+      return Testing.synth(chart);
+    };
+    expect(synth('openshift')).toEqual(synth());
+  });
+
+  it('refuses a platform it does not know, in the words of the chart setting', () => {
+    expect(() => new Podroute(Testing.chart(), 'app', { image: 'x:1', platform: 'aws' as any })).toThrow(
+      'specforge: invalid props for Podroute test/app:\n  platform: expected one of "kubernetes", "openshift", found "aws".',
+    );
+  });
 });

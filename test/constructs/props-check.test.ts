@@ -52,6 +52,19 @@ describe('construct props', () => {
     expect(v.map((x) => x.path)).toEqual(['labels["bad key!"]', 'partOf', 'ingressClassName', 'hardening']);
   });
 
+  it('checks platform and ingressClassName on a Podroute as on a Myapp, by the chart-settings rule', () => {
+    for (const kind of ['Myapp', 'Podroute'] as const) {
+      const base = { image: 'shop:1', ...(kind === 'Myapp' ? { containerPort: 80 } : {}) };
+      const found = (extra: object) =>
+        checkProps(kind, 'shop', { ...base, ...extra }).map((x) => `${x.path}: ${x.found}`);
+      expect(found({ platform: 'aws' })).toEqual(['platform: "aws"']);
+      expect(found({ platform: 'kubernetes', ingressClassName: 'Nginx' })).toEqual([
+        'ingressClassName: "Nginx"',
+      ]);
+      expect(found({ platform: 'openshift', ingressClassName: 'traefik' })).toEqual([]);
+    }
+  });
+
   it('reports NodePool object labels at objectLabels and Node labels at labels', () => {
     const v = checkProps('NodePool', 'gpu', { labels: { 'a b': 'x' }, objectLabels: { team: 'a b' } });
     expect(v.map((x) => x.path).sort()).toEqual(['labels["a b"]', 'objectLabels.team']);

@@ -42,11 +42,12 @@ function annotate(objects: Obj[]): Map<string, Record<string, string>> {
 }
 
 describe("Argo CD's kind order", () => {
-  it('applies Namespaces and CRDs before workloads, and unknown kinds last, by name', () => {
+  it('applies Namespaces and CRDs before workloads, and unknown kinds last, in no order among themselves', () => {
     expect(appliedBefore('Namespace', 'Deployment')).toBe(true);
     expect(appliedBefore('CustomResourceDefinition', 'NodePool')).toBe(true);
     expect(appliedBefore('Deployment', 'RuntimeClass')).toBe(true);
-    expect(appliedBefore('NodePool', 'RuntimeClass')).toBe(true);
+    expect(appliedBefore('NodePool', 'RuntimeClass')).toBe(false);
+    expect(appliedBefore('RuntimeClass', 'NodePool')).toBe(false);
     expect(appliedBefore('Deployment', 'Deployment')).toBe(false);
   });
 });
@@ -63,9 +64,9 @@ describe('sync annotations from the dependency graph', () => {
     expect(a.get(objectKey(runtimeClass))).toBeUndefined();
   });
 
-  it('lets the dry run pass a custom resource whose CRD is in the same sync', () => {
+  it('puts a custom resource a wave after its CRD, and lets its dry run pass before the CRD exists', () => {
     const a = annotate([crd, pool]);
-    expect(a.get(objectKey(pool))).toEqual({ [SYNC_OPTIONS]: SKIP_DRY_RUN });
+    expect(a.get(objectKey(pool))).toEqual({ [SYNC_WAVE]: '1', [SYNC_OPTIONS]: SKIP_DRY_RUN });
     expect(a.get(objectKey(crd))).toBeUndefined();
   });
 

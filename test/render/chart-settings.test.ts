@@ -43,4 +43,52 @@ describe('chart settings', () => {
     const { files } = await renderFrom(charts);
     expect([...files.keys()]).toContain('team/myapp.other.shop.yaml');
   });
+
+  it("label the chart's Namespace with the podSecurity level it enforces", async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\ncreateNamespace: true\npodSecurity: restricted\n',
+      'team/shop.yaml': spec,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    expect(files.get('team/namespace.team.yaml')).toContain('pod-security.kubernetes.io/enforce: restricted');
+    expect(files.get('team/myapp.team.shop.yaml')).not.toContain('pod-security');
+  });
+
+  it('refuse podSecurity in a chart that renders no Namespace, saying to set createNamespace', async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'podSecurity: baseline\n',
+      'team/shop.yaml': spec,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(files.size).toBe(0);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        path: 'podSecurity',
+        found: 'no namespace and createNamespace unset',
+        hint: expect.stringContaining('Set `createNamespace: true`'),
+      }),
+    ]);
+  });
+
+  it("expose Myapp and Podroute on the chart's platform", async () => {
+    const podroute =
+      'apiVersion: apps.specforge.dev/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n  image: hello:1\n';
+    const charts = writeFiles(tempDir(), {
+      'k8s/chart.yaml': 'platform: kubernetes\n',
+      'k8s/shop.yaml': spec,
+      'k8s/hello.yaml': podroute,
+      'ocp/chart.yaml': 'platform: openshift\n',
+      'ocp/shop.yaml': spec,
+      'ocp/hello.yaml': podroute,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    const kinds = (chart: string) =>
+      [...files]
+        .filter(([p]) => p.startsWith(`${chart}/`))
+        .flatMap(([, text]) => [...text.matchAll(/^kind: (Ingress|Route)$/gm)].map((m) => m[1]));
+    expect(kinds('k8s')).toEqual(['Ingress', 'Ingress']);
+    expect(kinds('ocp')).toEqual(['Route', 'Route']);
+  });
 });

@@ -98,4 +98,78 @@ describe('checkWiring', () => {
       expect.stringContaining('(RuntimeClass x/gpu) metadata.namespace: no namespace'),
     );
   });
+
+  describe('on either platform', () => {
+    /** A Myapp whose Service port differs from its container port, and a Podroute, exposed on `platform`. */
+    function exposed(platform: 'kubernetes' | 'openshift'): any[] {
+      const chart = Testing.chart();
+      new Myapp(chart, 'shop', {
+        image: 'shop:1',
+        containerPort: 3000,
+        servicePort: 80,
+        host: 'shop.example.com',
+        platform,
+      });
+      new Podroute(chart, 'hello', { image: 'hello:1', platform });
+      return structuredClone(Testing.synth(chart));
+    }
+
+    it.each(['kubernetes', 'openshift'] as const)(
+      'accepts the Ingresses or Routes the constructs make on %s: each names its Service and a port it has',
+      (platform) => {
+        const all = exposed(platform);
+        expect(check(all)).toEqual([]);
+        const kind = platform === 'kubernetes' ? 'Ingress' : 'Route';
+        for (const name of ['shop', 'hello']) {
+          const svc = find(all, 'Service', name);
+          const o = find(all, kind, name);
+          if (kind === 'Ingress') {
+            const backend = o.spec.rules[0].http.paths[0].backend.service;
+            expect(backend.name).toBe(svc.metadata.name);
+            expect(svc.spec.ports.map((p: any) => p.port)).toContain(backend.port.number);
+          } else {
+            expect(o.spec.to).toEqual({ kind: 'Service', name: svc.metadata.name });
+            expect(svc.spec.ports.map((p: any) => p.targetPort)).toContain(o.spec.port.targetPort);
+          }
+        }
+      },
+    );
+
+    it('catches a Podroute Ingress backend naming a missing Service or port', () => {
+      const all = exposed('kubernetes');
+      find(all, 'Ingress', 'hello').spec.rules[0].http.paths[0].backend.service.port.number = 80;
+      expect(messages(all)).toEqual([
+        expect.stringContaining('(Ingress/hello) spec.rules[0].http.paths[0].backend.service.port'),
+      ]);
+      find(all, 'Ingress', 'hello').spec.rules[0].http.paths[0].backend.service.name = 'gone';
+      expect(messages(all)).toEqual([expect.stringContaining('backend.service.name')]);
+    });
+
+    it("catches a Myapp Route whose targetPort is the Service's port instead of the pods' (OpenShift resolves it against endpoints)", () => {
+      const all = exposed('openshift');
+      find(all, 'Route', 'shop').spec.port.targetPort = 80;
+      expect(messages(all)).toEqual([
+        expect.stringContaining(
+          '(Route/shop) spec.port.targetPort: a port name or target port of Service shop / 80',
+        ),
+      ]);
+      find(all, 'Route', 'shop').spec.to.name = 'gone';
+      expect(messages(all)).toEqual([expect.stringContaining('(Route/shop) spec.to.name')]);
+    });
+
+    it('catches a wildcard host on a Route, which an Ingress would take', () => {
+      const all = exposed('openshift');
+      find(all, 'Route', 'shop').spec.host = '*.example.com';
+      expect(messages(all)).toEqual([expect.stringContaining('(Route/shop) spec.host: a host without "*"')]);
+      expect(check(exposed('kubernetes').map((o) => (o.kind === 'Ingress' ? withWildcard(o) : o)))).toEqual(
+        [],
+      );
+    });
+  });
 });
+
+/** An Ingress whose first rule's host is a wildcard. */
+function withWildcard(ingress: any): any {
+  ingress.spec.rules[0].host = '*.example.com';
+  return ingress;
+}

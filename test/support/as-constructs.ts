@@ -18,7 +18,9 @@ export type Settings = {
   labels?: Record<string, string>;
   hardening?: string;
   ingressClassName?: string;
+  platform?: string;
   createNamespace?: boolean;
+  podSecurity?: string;
 };
 
 /** Parses chart.yaml text (empty: no settings). */
@@ -31,15 +33,35 @@ export function docsOf(texts: readonly string[]): Doc[] {
   return texts.flatMap((t) => parseAllDocuments(t).map((d) => d.toJS() as Doc)).filter((d) => d !== null);
 }
 
-/** A new App and a Chart named `name` carrying the settings' namespace and labels, as a cdk8s user writes it. */
-export function chartFor(name: string, settings: Settings, outdir = '.'): { app: App; chart: Chart } {
-  const app = new App({ outdir });
+/**
+ * A Chart named `name` carrying the settings' namespace and labels, as a cdk8s user writes it, in `app` (default: a
+ * new one).
+ */
+export function chartFor(
+  name: string,
+  settings: Settings,
+  outdir = '.',
+  app: App = new App({ outdir }),
+): { app: App; chart: Chart } {
   const chart = new Chart(app, name, {
     ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
     ...(settings.labels === undefined ? {} : { labels: settings.labels }),
   });
-  if (settings.createNamespace === true) new ChartNamespace(chart, 'namespace');
+  if (settings.createNamespace === true)
+    new ChartNamespace(
+      chart,
+      'namespace',
+      settings.podSecurity === undefined ? {} : { podSecurity: settings.podSecurity as any },
+    );
   return { app, chart };
+}
+
+/** The settings a Myapp or Podroute takes as props: the Ingress class and the platform. */
+function exposure(settings: Settings): { ingressClassName?: string; platform?: any } {
+  return {
+    ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
+    ...(settings.platform === undefined ? {} : { platform: settings.platform }),
+  };
 }
 
 /** Adds the construct of one spec document to `chart`; its construct id is `<kind>-<index>`. */
@@ -66,14 +88,11 @@ export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Se
       });
       return;
     }
-    case 'Myapp': {
-      const cls =
-        settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName };
-      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...cls, ...spec });
+    case 'Myapp':
+      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec });
       return;
-    }
     case 'Podroute':
-      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...spec });
+      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec });
       return;
     case 'NodePool':
       new NodePool(chart, id, {

@@ -21,6 +21,8 @@ export const myapp = (spec: string): string =>
   `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: shop\nspec:\n${spec}`;
 export const pool = (spec: string, meta = 'name: gpu'): string =>
   `apiVersion: nodes.lailin.xyz/v1\nkind: NodePool\nmetadata:\n  ${meta}\nspec:\n${spec}`;
+export const podroute = (spec: string): string =>
+  `apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n${spec}`;
 export const okPorts = '  image: nginx\n  ports:\n    - port: 80\n';
 
 export const badInputCases: readonly BadInputCase[] = [
@@ -406,6 +408,40 @@ export const badInputCases: readonly BadInputCase[] = [
     name: 'an invalid chart setting',
     files: { 'a/chart.yaml': 'hardening: maximal\n', 'a/x.yaml': app(okPorts) },
     expect: ['a/chart.yaml:1:12', 'hardening', '"none", "restricted"'],
+  },
+  {
+    name: 'a platform specforge does not render for (Podroute)',
+    files: { 'a/chart.yaml': 'platform: aws\n', 'a/x.yaml': podroute('  image: hello:1\n') },
+    expect: ['a/chart.yaml:1:11', 'platform', 'one of "kubernetes", "openshift"', 'found "aws"'],
+  },
+  {
+    name: 'a platform specforge does not render for (Myapp)',
+    files: {
+      'a/chart.yaml': 'namespace: shop\nplatform: aws\n',
+      'a/x.yaml': myapp('  image: shop:1\n  containerPort: 80\n'),
+    },
+    expect: ['a/chart.yaml:2:11', 'platform', 'one of "kubernetes", "openshift"', 'found "aws"'],
+  },
+  {
+    name: 'a wildcard Myapp host on OpenShift (a Route takes none)',
+    files: {
+      'a/chart.yaml': 'platform: openshift\n',
+      'a/x.yaml': myapp('  image: shop:1\n  containerPort: 80\n  host: "*.example.com"\n'),
+    },
+    expect: ['a/x.yaml', '(Route/shop) spec.host', 'no wildcard host', '"*.example.com"'],
+  },
+  {
+    name: 'a Pod Security level that does not exist',
+    files: {
+      'a/chart.yaml': 'namespace: a\ncreateNamespace: true\npodSecurity: strict\n',
+      'a/x.yaml': app(okPorts),
+    },
+    expect: ['a/chart.yaml:3:14', 'podSecurity', '"privileged", "baseline", "restricted"', 'found "strict"'],
+  },
+  {
+    name: 'a Pod Security level in a chart that renders no Namespace',
+    files: { 'a/chart.yaml': 'namespace: a\npodSecurity: restricted\n', 'a/x.yaml': app(okPorts) },
+    expect: ['a/chart.yaml:2:14', 'podSecurity', 'createNamespace: true', 'found createNamespace unset'],
   },
   {
     name: 'a chart directory that is not a DNS label',

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/argoproj/argo-cd/gitops-engine/v3/pkg/health"
 	gsync "github.com/argoproj/argo-cd/gitops-engine/v3/pkg/sync"
 	"github.com/argoproj/argo-cd/gitops-engine/v3/pkg/sync/common"
 	kubeutil "github.com/argoproj/argo-cd/gitops-engine/v3/pkg/utils/kube"
@@ -38,12 +39,17 @@ import (
 	"github.com/argoproj/argo-cd/v3/util/git"
 	utilio "github.com/argoproj/argo-cd/v3/util/io"
 	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
 	cmdutil "k8s.io/kubectl/pkg/cmd/util"
 )
@@ -225,11 +231,68 @@ func readObjects(files []string) ([]*unstructured.Unstructured, error) {
 	return objs, nil
 }
 
+// workloadsHealthy is an Argo CD health override (what a `resource.customizations` health check does) reporting
+// workloads and their exposure Healthy once applied: the test control plane has no nodes to run pods on, and no
+// ingress controller, router or load balancer to give an Ingress, a Route or a Service its address.
+type workloadsHealthy struct{}
+
+func (workloadsHealthy) GetResourceHealth(obj *unstructured.Unstructured) (*health.HealthStatus, error) {
+	switch obj.GetKind() {
+	case "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Ingress", "Route", "Service":
+		return &health.HealthStatus{Status: health.HealthStatusHealthy, Message: "nothing runs it in the test control plane"}, nil
+	}
+	return nil, nil
+}
+
+// liveObjects reads the live state of every target, as Argo CD's cluster cache would hold it, with a fresh
+// discovery (a CRD created by the previous iteration is known now).
+func liveObjects(cfg *rest.Config, targets []*unstructured.Unstructured, ns string, info kubeutil.ResourceInfoProvider) (map[kubeutil.ResourceKey]*unstructured.Unstructured, error) {
+	disco, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := restmapper.GetAPIGroupResources(disco)
+	if err != nil {
+		return nil, err
+	}
+	mapper := restmapper.NewDiscoveryRESTMapper(groups)
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	live := map[kubeutil.ResourceKey]*unstructured.Unstructured{}
+	for _, t := range targets {
+		gvk := t.GroupVersionKind()
+		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			continue // kind not served yet: nothing live
+		}
+		var ri dynamic.ResourceInterface = dyn.Resource(m.Resource)
+		if m.Scope.Name() == meta.RESTScopeNameNamespace {
+			objNs := t.GetNamespace()
+			if objNs == "" {
+				objNs = ns
+			}
+			ri = dyn.Resource(m.Resource).Namespace(objNs)
+		}
+		obj, err := ri.Get(context.Background(), t.GetName(), metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		live[kubeutil.GetResourceKey(obj)] = obj
+	}
+	return live, nil
+}
+
 func runSync(args []string) error {
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file")
 	ns := fs.String("namespace", "default", "the application's destination namespace")
 	ssa := fs.Bool("server-side", false, "server-side apply (Argo CD's ServerSideApply=true)")
+	healthy := fs.Bool("workloads-healthy", false, "report workloads Healthy once applied (no nodes to run pods)")
 	timeout := fs.Duration("timeout", 120*time.Second, "give up after")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -255,24 +318,41 @@ func runSync(args []string) error {
 			info.crdScope[schema.GroupKind{Group: group, Kind: kind}] = scope == "Namespaced"
 		}
 	}
-	result := gsync.Reconcile(targets, map[kubeutil.ResourceKey]*unstructured.Unstructured{}, *ns, info)
 	kubectl := &recordingKubectl{Kubectl: &kubeutil.KubectlCmd{Log: logr.Discard(), Tracer: tracing.NopTracer{}}}
-	opts := []gsync.SyncOpt{gsync.WithLogr(logr.Discard()), gsync.WithServerSideApply(*ssa)}
-	if *ssa {
-		opts = append(opts, gsync.WithServerSideApplyManager("argocd-controller"))
-	}
-	sc, cleanup, err := gsync.NewSyncContext("0123456789abcdef", result, cfg, cfg, kubectl, *ns, opts...)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
+	// As Argo CD's application controller does: every reconcile of a running operation builds a new sync context
+	// from the live state and the operation state so far (controller/sync.go, WithInitialState).
 	deadline := time.Now().Add(*timeout)
 	var phase common.OperationPhase
 	var message string
 	var results []common.ResourceSyncResult
+	startedAt := metav1.Now()
 	for {
+		live, err := liveObjects(cfg, targets, *ns, info)
+		if err != nil {
+			return err
+		}
+		copies := make([]*unstructured.Unstructured, len(targets))
+		for i, t := range targets {
+			copies[i] = t.DeepCopy()
+		}
+		result := gsync.Reconcile(copies, live, *ns, info)
+		opts := []gsync.SyncOpt{gsync.WithLogr(logr.Discard()), gsync.WithServerSideApply(*ssa)}
+		if *ssa {
+			opts = append(opts, gsync.WithServerSideApplyManager("argocd-controller"))
+		}
+		if *healthy {
+			opts = append(opts, gsync.WithHealthOverride(workloadsHealthy{}))
+		}
+		if phase != "" {
+			opts = append(opts, gsync.WithInitialState(phase, message, results, startedAt))
+		}
+		sc, cleanup, err := gsync.NewSyncContext("0123456789abcdef", result, cfg, cfg, kubectl, *ns, opts...)
+		if err != nil {
+			return err
+		}
 		sc.Sync(context.Background())
 		phase, message, results = sc.GetState()
+		cleanup()
 		if phase.Completed() || time.Now().After(deadline) {
 			break
 		}

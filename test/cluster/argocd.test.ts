@@ -1,0 +1,283 @@
+/**
+ * Argo CD, with its own code (test/gitops-tools/argocd-probe, built from the argo-cd v3.6.1 module):
+ * - its repo-server's manifest generation (`GenerateManifests`, with the real kustomize it executes) reads every
+ *   example chart directory and yields exactly the rendered objects;
+ * - gitops-engine's `Sync` (Argo CD's sync loop) over the whole example repository, against a real kube-apiserver,
+ *   applies every object, nothing before what it needs (CRDs before their resources, Namespaces before their
+ *   objects, RuntimeClass and NodePool before the workloads that use them), in the kind order specforge assumes;
+ * - the API server with Argo CD's CRDs accepts the generated Applications.
+ * Each on a private control plane, so no other test file's CRDs or namespaces help it pass.
+ */
+import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appliedBefore, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
+import { tempDir } from '../support/tmp.js';
+import { ControlPlane, findBinaries } from './control-plane.js';
+import { byId, distCharts, distObjects, idOf, without, type Manifest } from './dist-objects.js';
+import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run, type GitopsTools } from './gitops-tools.js';
+
+const DIST = join(ROOT, 'dist');
+const TRACKING = 'argocd.argoproj.io/tracking-id';
+
+interface Apply {
+  readonly group: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly wave: string;
+  readonly error?: string;
+}
+interface SyncOutcome {
+  readonly phase: string;
+  readonly message: string;
+  readonly applies: Apply[];
+  readonly results: { Kind: string; Name: string; Status: string; Message: string }[];
+}
+
+/** A control plane no other test touched; with the OpenShift Route CRD, the platform pod-route's Route needs. */
+async function privateControlPlane(withRoutes = false): Promise<ControlPlane> {
+  const bins = findBinaries();
+  if (bins === undefined) throw new Error('control plane binaries vanished');
+  const cp = new ControlPlane(bins);
+  await cp.start();
+  if (withRoutes) await installCrdFiles(cp.info, [join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
+  return cp;
+}
+
+/** gitops-engine's Sync of every object in the YAML files of `dists`' charts. */
+function sync(tools: GitopsTools, cp: ControlPlane, files: readonly string[]): SyncOutcome {
+  const out = run(
+    tools.argocdProbe,
+    [
+      'sync',
+      '--kubeconfig',
+      cp.info.kubeconfigPath,
+      '--namespace',
+      'default',
+      '--server-side',
+      '--workloads-healthy',
+      ...files,
+    ],
+    { env: { ...process.env, PATH: `${tools.dir}:${process.env.PATH}` } },
+  ).stdout;
+  return JSON.parse(out) as SyncOutcome;
+}
+
+/** The YAML files of one chart of a dist/ (all charts when none is named), but its kustomization.yaml. */
+function chartFiles(dist: string, chart?: string): string[] {
+  return (chart === undefined ? distCharts(dist) : [chart]).flatMap((c) =>
+    readdirSync(join(dist, c))
+      .filter((f) => f !== 'kustomization.yaml')
+      .sort()
+      .map((f) => join(dist, c, f)),
+  );
+}
+
+/**
+ * The charts in groups whose objects do not collide (charts in order; each in the first group it fits), the first
+ * group holding the CRD chart: objects of the same identity from two charts are one object in a cluster.
+ */
+function collisionFreeGroups(dist: string): string[][] {
+  const groups: { charts: string[]; ids: Set<string> }[] = [];
+  for (const chart of distCharts(dist)) {
+    const ids = distObjects(join(dist, chart)).map(idOf);
+    let group = groups.find((g) => ids.every((id) => !g.ids.has(id)));
+    if (group === undefined) {
+      group = { charts: [], ids: new Set() };
+      groups.push(group);
+    }
+    group.charts.push(chart);
+    for (const id of ids) group.ids.add(id);
+  }
+  return groups.map((g) => g.charts);
+}
+
+/** Whether an apply is of `o` (an object without a namespace goes to the sync's namespace). */
+function sameObject(a: Apply, o: Manifest): boolean {
+  const group = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/')[0] : '';
+  return (
+    a.group === group &&
+    a.kind === o.kind &&
+    a.name === o.metadata.name &&
+    (o.metadata.namespace === undefined || a.namespace === o.metadata.namespace)
+  );
+}
+
+/**
+ * Every "needs" the API server enforces, found from the objects themselves (not from specforge's graph), that the
+ * apply order (`order[i]`: when objects[i] was applied) breaks.
+ */
+function violations(objects: readonly Manifest[], order: readonly number[]): string[] {
+  const at = (o: Manifest | undefined): number => (o === undefined ? -1 : (order[objects.indexOf(o)] ?? -1));
+  const problems: string[] = [];
+  const need = (o: Manifest, dep: Manifest | undefined, why: string): void => {
+    if (dep !== undefined && !(at(dep) < at(o)))
+      problems.push(`${idOf(o)} applied before ${idOf(dep)} (${why})`);
+  };
+  for (const o of objects) {
+    const group = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/')[0] : '';
+    need(
+      o,
+      objects.find(
+        (c) =>
+          c.kind === 'CustomResourceDefinition' && c.spec.group === group && c.spec.names.kind === o.kind,
+      ),
+      'its CRD',
+    );
+    need(
+      o,
+      objects.find((n) => n.kind === 'Namespace' && n.metadata.name === o.metadata.namespace),
+      'its Namespace',
+    );
+    const rc = o.spec?.template?.spec?.runtimeClassName;
+    if (rc !== undefined) {
+      need(
+        o,
+        objects.find((r) => r.kind === 'RuntimeClass' && r.metadata.name === rc),
+        'its RuntimeClass',
+      );
+      need(
+        o,
+        objects.find((p) => p.kind === 'NodePool' && p.metadata.name === rc),
+        'its NodePool',
+      );
+    }
+  }
+  return problems;
+}
+
+gitopsDescribe(
+  'Argo CD delivers dist/ (repo-server generation, gitops-engine sync, Argo CD CRDs)',
+  (tools) => {
+    describe("Argo CD's manifest generation", () => {
+      it.each(distCharts(DIST))('reads chart directory %s into exactly the rendered objects', (chart) => {
+        const out = run(
+          tools.argocdProbe,
+          ['generate', '--repo', ROOT, '--path', `dist/${chart}`, '--app', chart],
+          { env: { ...process.env, PATH: `${tools.dir}:${process.env.PATH}` } },
+        ).stdout;
+        const generated = JSON.parse(out) as { commands: string[]; manifests: Manifest[] };
+        // dist/<chart>/kustomization.yaml makes Argo CD build the directory with kustomize.
+        expect(generated.commands).toEqual([`kustomize build ./dist/${chart}`]);
+        // Argo CD marks each object as the application's (CRDs get theirs when the controller applies them).
+        for (const o of generated.manifests)
+          if (o.kind !== 'CustomResourceDefinition')
+            expect(o.metadata.annotations?.[TRACKING]).toMatch(new RegExp(`^${chart}:`));
+        expect(byId(generated.manifests.map((o) => without(o, [], [TRACKING])))).toEqual(
+          byId(distObjects(join(DIST, chart))),
+        );
+      });
+    });
+
+    describe('the generated Applications', () => {
+      let cp: ControlPlane;
+      beforeAll(async () => {
+        cp = await privateControlPlane();
+        await installCrdFiles(cp.info, [realpathSync(join(tools.crds, 'argo-cd'))]);
+        kubectlAt(cp.info, ['create', 'namespace', 'argocd']);
+      });
+      afterAll(async () => {
+        await cp?.stop();
+      });
+
+      it('are accepted by the API server with no warning, one per chart, later waves for charts that need others', () => {
+        const r = kubectlAt(cp.info, [
+          'apply',
+          '--server-side',
+          '--field-manager=specforge-test',
+          '-k',
+          'dist/_argocd',
+        ]);
+        expect(r.stderr).not.toMatch(/warning/i);
+        const apps = JSON.parse(
+          kubectlAt(cp.info, ['get', 'applications', '-n', 'argocd', '-o', 'json']).stdout,
+        ).items as Manifest[];
+        expect(apps.map((a) => a.metadata.name).sort()).toEqual(distCharts(DIST));
+        for (const app of apps) {
+          const usesNodePool = distObjects(join(DIST, app.metadata.name)).some((o) => o.kind === 'NodePool');
+          expect(app.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBe(
+            usesNodePool ? '1' : undefined,
+          );
+          expect(app.spec.source.path).toBe(`dist/${app.metadata.name}`);
+        }
+      });
+
+      it('an Application its CRD does not allow is refused (the check can fail)', () => {
+        const bad = {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Application',
+          metadata: { name: 'bad', namespace: 'argocd' },
+          spec: { project: 'default', source: { repoURL: 'x', path: 'dist/x' } },
+        };
+        const r = kubectlAt(cp.info, ['apply', '--server-side', '-f', '-'], {
+          input: JSON.stringify(bad),
+          allow: [1],
+        });
+        expect(r.stderr).toMatch(/spec\.destination: Required value/);
+      });
+    });
+
+    describe("gitops-engine's Sync of the whole example repository", () => {
+      let cp: ControlPlane;
+      beforeAll(async () => {
+        cp = await privateControlPlane(true);
+      });
+      afterAll(async () => {
+        await cp?.stop();
+      });
+
+      it('applies every object, none before what it needs, in the kind order specforge assumes', () => {
+        const groups = collisionFreeGroups(DIST);
+        // The seeds' NodePool samples are versions of one pool (master, worker): they cannot share one sync.
+        expect(groups.length).toBeGreaterThan(1);
+        expect(groups[0]).toContain('specforge-controller');
+        for (const group of groups) {
+          const files = group.flatMap((c) => chartFiles(DIST, c));
+          const objects = files.flatMap((f) =>
+            parseAllDocuments(readFileSync(f, 'utf8')).map((d) => d.toJS() as Manifest),
+          );
+          const outcome = sync(tools, cp, files);
+          expect(outcome.message, group.join(' ')).toBe('successfully synced (all tasks run)');
+          expect(outcome.phase).toBe('Succeeded');
+          expect(outcome.applies.filter((a) => a.error !== undefined)).toEqual([]);
+          const order = objects.map((o) => outcome.applies.findIndex((a) => sameObject(a, o)));
+          expect(order.filter((i) => i < 0)).toEqual([]);
+          expect(outcome.applies).toHaveLength(objects.length);
+          expect(violations(objects, order)).toEqual([]);
+          // Within a wave, gitops-engine applied kinds in the order src/gitops/argocd-order.ts models.
+          for (let i = 1; i < outcome.applies.length; i++) {
+            const [a, b] = [outcome.applies[i - 1], outcome.applies[i]];
+            if (a !== undefined && b !== undefined && a.wave === b.wave)
+              expect(appliedBefore(b.kind, a.kind), `${a.kind} then ${b.kind}`).toBe(false);
+          }
+        }
+      });
+
+      it('with every object in one wave the same sync fails: the waves specforge writes are needed', async () => {
+        const fresh = await privateControlPlane(true);
+        try {
+          const dist = join(tempDir('argocd-dist-', join(ROOT, '.cache')), 'dist');
+          cpSync(DIST, dist, { recursive: true });
+          const files = (collisionFreeGroups(dist)[0] ?? []).flatMap((c) => chartFiles(dist, c));
+          const waved = files.filter((f) => readFileSync(f, 'utf8').includes(SYNC_WAVE));
+          expect(waved.length).toBeGreaterThan(0);
+          for (const f of waved)
+            writeFileSync(
+              f,
+              readFileSync(f, 'utf8')
+                .split('\n')
+                .filter((l) => !l.includes(SYNC_WAVE))
+                .join('\n'),
+            );
+          const outcome = sync(tools, fresh, files);
+          expect(outcome.phase).toBe('Failed');
+          expect(outcome.message).toMatch(/resource mapping not found[\s\S]*ensure CRDs are installed first/);
+        } finally {
+          await fresh.stop();
+        }
+      });
+    });
+  },
+);
