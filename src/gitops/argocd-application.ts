@@ -42,6 +42,8 @@ export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
       syncPolicy: {
         ...(s.automated === false ? {} : { automated: { prune: true, selfHeal: true } }),
         ...(syncOptions.length === 0 ? {} : { syncOptions }),
+        // A chart whose CRD comes from another chart may sync first: retried, it succeeds once the CRD is there.
+        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
       },
     },
   };
