@@ -5,7 +5,7 @@ import { renderContained } from './render/contained.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
-import { GITOPS_TOOLS, type GitopsTool } from './gitops/settings.js';
+import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
 
 /** Exit codes of design §3. */
@@ -110,17 +110,8 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     chartsDir: positionals[0] ?? 'charts',
     outDir: values.out ?? 'dist',
     help: values.help === true,
-    gitops: parseGitopsTools(values.gitops ?? []),
+    gitops: gitopsToolsOption(values.gitops ?? []),
   };
-}
-
-/** `--gitops argocd,flux` (or repeated): the tools, each once, in output order. */
-function parseGitopsTools(values: readonly string[]): GitopsTool[] {
-  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
-  for (const tool of asked)
-    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
-      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
-  return GITOPS_TOOLS.filter((t) => asked.includes(t));
 }
 
 async function runRenderCommand(

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { checkOutPlace } from '../output/dist-writer.js';
-import { GITOPS_TOOLS, type GitopsTool } from '../gitops/settings.js';
+import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import { compareFiles, type FileSide } from './compare.js';
@@ -94,17 +94,8 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     ...(values.against === undefined ? {} : { against: values.against }),
     format,
     help: values.help === true,
-    gitops: gitopsTools(values.gitops ?? []),
+    gitops: gitopsToolsOption(values.gitops ?? []),
   };
-}
-
-/** `--gitops argocd,flux` (or repeated), as `render` takes it: the tools, each once, in output order. */
-function gitopsTools(values: readonly string[]): GitopsTool[] {
-  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
-  for (const tool of asked)
-    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
-      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
-  return GITOPS_TOOLS.filter((t) => asked.includes(t));
 }
 
 function isFormat(f: string): f is Format {

@@ -1,6 +1,7 @@
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import type { SpecError } from '../specs/errors.js';
 import { checkSchema } from '../specs/schemas.js';
+import { UsageError } from '../usage-error.js';
 
 /** The GitOps tools specforge generates objects for. */
 export type GitopsTool = 'argocd' | 'flux';
@@ -133,4 +134,13 @@ export function gitopsInEffect(
       });
   }
   return { settings: out, errors };
+}
+
+/** `--gitops argocd,flux` (or repeated): the tools, each once, in output order; anything else is a usage error. */
+export function gitopsToolsOption(values: readonly string[]): GitopsTool[] {
+  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  for (const tool of asked)
+    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
+      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
+  return GITOPS_TOOLS.filter((t) => asked.includes(t));
 }
