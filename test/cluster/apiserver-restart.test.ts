@@ -4,7 +4,7 @@
  * disturb the other files.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ControlPlane, findBinaries } from './control-plane.js';
+import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { installCrds } from './crds.js';
 import { clusterDescribe, Scope, waitFor } from './helpers.js';
 
@@ -13,10 +13,7 @@ const ROLE = 'node-role.kubernetes.io/';
 clusterDescribe('NodePool controller across a kube-apiserver restart', () => {
   let cp: ControlPlane;
   beforeAll(async () => {
-    const bins = findBinaries();
-    if (bins === undefined) throw new Error('control plane binaries vanished');
-    cp = new ControlPlane(bins);
-    await cp.start();
+    cp = await startPrivateControlPlane();
     await installCrds(cp.info);
   });
   afterAll(async () => {

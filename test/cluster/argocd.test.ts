@@ -14,7 +14,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedBefore, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
 import { tempDir } from '../support/tmp.js';
-import { ControlPlane, findBinaries } from './control-plane.js';
+import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { byId, distCharts, distObjects, idOf, without, type Manifest } from './dist-objects.js';
 import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run, type GitopsTools } from './gitops-tools.js';
 
@@ -38,10 +38,7 @@ interface SyncOutcome {
 
 /** A control plane no other test touched; with the OpenShift Route CRD, the platform pod-route's Route needs. */
 async function privateControlPlane(withRoutes = false): Promise<ControlPlane> {
-  const bins = findBinaries();
-  if (bins === undefined) throw new Error('control plane binaries vanished');
-  const cp = new ControlPlane(bins);
-  await cp.start();
+  const cp = await startPrivateControlPlane();
   if (withRoutes) await installCrdFiles(cp.info, [join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
   return cp;
 }

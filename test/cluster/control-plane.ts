@@ -224,3 +224,12 @@ export class ControlPlane {
     if (process.env.SPECFORGE_KEEP_CP === undefined) rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** A started control plane of the test's own, for tests that restart it or must see a cluster no other file touched. */
+export async function startPrivateControlPlane(): Promise<ControlPlane> {
+  const bins = findBinaries();
+  if (bins === undefined) throw new Error('control plane binaries vanished');
+  const cp = new ControlPlane(bins);
+  await cp.start();
+  return cp;
+}

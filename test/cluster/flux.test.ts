@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ControlPlane, findBinaries } from './control-plane.js';
+import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { byId, distCharts, distObjects, without, type Manifest } from './dist-objects.js';
 import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run } from './gitops-tools.js';
 
@@ -17,10 +17,7 @@ const FLUX_LABELS = ['kustomize.toolkit.fluxcd.io/name', 'kustomize.toolkit.flux
 gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserver)', (tools) => {
   let cp: ControlPlane;
   beforeAll(async () => {
-    const bins = findBinaries();
-    if (bins === undefined) throw new Error('control plane binaries vanished');
-    cp = new ControlPlane(bins);
-    await cp.start();
+    cp = await startPrivateControlPlane();
     await installCrdFiles(
       cp.info,
       ['flux-source-controller', 'flux-kustomize-controller'].map((d) => realpathSync(join(tools.crds, d))),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { expect, it } from 'vitest';
 import { tempDir } from '../support/tmp.js';
-import { ControlPlane, findBinaries } from './control-plane.js';
+import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { distCharts, distObjects, idOf, type Manifest } from './dist-objects.js';
 import { clusterDescribe } from './helpers.js';
 import { installCrdFiles, kubectlAt, ROOT, run } from './gitops-tools.js';
@@ -19,10 +19,7 @@ const DIST = join(ROOT, 'dist');
 const FLUX_SSA = ['apply', '--server-side', '--force-conflicts', '--field-manager=kustomize-controller'];
 
 async function withControlPlane(body: (cp: ControlPlane) => Promise<void> | void): Promise<void> {
-  const bins = findBinaries();
-  if (bins === undefined) throw new Error('control plane binaries vanished');
-  const cp = new ControlPlane(bins);
-  await cp.start();
+  const cp = await startPrivateControlPlane();
   try {
     // An OpenShift cluster serves Routes: pod-route's default platform exposes through one.
     await installCrdFiles(cp.info, [join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);

@@ -82,7 +82,7 @@ export function run(
 export function kubectlAt(
   info: ControlPlaneInfo,
   args: readonly string[],
-  opts: { allow?: readonly number[]; input?: string } = {},
+  opts: { allow?: readonly number[]; input?: string; env?: NodeJS.ProcessEnv } = {},
 ): Run {
   return run(
     join(ROOT, '.cache/control-plane/kubectl'),

@@ -9,32 +9,10 @@ import {
 } from '../../src/gitops/argocd-order.js';
 import { dependencies } from '../../src/gitops/dependencies.js';
 import { objectKey, type Obj } from '../../src/rules/objects.js';
+import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 const located = (chart: string, objects: Obj[]) =>
   objects.map((obj) => ({ chart, key: objectKey(obj), obj }));
-
-const crd: Obj = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'nodepools.nodes.specforge.dev' },
-  spec: { group: 'nodes.specforge.dev', names: { kind: 'NodePool' }, scope: 'Cluster' },
-};
-const pool: Obj = {
-  apiVersion: 'nodes.specforge.dev/v1',
-  kind: 'NodePool',
-  metadata: {
-    name: 'gpu',
-    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
-  },
-};
-const runtimeClass: Obj = { ...pool, apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass' };
-const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
-const deployment: Obj = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: { template: { spec: { runtimeClassName: 'gpu', containers: [] } } },
-};
 
 function annotate(objects: Obj[]): Map<string, Record<string, string>> {
   const charts = [{ chart: 'c', objects }];

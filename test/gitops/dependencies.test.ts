@@ -1,36 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartCycles, chartDependencies, chartWaves, dependencies } from '../../src/gitops/dependencies.js';
-import type { Obj } from '../../src/rules/objects.js';
-
-const crd: Obj = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'nodepools.nodes.specforge.dev' },
-  spec: { group: 'nodes.specforge.dev', names: { kind: 'NodePool' }, scope: 'Cluster' },
-};
-const pool: Obj = {
-  apiVersion: 'nodes.specforge.dev/v1',
-  kind: 'NodePool',
-  metadata: {
-    name: 'gpu',
-    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
-  },
-};
-const runtimeClass: Obj = {
-  apiVersion: 'node.k8s.io/v1',
-  kind: 'RuntimeClass',
-  metadata: {
-    name: 'gpu',
-    labels: { 'specforge.dev/spec-kind': 'nodepool', 'specforge.dev/spec-name': 'gpu' },
-  },
-};
-const ns: Obj = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } };
-const deployment: Obj = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: { template: { spec: { runtimeClassName: 'gpu', containers: [] } } },
-};
+import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 const names = (deps: ReturnType<typeof dependencies>): string[] =>
   deps.map(
