@@ -79,23 +79,16 @@ export function compareRefs(a: ObjectRef, b: ObjectRef): number {
 }
 
 function added(b: Located): ObjectChange {
-  return {
-    ref: b.ref,
-    change: 'added',
-    file: b.object.file,
-    fields: [],
-    effects: effectsOf(b.ref, 'added', []),
-  };
+  return whole(b, 'added');
 }
 
 function removed(a: Located): ObjectChange {
-  return {
-    ref: a.ref,
-    change: 'removed',
-    file: a.object.file,
-    fields: [],
-    effects: effectsOf(a.ref, 'removed', []),
-  };
+  return whole(a, 'removed');
+}
+
+/** An object that is only on one side: no field changes, only what its coming or going does. */
+function whole(o: Located, change: 'added' | 'removed'): ObjectChange {
+  return { ref: o.ref, change, file: o.object.file, fields: [], effects: effectsOf(o.ref, change, []) };
 }
 
 function changed(a: Located, b: Located): ObjectChange | undefined {
