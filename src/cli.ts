@@ -30,7 +30,7 @@ Commands:
   render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
   validate [CHARTS_DIR]             check the specs and their wiring; write nothing
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
-    --gitops argocd,flux            (render, validate, check) also generate an Argo CD Application / a Flux
+    --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git

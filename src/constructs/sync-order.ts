@@ -1,8 +1,8 @@
 import { ApiObject, Chart } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { syncAnnotations } from '../gitops/argocd-order.js';
-import { dependencies } from '../gitops/dependencies.js';
-import { objectKey, type Obj } from '../rules/objects.js';
+import { dependencies, locatedKey } from '../gitops/dependencies.js';
+import type { Obj } from '../rules/objects.js';
 import { ManifestObject } from './manifest-object.js';
 
 /**
@@ -32,7 +32,7 @@ export function addSyncOrder(scope: IConstruct): void {
   }));
   const deps = dependencies(entries.map((e) => ({ chart: e.chart, objects: e.objects.map((o) => o.json) })));
   const located = entries.flatMap((e) =>
-    e.objects.map((o) => ({ chart: e.chart, key: objectKey(o.json), obj: o.json, api: o.api })),
+    e.objects.map((o) => ({ chart: e.chart, key: locatedKey(e.chart, o.json), obj: o.json, api: o.api })),
   );
   const annotations = syncAnnotations(located, deps);
   for (const l of located) {

@@ -7,11 +7,19 @@ export interface ChartObjects {
   readonly objects: readonly Obj[];
 }
 
-/** One rendered object, located: its chart and its API identity (src/rules/objects.ts `objectKey`). */
+/** One rendered object, located: its chart, and a key unique in the render ({@link locatedKey}). */
 export interface Located {
   readonly chart: string;
   readonly key: string;
   readonly obj: Obj;
+}
+
+/**
+ * The key of an object of a chart: the chart and its API identity (src/rules/objects.ts `objectKey`). Two charts may
+ * render the same identity (charts meant for different clusters); they stay two objects here.
+ */
+export function locatedKey(chart: string, obj: Obj): string {
+  return `${chart}|${objectKey(obj)}`;
 }
 
 /** `from` cannot be applied before `to` exists: the dependency graph every ordering is emitted from. */
@@ -32,7 +40,7 @@ export interface Dependency {
  */
 export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
   const all: Located[] = charts.flatMap(({ chart, objects }) =>
-    objects.map((obj) => ({ chart, key: objectKey(obj), obj })),
+    objects.map((obj) => ({ chart, key: locatedKey(chart, obj), obj })),
   );
   const index = indexProviders(all);
   const out: Dependency[] = [];
@@ -43,12 +51,17 @@ export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
   return out;
 }
 
-/** The objects others can need, by what they are needed for. */
+/** The objects others can need, by what they are needed for (every chart's, in chart order). */
 interface Providers {
-  readonly crdOf: Map<string, Located>;
-  readonly namespaces: Map<string, Located>;
-  readonly runtimeClasses: Map<string, Located>;
-  readonly nodePools: Map<string, Located>;
+  readonly crdOf: Map<string, Located[]>;
+  readonly namespaces: Map<string, Located[]>;
+  readonly runtimeClasses: Map<string, Located[]>;
+  readonly nodePools: Map<string, Located[]>;
+}
+
+/** The provider an object of `chart` needs: its own chart's when it has one, else the first chart's. */
+function pick(providers: readonly Located[] | undefined, chart: string): Located | undefined {
+  return providers?.find((p) => p.chart === chart) ?? providers?.[0];
 }
 
 function indexProviders(all: readonly Located[]): Providers {
@@ -60,7 +73,7 @@ function indexProviders(all: readonly Located[]): Providers {
   };
   for (const o of all) {
     const slot = providerSlot(o);
-    if (slot !== undefined) p[slot[0]].set(slot[1], o);
+    if (slot !== undefined) p[slot[0]].set(slot[1], [...(p[slot[0]].get(slot[1]) ?? []), o]);
   }
   return p;
 }
@@ -81,18 +94,18 @@ function providerSlot(o: Located): [keyof Providers, string] | undefined {
 function needsOf(o: Located, p: Providers): [Located | undefined, string][] {
   const { obj } = o;
   const out: [Located | undefined, string][] = [
-    [p.crdOf.get(`${groupOf(obj)}/${obj.kind}`), 'its CustomResourceDefinition'],
+    [pick(p.crdOf.get(`${groupOf(obj)}/${obj.kind}`), o.chart), 'its CustomResourceDefinition'],
   ];
   const ns = obj.metadata?.namespace;
-  if (typeof ns === 'string') out.push([p.namespaces.get(ns), 'its Namespace']);
+  if (typeof ns === 'string') out.push([pick(p.namespaces.get(ns), o.chart), 'its Namespace']);
   const runtimeClass = podSpecOf(obj)?.runtimeClassName;
   if (typeof runtimeClass !== 'string') return out;
-  const rc = p.runtimeClasses.get(runtimeClass);
+  const rc = pick(p.runtimeClasses.get(runtimeClass), o.chart);
   out.push([rc, 'the RuntimeClass its pods name']);
   const labels = rc?.obj.metadata?.labels ?? {};
   if (rc !== undefined && labels[SPEC_KIND_LABEL] === 'nodepool')
     out.push([
-      p.nodePools.get(`${rc.chart}/${labels[SPEC_NAME_LABEL]}`),
+      pick(p.nodePools.get(`${rc.chart}/${labels[SPEC_NAME_LABEL]}`), rc.chart),
       'the NodePool its RuntimeClass schedules onto',
     ]);
   return out;

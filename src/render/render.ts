@@ -18,9 +18,15 @@ import { checkChartName, parseChartSettings, type ChartSettings } from './chart-
 import { chartFiles } from './files.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
-import { objectKey } from '../rules/objects.js';
+import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
-import { chartCycles, chartDependencies, chartWaves, dependencies } from '../gitops/dependencies.js';
+import {
+  chartCycles,
+  chartDependencies,
+  chartWaves,
+  dependencies,
+  locatedKey,
+} from '../gitops/dependencies.js';
 import { gitopsFiles } from '../gitops/output.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
@@ -116,13 +122,13 @@ function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult
     });
   if (errors.length > 0) return { files: new Map(), errors, objectCount };
   const located = built.flatMap((b) =>
-    b.objects.map((o) => ({ chart: b.input.name, key: objectKey(o.json), obj: o.json })),
+    b.objects.map((o) => ({ chart: b.input.name, key: locatedKey(b.input.name, o.json), obj: o.json })),
   );
   const annotations = syncAnnotations(located, deps);
   const files = new Map<string, string>();
   for (const b of built) {
     const objects = b.objects.map((o) => {
-      const extra = annotations.get(objectKey(o.json));
+      const extra = annotations.get(locatedKey(b.input.name, o.json));
       return extra === undefined ? o : { ...o, json: withAnnotations(o.json, extra) };
     });
     for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
@@ -230,6 +236,11 @@ function prepare(input: ChartInput): Prepared | RenderResult {
     appendAll(specs, parsed.specs);
     appendAll(errors, parsed.errors);
     relativeOf.set(f.file, f.relative);
+  }
+  if (settingErrors === 0) {
+    // Adoption pins for an object the chart's platform does not render (the constructs check it with the prop).
+    const texts = new Map(input.specFiles.map((f) => [f.file, f.text]));
+    appendAll(errors, adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file)));
   }
   const duplicates = duplicateSpecs(specs, settings);
   appendAll(errors, duplicates);

@@ -8,8 +8,8 @@
  * - the API server with Argo CD's CRDs accepts the generated Applications.
  * Each on a private control plane, so no other test file's CRDs or namespaces help it pass.
  */
-import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedBefore, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
@@ -19,6 +19,31 @@ import { byId, distCharts, distObjects, idOf, without, type Manifest } from './d
 import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run, type GitopsTools } from './gitops-tools.js';
 
 const DIST = join(ROOT, 'dist');
+
+/** A NodePool spec, and a chart module whose Deployment runs its pods on that pool's RuntimeClass. */
+const GPU_POOL = `apiVersion: nodes.specforge.dev/v1
+kind: NodePool
+metadata: { name: gpu }
+spec:
+  labels: { node-pool.example.com/gpu: "true" }
+  handler: runc
+`;
+const GPU_WORKLOAD = `import { ApiObject } from 'cdk8s';
+export default function (chart) {
+  new ApiObject(chart, 'trainer', {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'trainer', namespace: 'gpu-shop' },
+    spec: {
+      selector: { matchLabels: { app: 'trainer' } },
+      template: {
+        metadata: { labels: { app: 'trainer' } },
+        spec: { runtimeClassName: 'gpu', containers: [{ name: 'trainer', image: 'nginx:1.27' }] },
+      },
+    },
+  });
+}
+`;
 const TRACKING = 'argocd.argoproj.io/tracking-id';
 
 interface Apply {
@@ -106,12 +131,17 @@ function sameObject(a: Apply, o: Manifest): boolean {
  * Every "needs" the API server enforces, found from the objects themselves (not from specforge's graph), that the
  * apply order (`order[i]`: when objects[i] was applied) breaks.
  */
-function violations(objects: readonly Manifest[], order: readonly number[]): string[] {
+function violations(
+  objects: readonly Manifest[],
+  order: readonly number[],
+  checked: Map<string, number> = new Map(),
+): string[] {
   const at = (o: Manifest | undefined): number => (o === undefined ? -1 : (order[objects.indexOf(o)] ?? -1));
   const problems: string[] = [];
   const need = (o: Manifest, dep: Manifest | undefined, why: string): void => {
-    if (dep !== undefined && !(at(dep) < at(o)))
-      problems.push(`${idOf(o)} applied before ${idOf(dep)} (${why})`);
+    if (dep === undefined) return;
+    checked.set(why, (checked.get(why) ?? 0) + 1);
+    if (!(at(dep) < at(o))) problems.push(`${idOf(o)} applied before ${idOf(dep)} (${why})`);
   };
   for (const o of objects) {
     const group = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/')[0] : '';
@@ -183,7 +213,6 @@ gitopsDescribe(
         const r = kubectlAt(cp.info, [
           'apply',
           '--server-side',
-          '--field-manager=specforge-test',
           '-k',
           'dist/_argocd',
         ]);
@@ -226,36 +255,67 @@ gitopsDescribe(
       });
 
       it('applies every object, none before what it needs, in the kind order specforge assumes', () => {
-        const groups = collisionFreeGroups(DIST);
-        // The seeds' NodePool samples are versions of one pool (master, worker): they cannot share one sync.
-        expect(groups.length).toBeGreaterThan(1);
-        expect(groups[0]).toContain('specforge-controller');
-        for (const group of groups) {
-          const files = group.flatMap((c) => chartFiles(DIST, c));
-          const objects = files.flatMap((f) =>
-            parseAllDocuments(readFileSync(f, 'utf8')).map((d) => d.toJS() as Manifest),
+        // The example repository, plus a chart whose workload runs on a NodePool's RuntimeClass (no spec kind sets
+        // runtimeClassName; a chart module does).
+        const root = tempDir('argocd-repo-', join(ROOT, '.cache'));
+        try {
+          cpSync(join(ROOT, 'charts'), join(root, 'charts'), { recursive: true });
+          mkdirSync(join(root, 'charts/gpu-shop'));
+          writeFileSync(join(root, 'charts/gpu-shop/pool.yaml'), GPU_POOL);
+          writeFileSync(
+            join(root, 'charts/gpu-shop/chart.yaml'),
+            'namespace: gpu-shop\ncreateNamespace: true\n',
           );
-          const outcome = sync(tools, cp, files);
-          expect(outcome.message, group.join(' ')).toBe('successfully synced (all tasks run)');
-          expect(outcome.phase).toBe('Succeeded');
-          expect(outcome.applies.filter((a) => a.error !== undefined)).toEqual([]);
-          const order = objects.map((o) => outcome.applies.findIndex((a) => sameObject(a, o)));
-          expect(order.filter((i) => i < 0)).toEqual([]);
-          expect(outcome.applies).toHaveLength(objects.length);
-          expect(violations(objects, order)).toEqual([]);
-          // Within a wave, gitops-engine applied kinds in the order src/gitops/argocd-order.ts models.
-          for (let i = 1; i < outcome.applies.length; i++) {
-            const [a, b] = [outcome.applies[i - 1], outcome.applies[i]];
-            if (a !== undefined && b !== undefined && a.wave === b.wave)
-              expect(appliedBefore(b.kind, a.kind), `${a.kind} then ${b.kind}`).toBe(false);
+          writeFileSync(join(root, 'charts/gpu-shop/chart.mjs'), GPU_WORKLOAD);
+          const dist = join(root, 'dist');
+          run(join(ROOT, 'node_modules/.bin/node'), [
+            join(ROOT, 'bin/specforge.js'),
+            'render',
+            join(root, 'charts'),
+            '--out',
+            dist,
+          ]);
+          const groups = collisionFreeGroups(dist);
+          // The seeds' NodePool samples are versions of one pool (master, worker): they cannot share one sync.
+          expect(groups.length).toBeGreaterThan(1);
+          expect(groups[0]).toEqual(expect.arrayContaining(['specforge-controller', 'gpu-shop']));
+          const checked = new Map<string, number>();
+          for (const group of groups) {
+            const files = group.flatMap((c) => chartFiles(dist, c));
+            const objects = files.flatMap((f) =>
+              parseAllDocuments(readFileSync(f, 'utf8')).map((d) => d.toJS() as Manifest),
+            );
+            const outcome = sync(tools, cp, files);
+            expect(outcome.message, group.join(' ')).toBe('successfully synced (all tasks run)');
+            expect(outcome.phase).toBe('Succeeded');
+            expect(outcome.applies.filter((a) => a.error !== undefined)).toEqual([]);
+            const order = objects.map((o) => outcome.applies.findIndex((a) => sameObject(a, o)));
+            expect(order.filter((i) => i < 0)).toEqual([]);
+            expect(outcome.applies).toHaveLength(objects.length);
+            expect(violations(objects, order, checked)).toEqual([]);
+            // Within a wave, gitops-engine applied kinds in the order src/gitops/argocd-order.ts models.
+            for (let i = 1; i < outcome.applies.length; i++) {
+              const [a, b] = [outcome.applies[i - 1], outcome.applies[i]];
+              if (a !== undefined && b !== undefined && a.wave === b.wave)
+                expect(appliedBefore(b.kind, a.kind), `${a.kind} then ${b.kind}`).toBe(false);
+            }
           }
+          // Every kind of need was there to break: CRD, Namespace, RuntimeClass and NodePool.
+          expect([...checked.keys()].sort()).toEqual([
+            'its CRD',
+            'its Namespace',
+            'its NodePool',
+            'its RuntimeClass',
+          ]);
+        } finally {
+          rmSync(root, { recursive: true, force: true });
         }
       });
 
       it('with every object in one wave the same sync fails: the waves specforge writes are needed', async () => {
         const fresh = await privateControlPlane(true);
+        const dist = join(tempDir('argocd-dist-', join(ROOT, '.cache')), 'dist');
         try {
-          const dist = join(tempDir('argocd-dist-', join(ROOT, '.cache')), 'dist');
           cpSync(DIST, dist, { recursive: true });
           const files = (collisionFreeGroups(dist)[0] ?? []).flatMap((c) => chartFiles(dist, c));
           const waved = files.filter((f) => readFileSync(f, 'utf8').includes(SYNC_WAVE));
@@ -273,6 +333,7 @@ gitopsDescribe(
           expect(outcome.message).toMatch(/resource mapping not found[\s\S]*ensure CRDs are installed first/);
         } finally {
           await fresh.stop();
+          rmSync(dirname(dist), { recursive: true, force: true });
         }
       });
     });

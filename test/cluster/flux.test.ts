@@ -57,7 +57,6 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
     const r = kubectlAt(cp.info, [
       'apply',
       '--server-side',
-      '--field-manager=specforge-test',
       '-k',
       'dist/_flux',
     ]);

@@ -174,11 +174,18 @@ clusterDescribe(
         const out = kubectlAt(cp.info, [...FLUX_SSA, ...prune, '-k', join(root, 'dist/shop')], {
           env,
         }).stdout;
-        expect(out).toMatch(/deployment\.apps\/storefront pruned/);
+        // Exactly storefront's objects pruned; the Namespace and api's objects stay.
+        expect(out.split('\n').filter((l) => l.endsWith(' pruned')).sort()).toEqual([
+          'deployment.apps/storefront pruned',
+          'ingress.networking.k8s.io/storefront pruned',
+          'service/storefront pruned',
+        ]);
+        kubectlAt(cp.info, ['get', 'namespace', 'shop']);
         expect(uidsOf('storefront').size).toBe(0);
         expect(uidsOf('api')).toEqual(api);
         expect(api.size).toBe(2);
       });
+      rmSync(root, { recursive: true, force: true });
     });
   },
 );

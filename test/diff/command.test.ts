@@ -35,7 +35,8 @@ const relative = (text: string, root: string): string => text.split(`${root}/`).
 
 function golden(name: string, actual: string): void {
   const path = join(GOLDEN, name);
-  if (UPDATE || !existsSync(path)) {
+  // A missing golden is written only when asked (or outside CI, to start one); in CI it fails, never passes.
+  if (UPDATE || (!existsSync(path) && process.env.CI !== 'true')) {
     mkdirSync(GOLDEN, { recursive: true });
     writeFileSync(path, `${actual}\n`);
   }

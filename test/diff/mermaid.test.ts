@@ -96,7 +96,10 @@ describe('the Mermaid flowchart', () => {
           (m) => m[1] ?? '',
         ),
       );
-    expect(blocks.length).toBeGreaterThan(0);
+    // One diagram per Markdown golden: none lost to a format change.
+    const goldens = readdirSync(dir).filter((f) => f.endsWith('.md')).length;
+    expect(goldens).toBeGreaterThanOrEqual(6);
+    expect(blocks).toHaveLength(goldens);
     for (const b of blocks) await expect(parse(b)).resolves.toMatchObject({ diagramType: 'flowchart-v2' });
   });
 });

@@ -7,12 +7,12 @@ import {
   syncAnnotations,
   withAnnotations,
 } from '../../src/gitops/argocd-order.js';
-import { dependencies } from '../../src/gitops/dependencies.js';
-import { objectKey, type Obj } from '../../src/rules/objects.js';
+import { dependencies, locatedKey } from '../../src/gitops/dependencies.js';
+import type { Obj } from '../../src/rules/objects.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 const located = (chart: string, objects: Obj[]) =>
-  objects.map((obj) => ({ chart, key: objectKey(obj), obj }));
+  objects.map((obj) => ({ chart, key: locatedKey(chart, obj), obj }));
 
 function annotate(objects: Obj[]): Map<string, Record<string, string>> {
   const charts = [{ chart: 'c', objects }];
@@ -38,14 +38,14 @@ describe('sync annotations from the dependency graph', () => {
 
   it('puts a workload one wave after the RuntimeClass and NodePool it needs (the kind order would not)', () => {
     const a = annotate([ns, deployment, runtimeClass, pool]);
-    expect(a.get(objectKey(deployment))).toEqual({ [SYNC_WAVE]: '1' });
-    expect(a.get(objectKey(runtimeClass))).toBeUndefined();
+    expect(a.get(locatedKey('c', deployment))).toEqual({ [SYNC_WAVE]: '1' });
+    expect(a.get(locatedKey('c', runtimeClass))).toBeUndefined();
   });
 
   it('puts a custom resource a wave after its CRD, and lets its dry run pass before the CRD exists', () => {
     const a = annotate([crd, pool]);
-    expect(a.get(objectKey(pool))).toEqual({ [SYNC_WAVE]: '1', [SYNC_OPTIONS]: SKIP_DRY_RUN });
-    expect(a.get(objectKey(crd))).toBeUndefined();
+    expect(a.get(locatedKey('c', pool))).toEqual({ [SYNC_WAVE]: '1', [SYNC_OPTIONS]: SKIP_DRY_RUN });
+    expect(a.get(locatedKey('c', crd))).toBeUndefined();
   });
 
   it('keeps sync options and a wave the object already has', () => {
@@ -54,8 +54,8 @@ describe('sync annotations from the dependency graph', () => {
       metadata: { ...pool.metadata, annotations: { [SYNC_OPTIONS]: 'Prune=false', [SYNC_WAVE]: '5' } },
     };
     const a = annotate([crd, own]);
-    expect(a.get(objectKey(own))).toEqual({ [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}` });
-    const merged = withAnnotations(own, a.get(objectKey(own)));
+    expect(a.get(locatedKey('c', own))).toEqual({ [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}` });
+    const merged = withAnnotations(own, a.get(locatedKey('c', own)));
     expect(merged.metadata.annotations).toEqual({
       [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}`,
       [SYNC_WAVE]: '5',

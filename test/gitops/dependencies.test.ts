@@ -27,6 +27,16 @@ describe('the dependency graph', () => {
     ]);
   });
 
+  it("prefers a chart's own Namespace to another chart's of the same name", () => {
+    const charts = [
+      { chart: 'a', objects: [ns, { ...deployment, spec: {} }] },
+      { chart: 'b', objects: [ns, { ...deployment, spec: {} }] },
+    ];
+    const deps = dependencies(charts);
+    expect(deps.map((d) => `${d.from.chart} -> ${d.to.chart}`)).toEqual(['a -> a', 'b -> b']);
+    expect(Object.fromEntries(chartDependencies(charts, deps))).toEqual({ a: [], b: [] });
+  });
+
   it('has no edge to objects nobody renders', () => {
     expect(dependencies([{ chart: 'shop', objects: [deployment, pool] }])).toEqual([]);
   });
