@@ -8,10 +8,11 @@
  * - Node writes are JSON merge patches guarded by resourceVersion; on 409 the Node is re-read and re-decided.
  * - Pool status is recomputed at most every `statusDebounceMs` while Nodes change, and written only when it differs.
  */
-import { decide, toMergePatch, type Decision, type PoolLookup } from './decide.js';
+import { decide, toMergePatch, type Adoption, type Decision, type PoolLookup } from './decide.js';
 import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from './kube.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
+import { isMember } from './membership.js';
 import type { Metrics } from './metrics.js';
 import {
   CONTROLLER_NAME,
@@ -94,11 +95,60 @@ function poolsOfNode(node: NodeView | undefined): { members: string[]; owners: s
   return { members: membershipPools(node.labels), owners: ownerPools(node.owned) };
 }
 
-/** True when a pool appeared, went away, started deleting, or changed its labels or taints. */
+/**
+ * True when a pool appeared, went away, started deleting, or changed what decides its Nodes: labels, taints, the
+ * keys it adopts, its membership rule.
+ */
 function specChanged(old: PoolView | undefined, pool: PoolView | undefined): boolean {
   if (old === undefined || pool === undefined) return true;
   if (old.deleting !== pool.deleting) return true;
-  return JSON.stringify([old.labels, old.taints]) !== JSON.stringify([pool.labels, pool.taints]);
+  const spec = (p: PoolView): string => JSON.stringify([p.labels, p.taints, p.adopt, p.membership ?? null]);
+  return spec(old) !== spec(pool);
+}
+
+function sameCounts(a: PoolStatus, b: PoolStatus): boolean {
+  return (
+    a.observedGeneration === b.observedGeneration &&
+    a.members === b.members &&
+    a.adoptedKeys === b.adoptedKeys
+  );
+}
+
+/** The status as a merge patch: a merge patch keeps fields it does not name, so a count that went away is nulled. */
+function statusPatch(before: PoolStatus, after: PoolStatus): Record<string, unknown> {
+  if (after.adoptedKeys === undefined && before.adoptedKeys !== undefined)
+    return { ...after, adoptedKeys: null };
+  return { ...after };
+}
+
+/** The pool's own keys under a reserved prefix (wanted or listed for adoption), which are never written. */
+function reservedKeys(pool: PoolView): string[] {
+  return [
+    ...Object.keys(pool.labels)
+      .filter(isReservedKey)
+      .map((k) => `label ${k}`),
+    ...pool.taints
+      .map(taintId)
+      .filter(isReservedKey)
+      .map((id) => `taint ${id}`),
+    ...pool.adopt.labels.filter(isReservedKey).map((k) => `adopt label ${k}`),
+    ...pool.adopt.taints.filter(isReservedKey).map((id) => `adopt taint ${id}`),
+  ];
+}
+
+/** The Event note for what one Node write adopted for one pool. */
+function adoptionNote(node: string, adopted: readonly Adoption[]): string {
+  const what = adopted.map((a) => {
+    const found = a.kind === 'label' ? `${a.key}="${a.found}"` : `${a.key} (value "${a.found}")`;
+    const outcome = a.outcome === 'corrected' ? `corrected to "${a.value ?? ''}"` : a.outcome;
+    return `${a.kind} ${found}: ${outcome}`;
+  });
+  return `Node ${node}: adopted ${what.join('; ')}.`;
+}
+
+/** How many keys a pool lists in `spec.adopt` (reserved ones included: they are reported, never adopted). */
+function adoptListed(pool: PoolView): number {
+  return pool.adopt.labels.length + pool.adopt.taints.length;
 }
 
 function sameCondition(a: PoolCondition | undefined, b: Omit<PoolCondition, 'lastTransitionTime'>): boolean {
@@ -346,6 +396,7 @@ export class NodePoolController {
         if (written.metadata?.resourceVersion !== node.resourceVersion)
           this.notePending(node.name, node.resourceVersion);
         logger.debug('node updated', { node: node.name, members: decision.members });
+        await this.adoptedEvents(node.name, decision.adopted);
         return;
       } catch (err) {
         if (isStatus(err, 404)) return;
@@ -354,6 +405,19 @@ export class NodePoolController {
         logger.debug('node changed under us (409); re-reading', { node: node.name, attempt });
         node = toNodeView(await client.request<RawObject>('GET', `/api/v1/nodes/${node.name}`));
       }
+    }
+  }
+
+  /** One `Adopted` Event per pool that adopted keys in a Node write that went through. */
+  private async adoptedEvents(node: string, adopted: readonly Adoption[]): Promise<void> {
+    const byPool = new Map<string, Adoption[]>();
+    for (const a of adopted) byPool.set(a.pool, [...(byPool.get(a.pool) ?? []), a]);
+    for (const [name, list] of byPool) {
+      const pool = this.pools.store.get(name);
+      if (pool === undefined) continue;
+      const note = adoptionNote(node, list);
+      this.options.logger.info('adopted keys', { pool: name, node, keys: list.map((a) => a.key) });
+      await this.event(pool, 'Adopted', note, false);
     }
   }
 
@@ -373,14 +437,12 @@ export class NodePoolController {
     const status = this.computeStatus(pool);
     const before = readyOf(pool.status);
     const after = readyOf(status) as PoolCondition;
-    if (
-      pool.status.observedGeneration === status.observedGeneration &&
-      pool.status.members === status.members &&
-      sameCondition(before, after)
-    ) {
-      return;
-    }
-    await this.patchPool(pool, { metadata: { resourceVersion: pool.resourceVersion }, status }, '/status');
+    if (sameCounts(pool.status, status) && sameCondition(before, after)) return;
+    await this.patchPool(
+      pool,
+      { metadata: { resourceVersion: pool.resourceVersion }, status: statusPatch(pool.status, status) },
+      '/status',
+    );
     if (before?.status === after.status && before.reason === after.reason) return;
     if (after.status === 'True') await this.event(pool, 'Applied', after.message, false);
     else if (after.reason !== 'Progressing') await this.event(pool, 'Failed', after.message, true);
@@ -497,31 +559,8 @@ export class NodePoolController {
 
   /** The status a pool should show, from the caches. Pure with respect to the API. */
   computeStatus(pool: PoolView): PoolStatus {
-    const members = this.membersOf.get(pool.name) ?? new Set<string>();
-    let pending = 0;
-    const conflicts: string[] = [];
-    const failures: string[] = [];
-    for (const n of new Set([...members, ...(this.ownersOf.get(pool.name) ?? [])])) {
-      const node = this.nodes.store.get(n);
-      if (node === undefined) continue;
-      const d = this.decide(node);
-      if (d.changed) pending += 1;
-      for (const c of d.conflicts)
-        if (c.pool === pool.name && c.with !== 'reserved')
-          conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
-      const failure = this.failed.get(n);
-      if (failure !== undefined) failures.push(`${n}: ${failure}`);
-    }
-    const reserved = [
-      ...Object.keys(pool.labels)
-        .filter(isReservedKey)
-        .map((k) => `label ${k}`),
-      ...pool.taints
-        .map(taintId)
-        .filter(isReservedKey)
-        .map((id) => `taint ${id}`),
-    ];
-    const condition = readyCondition(pending, { conflicts, failures, reserved });
+    const { members, adoptedKeys, pending, conflicts, failures } = this.survey(pool);
+    const condition = readyCondition(pending, { conflicts, failures, reserved: reservedKeys(pool) });
     const before = readyOf(pool.status);
     const lastTransitionTime =
       before !== undefined && before.status === condition.status
@@ -529,9 +568,39 @@ export class NodePoolController {
         : microTime(Date.now()).replace(/\.\d+Z$/, 'Z');
     return {
       observedGeneration: pool.generation,
-      members: members.size,
+      members,
+      ...(adoptListed(pool) > 0 ? { adoptedKeys } : {}),
       conditions: [{ ...condition, observedGeneration: pool.generation, lastTransitionTime }],
     };
+  }
+
+  /** What the caches say about a pool's Nodes: members, adopted keys, pending writes, conflicts, failures. */
+  private survey(pool: PoolView): Survey {
+    // The index holds every Node with the membership label; spec.membership may admit only some values.
+    const candidates = this.membersOf.get(pool.name) ?? new Set<string>();
+    const out = {
+      members: 0,
+      adoptedKeys: 0,
+      pending: 0,
+      conflicts: [] as string[],
+      failures: [] as string[],
+    };
+    for (const n of new Set([...candidates, ...(this.ownersOf.get(pool.name) ?? [])])) {
+      const node = this.nodes.store.get(n);
+      if (node === undefined) continue;
+      if (candidates.has(n) && isMember(node, pool)) {
+        out.members += 1;
+        out.adoptedKeys += countAdopted(pool, node);
+      }
+      const d = this.decide(node);
+      if (d.changed) out.pending += 1;
+      for (const c of d.conflicts)
+        if (c.pool === pool.name && c.with !== 'reserved')
+          out.conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
+      const failure = this.failed.get(n);
+      if (failure !== undefined) out.failures.push(`${n}: ${failure}`);
+    }
+    return out;
   }
 
   private async event(pool: PoolView, reason: string, note: string, warning: boolean): Promise<void> {
@@ -563,6 +632,26 @@ export class NodePoolController {
       this.options.logger.warn('could not record event', { pool: pool.name, reason, error: String(err) });
     }
   }
+}
+
+/** The keys `spec.adopt` lists that the Node's ownership record names under this pool. */
+function countAdopted(pool: PoolView, node: NodeView): number {
+  const entry = node.owned[pool.name];
+  if (entry === undefined) return 0;
+  const labels = new Set(pool.adopt.labels);
+  const taints = new Set(pool.adopt.taints);
+  return (
+    entry.labels.filter((k) => labels.has(k) && !isReservedKey(k)).length +
+    entry.taints.filter((id) => taints.has(id) && !isReservedKey(id)).length
+  );
+}
+
+interface Survey {
+  readonly members: number;
+  readonly adoptedKeys: number;
+  readonly pending: number;
+  readonly conflicts: readonly string[];
+  readonly failures: readonly string[];
 }
 
 interface Problems {

@@ -16,7 +16,13 @@
  * - Keys under `node.kubernetes.io/` and `node-role.kubernetes.io/` are never written or owned by a pool (so the
  *   controller never fights the node lifecycle controller or changes membership); a pool asking for one gets a
  *   `reserved` conflict.
+ * - Adoption (`spec.adopt`): a listed label key or taint id that is on the Node and that no ownership record names
+ *   is recorded as owned by the listing pool first, whatever its value; the rules above then set it to the wanted
+ *   value or remove it. A listed key another pool's record names is not adopted (an `owned` conflict, unless the pool
+ *   wants the key, when the rules for shared keys apply); a reserved one never (a `reserved` conflict).
+ * - Membership (`spec.membership`): see {@link isMember}.
  */
+import { isMember } from './membership.js';
 import {
   isReadableOwned,
   isReservedKey,
@@ -41,9 +47,27 @@ export interface Conflict {
   readonly key: string;
   /**
    * `foreign`: the Node has the key from someone else; `pool`: another pool wants another value; `reserved`: the key
-   * is under a reserved prefix (see {@link isReservedKey}) and is never written.
+   * is under a reserved prefix (see {@link isReservedKey}) and is never written or adopted; `owned`: the pool lists
+   * the key in `spec.adopt`, but another pool's ownership record names it, so it is not adopted.
    */
-  readonly with: 'foreign' | 'pool' | 'reserved';
+  readonly with: 'foreign' | 'pool' | 'reserved' | 'owned';
+}
+
+/** A key a pool adopts on a Node in this decision: recorded as owned, then corrected, kept or removed. */
+export interface Adoption {
+  readonly pool: string;
+  readonly kind: 'label' | 'taint';
+  /** The label key or taint id (`key:effect`). */
+  readonly key: string;
+  /** The value found on the Node (a taint without a value: `""`). */
+  readonly found: string;
+  /**
+   * What the decision does with it: `kept` (the wanted value is already there), `corrected` (set to `value`), or
+   * `removed` (no member pool wants it).
+   */
+  readonly outcome: 'kept' | 'corrected' | 'removed';
+  /** The new value when `corrected`. */
+  readonly value?: string;
 }
 
 export interface Decision {
@@ -60,6 +84,8 @@ export interface Decision {
   /** The pools the Node is an active member of, sorted. */
   readonly members: readonly string[];
   readonly conflicts: readonly Conflict[];
+  /** The keys adopted by this decision (empty once every listed key is owned, removed or refused). */
+  readonly adopted: readonly Adoption[];
 }
 
 interface Wanted<T> {
@@ -67,12 +93,12 @@ interface Wanted<T> {
   readonly pool: string;
 }
 
-/** The active member pools of a Node, sorted by name. */
+/** The active member pools of a Node (existing, not deleting, {@link isMember}), sorted by name. */
 export function activePools(node: Pick<NodeView, 'labels'>, pools: PoolLookup): PoolView[] {
   const active: PoolView[] = [];
   for (const name of membershipPools(node.labels).sort()) {
     const pool = pools.get(name);
-    if (pool !== undefined && !pool.deleting) active.push(pool);
+    if (pool !== undefined && !pool.deleting && isMember(node, pool)) active.push(pool);
   }
   return active;
 }
@@ -134,13 +160,18 @@ interface LabelPlan {
   readonly byPool: Map<string, string[]>;
 }
 
-function planLabels(
-  node: NodeView,
-  active: readonly PoolView[],
-  kept: Owned,
-  conflicts: Conflict[],
-): LabelPlan {
-  const ownedAll = ownedKeys(node.owned, 'labels');
+/** What the label and taint plans start from. */
+interface PlanInput {
+  readonly node: NodeView;
+  /** The Node's ownership record plus what adoption takes over. */
+  readonly owned: Owned;
+  readonly active: readonly PoolView[];
+  /** Record entries kept as they are (see {@link DecideOptions.keepUnknown}). */
+  readonly kept: Owned;
+}
+
+function planLabels({ node, owned, active, kept }: PlanInput, conflicts: Conflict[]): LabelPlan {
+  const ownedAll = ownedKeys(owned, 'labels');
   const keep = ownedKeys(kept, 'labels');
   const ctx: ClaimContext<string> = {
     kind: 'label',
@@ -177,13 +208,8 @@ interface TaintPlan {
   readonly byPool: Map<string, string[]>;
 }
 
-function planTaints(
-  node: NodeView,
-  active: readonly PoolView[],
-  kept: Owned,
-  conflicts: Conflict[],
-): TaintPlan {
-  const ownedAll = ownedKeys(node.owned, 'taints');
+function planTaints({ node, owned, active, kept }: PlanInput, conflicts: Conflict[]): TaintPlan {
+  const ownedAll = ownedKeys(owned, 'taints');
   const keep = ownedKeys(kept, 'taints');
   const current = new Map(node.taints.map((t) => [taintId(t), t] as const));
   const ctx: ClaimContext<Taint> = {
@@ -236,6 +262,128 @@ function buildOwned(active: readonly PoolView[], kept: Owned, labels: LabelPlan,
   return owned;
 }
 
+/** A key adoption takes over, before the rules decide what happens to it. */
+type Adopting = Omit<Adoption, 'outcome' | 'value'>;
+
+/** The record the rules run on (the Node's, plus what adoption takes over) and what was adopted. */
+interface AdoptPlan {
+  readonly owned: Owned;
+  readonly adopting: readonly Adopting[];
+}
+
+interface AdoptKind {
+  readonly kind: Conflict['kind'];
+  readonly field: keyof OwnedEntry;
+  /** The value on the Node now, or undefined when the key is not there. */
+  readonly found: (key: string) => string | undefined;
+  readonly wants: (pool: PoolView, key: string) => boolean;
+}
+
+function adoptKinds(node: NodeView): readonly AdoptKind[] {
+  const taintValues = new Map(node.taints.map((t) => [taintId(t), t.value ?? ''] as const));
+  return [
+    {
+      kind: 'label',
+      field: 'labels',
+      found: (key) => node.labels[key],
+      wants: (pool, key) => Object.hasOwn(pool.labels, key),
+    },
+    {
+      kind: 'taint',
+      field: 'taints',
+      found: (id) => taintValues.get(id),
+      wants: (pool, id) => pool.taints.some((t) => taintId(t) === id),
+    },
+  ];
+}
+
+/** One key a pool lists in `spec.adopt`. */
+interface Listed {
+  readonly kind: AdoptKind;
+  readonly pool: PoolView;
+  readonly key: string;
+}
+
+/**
+ * The value a listed key is adopted with, or undefined when it is not adopted: not on the Node, already in the
+ * pool's record, reserved (reported), or named by another pool's record (reported unless the pool wants the key).
+ */
+function adoptable(
+  node: NodeView,
+  ownedAll: ReadonlySet<string>,
+  item: Listed,
+  conflicts: Conflict[],
+): string | undefined {
+  const { kind, pool, key } = item;
+  if (isReservedKey(key)) {
+    conflicts.push({ pool: pool.name, kind: kind.kind, key, with: 'reserved' });
+    return undefined;
+  }
+  const value = kind.found(key);
+  if (value === undefined || (node.owned[pool.name]?.[kind.field] ?? []).includes(key)) return undefined;
+  if (!ownedAll.has(key)) return value;
+  if (!kind.wants(pool, key)) conflicts.push({ pool: pool.name, kind: kind.kind, key, with: 'owned' });
+  return undefined;
+}
+
+/** The Node's record with the adopted keys added to their pools' entries. */
+function withAdopted(owned: Owned, adopting: readonly Adopting[]): Owned {
+  if (adopting.length === 0) return owned;
+  const out: Record<string, OwnedEntry> = { ...owned };
+  for (const a of adopting) {
+    const before = out[a.pool] ?? { labels: [], taints: [] };
+    const field: keyof OwnedEntry = a.kind === 'label' ? 'labels' : 'taints';
+    out[a.pool] = { ...before, [field]: [...before[field], a.key] };
+  }
+  return out;
+}
+
+/**
+ * Adoption: each active pool's `spec.adopt` keys that are on the Node and that no ownership record names are added
+ * to the pool's record entry, whatever their value. Keys another pool's record names are refused (`owned`, unless
+ * the pool wants the key itself: then it is shared as usual), reserved keys always (`reserved`).
+ */
+function planAdoption(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): AdoptPlan {
+  const kinds = adoptKinds(node);
+  const ownedAll = new Map(kinds.map((k) => [k.field, ownedKeys(node.owned, k.field)] as const));
+  const listed: Listed[] = kinds.flatMap((kind) =>
+    active.flatMap((pool) => [...new Set(pool.adopt[kind.field])].map((key) => ({ kind, pool, key }))),
+  );
+  const adopting: Adopting[] = [];
+  for (const item of listed) {
+    const found = adoptable(node, ownedAll.get(item.kind.field) ?? new Set(), item, conflicts);
+    if (found !== undefined)
+      adopting.push({ pool: item.pool.name, kind: item.kind.kind, key: item.key, found });
+  }
+  return { owned: withAdopted(node.owned, adopting), adopting };
+}
+
+/** What the rules did with each adopted key. */
+function adoptionOutcomes(adopting: readonly Adopting[], labels: LabelPlan, taints: TaintPlan): Adoption[] {
+  return adopting.map((a): Adoption => {
+    let next: string | null | undefined;
+    if (a.kind === 'label') next = labels.patch[a.key];
+    else if (taints.taints !== undefined) {
+      const taint = taints.taints.find((t) => taintId(t) === a.key);
+      next = taint === undefined ? null : (taint.value ?? '');
+    }
+    if (next === null) return { ...a, outcome: 'removed' };
+    if (next === undefined || next === a.found) return { ...a, outcome: 'kept' };
+    return { ...a, outcome: 'corrected', value: next };
+  });
+}
+
+/** Conflicts without repeats (a reserved key can be both wanted and listed for adoption). */
+function unique(conflicts: readonly Conflict[]): Conflict[] {
+  const seen = new Set<string>();
+  return conflicts.filter((c) => {
+    const id = `${c.pool}\0${c.kind}\0${c.key}\0${c.with}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export interface DecideOptions {
   /**
    * Leave alone what pools absent from `pools` own (their keys and their record entries): set when the cache holds
@@ -259,8 +407,10 @@ export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions
   const active = activePools(node, pools);
   const kept = unknownEntries(node, pools, options);
   const conflicts: Conflict[] = [];
-  const labels = planLabels(node, active, kept, conflicts);
-  const taints = planTaints(node, active, kept, conflicts);
+  const adoption = planAdoption(node, active, conflicts);
+  const input: PlanInput = { node, owned: adoption.owned, active, kept };
+  const labels = planLabels(input, conflicts);
+  const taints = planTaints(input, conflicts);
   const ownedRaw = serializeOwned(buildOwned(active, kept, labels, taints));
   // A readable record that is not in canonical form (unsorted, or naming pools that own nothing) is rewritten, so
   // the annotation never names a pool it holds nothing for. An unreadable one is left alone unless there is
@@ -275,7 +425,8 @@ export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions
     ownedChanged,
     ownedRaw,
     members: active.map((p) => p.name),
-    conflicts,
+    conflicts: unique(conflicts),
+    adopted: adoptionOutcomes(adoption.adopting, labels, taints),
   };
 }
 

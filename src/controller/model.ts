@@ -11,7 +11,10 @@ export const VERSION = 'v1';
 export const OWNED_ANNOTATION = `${GROUP}/owned`;
 /** Finalizer that holds a NodePool until every Node it touched is cleaned. */
 export const FINALIZER = `${GROUP}/cleanup`;
-/** A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P`. */
+/**
+ * A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P` (any value; with
+ * `spec.membership`, exactly that value: see `isMember` in `membership.ts`).
+ */
 export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
 /**
  * Label and taint key prefixes a pool never writes or owns: the node lifecycle controller's (`node.kubernetes.io/`)
@@ -68,7 +71,26 @@ export interface PoolCondition {
 export interface PoolStatus {
   readonly observedGeneration?: number;
   readonly members?: number;
+  /**
+   * How many (member Node, key) pairs listed in `spec.adopt` the pool's ownership record names; only written for a
+   * pool whose `spec.adopt` lists something.
+   */
+  readonly adoptedKeys?: number;
   readonly conditions?: readonly PoolCondition[];
+}
+
+/**
+ * `spec.adopt`: label keys and taint ids (`key:effect`) a pool takes over on its member Nodes when they are present and
+ * no pool's ownership record names them (the keys an older operator wrote).
+ */
+export interface AdoptKeys {
+  readonly labels: readonly string[];
+  readonly taints: readonly string[];
+}
+
+/** `spec.membership`: membership needs the `node-role.kubernetes.io/<pool>` label with exactly this value. */
+export interface MembershipRule {
+  readonly value: string;
 }
 
 export interface PoolView {
@@ -80,6 +102,10 @@ export interface PoolView {
   readonly finalizers: readonly string[];
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
+  /** `spec.adopt` (empty lists when absent). */
+  readonly adopt: AdoptKeys;
+  /** `spec.membership`, or undefined for the default rule (the membership label present, any value). */
+  readonly membership: MembershipRule | undefined;
   readonly status: PoolStatus;
 }
 
@@ -88,7 +114,10 @@ export function taintId(taint: Pick<Taint, 'key' | 'effect'>): string {
   return `${taint.key}:${taint.effect}`;
 }
 
-/** The pool names a Node is a member of, read from its `node-role.kubernetes.io/<pool>` labels. */
+/**
+ * The pool names a Node's `node-role.kubernetes.io/<pool>` labels name, whatever their values: the pools it may be a
+ * member of (a pool with `spec.membership` also checks the value, see `isMember` in `membership.ts`).
+ */
 export function membershipPools(labels: Readonly<Record<string, string>>): string[] {
   const pools: string[] = [];
   for (const key of Object.keys(labels)) {
@@ -217,6 +246,21 @@ function readStringMap(value: unknown): Record<string, string> {
   return out;
 }
 
+function readStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function readAdopt(value: unknown): AdoptKeys {
+  const adopt = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  return { labels: readStrings(adopt.labels), taints: readStrings(adopt.taints) };
+}
+
+function readMembership(value: unknown): MembershipRule | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const rule = (value as Record<string, unknown>).value;
+  return typeof rule === 'string' ? { value: rule } : undefined;
+}
+
 /** Slim view of a NodePool: the informer's transform. */
 export function toPoolView(obj: RawObject): PoolView {
   const meta = obj.metadata ?? {};
@@ -229,6 +273,8 @@ export function toPoolView(obj: RawObject): PoolView {
     finalizers: [...(meta.finalizers ?? [])],
     labels: readStringMap(obj.spec?.labels),
     taints: readTaints(obj.spec?.taints),
+    adopt: readAdopt(obj.spec?.adopt),
+    membership: readMembership(obj.spec?.membership),
     status: (obj.status ?? {}) as PoolStatus,
   };
 }

@@ -111,6 +111,78 @@ describe('NodePoolController', () => {
     expect(patches).toEqual(['/api/v1/nodes/n1']);
   });
 
+  it('records an Adopted Event naming the Node and what became of each adopted key (corrected, removed) once the Node write went through', async () => {
+    const node = {
+      metadata: {
+        name: 'n1',
+        resourceVersion: '5',
+        labels: { 'node-role.kubernetes.io/gpu': '', gpus: '8' },
+      },
+      spec: { taints: [{ key: 'dedicated', effect: 'NoSchedule' }] },
+    };
+    const pool = {
+      ...POOL,
+      spec: { labels: { gpus: '16' }, adopt: { labels: ['gpus'], taints: ['dedicated:NoSchedule'] } },
+    };
+    const calls: Array<{ method: Method; path: string; body: unknown }> = [];
+    const api: Api = {
+      request: async <T>(method: Method, path: string, body?: unknown): Promise<T> => {
+        if (method !== 'GET') {
+          calls.push({ method, path, body });
+          return { metadata: { resourceVersion: '99' } } as T;
+        }
+        if (path.startsWith('/api/v1/nodes?'))
+          return { metadata: { resourceVersion: '10' }, items: [node] } as T;
+        return { metadata: { resourceVersion: '10' }, items: [pool] } as T;
+      },
+      watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+    };
+    const c = controllerOn(api);
+    const stop = new AbortController();
+    const informers = c.runInformers(stop.signal);
+    const leading = c.lead(stop.signal);
+    await ticks();
+    stop.abort();
+    await Promise.all([informers, leading]);
+    const write = calls.find((w) => w.path === '/api/v1/nodes/n1');
+    expect(write?.body).toMatchObject({
+      metadata: {
+        labels: { gpus: '16' },
+        annotations: { [OWNED_ANNOTATION]: '{"gpu":{"labels":["gpus"],"taints":[]}}' },
+      },
+      spec: { taints: null },
+    });
+    const events = calls
+      .filter((w) => w.path.endsWith('/events'))
+      .map((w) => w.body as { reason: string; type: string; note: string; regarding: { name: string } });
+    const adopted = events.filter((e) => e.reason === 'Adopted');
+    expect(adopted).toHaveLength(1);
+    expect(adopted[0]).toMatchObject({ type: 'Normal', regarding: { name: 'gpu' } });
+    expect(adopted[0]?.note).toBe(
+      'Node n1: adopted label gpus="8": corrected to "16"; taint dedicated:NoSchedule (value ""): removed.',
+    );
+  });
+
+  it('counts members by the membership rule and the adopted keys member Nodes record, in the status', async () => {
+    const api = fakeApi();
+    api.releasePools();
+    const c = controllerOn(api);
+    const stop = new AbortController();
+    const informers = c.runInformers(stop.signal);
+    await ticks();
+    // NODE is labelled node-role.kubernetes.io/gpu="" and records label a as owned by gpu.
+    const adopt = { labels: ['a', 'b'], taints: ['t:NoSchedule'] };
+    const status = (spec: Record<string, unknown>) =>
+      c.computeStatus(toPoolView({ ...POOL, spec: { labels: { a: '1' }, ...spec } }));
+    expect(status({ adopt })).toMatchObject({ members: 1, adoptedKeys: 1 });
+    expect(status({ adopt, membership: { value: '' } })).toMatchObject({ members: 1, adoptedKeys: 1 });
+    expect(status({ adopt, membership: { value: 'true' } })).toMatchObject({ members: 0, adoptedKeys: 0 });
+    expect(status({}).adoptedKeys).toBeUndefined();
+    stop.abort();
+    await informers;
+  });
+
   it('reports a pool that asks for a reserved key as not ready with reason ReservedKey', () => {
     const c = new NodePoolController({
       client: fakeApi(),

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { applyDecision, decide, toMergePatch, type PoolLookup } from '../../src/controller/decide.js';
+import { isMember } from '../../src/controller/membership.js';
 import {
   OWNED_ANNOTATION,
   parseOwned,
   serializeOwned,
   toNodeView,
+  type AdoptKeys,
+  type MembershipRule,
   type NodeView,
   type PoolView,
   type Taint,
@@ -27,8 +30,15 @@ function pool(
     finalizers: [],
     labels,
     taints,
+    adopt: { labels: [], taints: [] },
+    membership: undefined,
     status: {},
   };
+}
+
+/** A pool that adopts `adopt` keys and, optionally, uses a membership rule. */
+function adopting(base: PoolView, adopt: Partial<AdoptKeys>, membership?: MembershipRule): PoolView {
+  return { ...base, adopt: { labels: [], taints: [], ...adopt }, membership };
 }
 
 function lookup(...pools: PoolView[]): PoolLookup {
@@ -263,6 +273,204 @@ describe('decide', () => {
   });
 });
 
+describe('decide, adoption (spec.adopt)', () => {
+  it('adopts a listed label with the wanted value: recorded as owned, value untouched, removed when the pool is deleted', () => {
+    const p = adopting(pool('gpu', { 'pool.example.com/gpu': 'yes' }), { labels: ['pool.example.com/gpu'] });
+    const n = node({ [ROLE + 'gpu']: '', 'pool.example.com/gpu': 'yes' });
+    const d = decide(n, lookup(p));
+    expect(d.labelPatch).toEqual({});
+    expect(d.conflicts).toEqual([]);
+    expect(d.ownedRaw).toBe('{"gpu":{"labels":["pool.example.com/gpu"],"taints":[]}}');
+    expect(d.adopted).toEqual([
+      { pool: 'gpu', kind: 'label', key: 'pool.example.com/gpu', found: 'yes', outcome: 'kept' },
+    ]);
+    const after = step(n, lookup(p));
+    expect(decide(after, lookup(p))).toMatchObject({ changed: false, adopted: [] });
+    const deleted = step(after, lookup(adopting(pool('gpu', {}, [], true), p.adopt)));
+    expect(deleted.labels['pool.example.com/gpu']).toBeUndefined();
+    expect(deleted.ownedRaw).toBeUndefined();
+  });
+
+  it('adopts a listed label and taint with stale values and corrects them, keeping the taint in its place', () => {
+    const p = adopting(
+      pool('gpu', { gpus: '16' }, [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }]),
+      {
+        labels: ['gpus'],
+        taints: ['dedicated:NoSchedule'],
+      },
+    );
+    const first: Taint = { key: 'foreign', effect: 'NoExecute' };
+    const n = node({ [ROLE + 'gpu']: '', gpus: '8' }, [
+      first,
+      { key: 'dedicated', value: 'old', effect: 'NoSchedule' },
+    ]);
+    const d = decide(n, lookup(p));
+    expect(d.conflicts).toEqual([]);
+    expect(d.labelPatch).toEqual({ gpus: '16' });
+    expect(d.taints).toEqual([first, { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }]);
+    expect(JSON.parse(d.ownedRaw ?? '')).toEqual({
+      gpu: { labels: ['gpus'], taints: ['dedicated:NoSchedule'] },
+    });
+    expect(d.adopted).toEqual([
+      { pool: 'gpu', kind: 'label', key: 'gpus', found: '8', outcome: 'corrected', value: '16' },
+      {
+        pool: 'gpu',
+        kind: 'taint',
+        key: 'dedicated:NoSchedule',
+        found: 'old',
+        outcome: 'corrected',
+        value: 'gpu',
+      },
+    ]);
+  });
+
+  it('without spec.adopt leaves the same keys foreign: an equal value unowned (it leaks on deletion), a stale one in conflict', () => {
+    const p = pool('gpu', { same: 'v', gpus: '16' });
+    const n = node({ [ROLE + 'gpu']: '', same: 'v', gpus: '8' });
+    const d = decide(n, lookup(p));
+    expect(d.labelPatch).toEqual({});
+    expect(d.ownedRaw).toBeUndefined();
+    expect(d.adopted).toEqual([]);
+    expect(d.conflicts).toEqual([{ pool: 'gpu', kind: 'label', key: 'gpus', with: 'foreign' }]);
+    const deleted = step(n, lookup(pool('gpu', p.labels, [], true)));
+    expect(deleted.labels).toMatchObject({ same: 'v', gpus: '8' });
+  });
+
+  it('cleans a listed key the pool no longer wants (a key the old spec had and the new one drops)', () => {
+    const p = adopting(pool('gpu', { keep: '1' }), {
+      labels: ['keep', 'dropped'],
+      taints: ['dropped:NoExecute'],
+    });
+    const n = node({ [ROLE + 'gpu']: '', keep: '1', dropped: 'x', foreign: 'y' }, [
+      { key: 'dropped', effect: 'NoExecute' },
+      { key: 'foreign', effect: 'NoSchedule' },
+    ]);
+    const d = decide(n, lookup(p));
+    expect(d.labelPatch).toEqual({ dropped: null });
+    expect(d.taints).toEqual([{ key: 'foreign', effect: 'NoSchedule' }]);
+    expect(d.ownedRaw).toBe('{"gpu":{"labels":["keep"],"taints":[]}}');
+    expect(d.adopted.map((a) => `${a.kind} ${a.key} ${a.outcome}`)).toEqual([
+      'label keep kept',
+      'label dropped removed',
+      'taint dropped:NoExecute removed',
+    ]);
+    const after = step(n, lookup(p));
+    expect(after.labels).toEqual({ [ROLE + 'gpu']: '', keep: '1', foreign: 'y' });
+    expect(decide(after, lookup(p))).toMatchObject({ changed: false, adopted: [], conflicts: [] });
+  });
+
+  it('never adopts a reserved key, and reports it as reserved', () => {
+    const p = adopting(pool('gpu', { mine: '1' }), {
+      labels: ['node.kubernetes.io/instance-type', ROLE + 'gpu'],
+      taints: ['node.kubernetes.io/unschedulable:NoSchedule'],
+    });
+    const n = node({ [ROLE + 'gpu']: '', 'node.kubernetes.io/instance-type': 'big' }, [
+      { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' },
+    ]);
+    const d = decide(n, lookup(p));
+    expect(d.adopted).toEqual([]);
+    expect(d.labelPatch).toEqual({ mine: '1' });
+    expect(d.taints).toBeUndefined();
+    expect(d.ownedRaw).toBe('{"gpu":{"labels":["mine"],"taints":[]}}');
+    expect(d.conflicts.map((c) => `${c.kind} ${c.key} ${c.with}`)).toEqual([
+      'label node.kubernetes.io/instance-type reserved',
+      `label ${ROLE}gpu reserved`,
+      'taint node.kubernetes.io/unschedulable:NoSchedule reserved',
+    ]);
+    // Delete the pool: the reserved keys stay exactly as they were.
+    const deleted = step(step(n, lookup(p)), lookup());
+    expect(deleted.labels['node.kubernetes.io/instance-type']).toBe('big');
+    expect(deleted.taints).toEqual(n.taints);
+  });
+
+  it("never adopts a key another pool's record names, and reports it as owned", () => {
+    const other = { other: { labels: ['theirs'], taints: ['theirs:NoSchedule'] } };
+    const n = node(
+      { [ROLE + 'gpu']: '', [ROLE + 'other']: '', theirs: 'x' },
+      [{ key: 'theirs', effect: 'NoSchedule' }],
+      other,
+    );
+    const p = adopting(pool('gpu'), { labels: ['theirs'], taints: ['theirs:NoSchedule'] });
+    const pools = lookup(p, pool('other', { theirs: 'x' }, [{ key: 'theirs', effect: 'NoSchedule' }]));
+    const d = decide(n, pools);
+    expect(d).toMatchObject({ changed: false, adopted: [], labelPatch: {}, taints: undefined });
+    expect(d.conflicts).toEqual([
+      { pool: 'gpu', kind: 'label', key: 'theirs', with: 'owned' },
+      { pool: 'gpu', kind: 'taint', key: 'theirs:NoSchedule', with: 'owned' },
+    ]);
+    // The other pool deleted: its keys go with it, never to the adopting pool.
+    const cleaned = step(n, lookup(p, pool('other', { theirs: 'x' }, [], true)));
+    expect(cleaned.labels.theirs).toBeUndefined();
+    expect(cleaned.taints).toEqual([]);
+    expect(cleaned.ownedRaw).toBeUndefined();
+  });
+
+  it('shares a key another pool owns when the adopting pool wants the same value, as for any shared key', () => {
+    const n = node({ [ROLE + 'a']: '', [ROLE + 'b']: '', shared: 'x' }, [], {
+      b: { labels: ['shared'], taints: [] },
+    });
+    const pools = lookup(
+      adopting(pool('a', { shared: 'x' }), { labels: ['shared'] }),
+      pool('b', { shared: 'x' }),
+    );
+    const d = decide(n, pools);
+    expect(d.conflicts).toEqual([]);
+    expect(d.adopted).toEqual([]);
+    expect(JSON.parse(d.ownedRaw ?? '')).toEqual({
+      a: { labels: ['shared'], taints: [] },
+      b: { labels: ['shared'], taints: [] },
+    });
+  });
+
+  it('adopts only on member Nodes: not on a Node outside the pool, nor while the pool is deleting', () => {
+    const p = adopting(pool('gpu', { k: 'v' }), { labels: ['k'] });
+    expect(decide(node({ [ROLE + 'other']: '', k: 'old' }), lookup(p))).toMatchObject({
+      changed: false,
+      adopted: [],
+    });
+    const deleting = { ...p, deleting: true };
+    expect(decide(node({ [ROLE + 'gpu']: '', k: 'old' }), lookup(deleting))).toMatchObject({
+      changed: false,
+      adopted: [],
+    });
+  });
+
+  it('ignores a listed key that is not on the Node: the pool adds it as usual, nothing is adopted', () => {
+    const p = adopting(pool('gpu', { k: 'v' }), { labels: ['k'], taints: ['t:NoSchedule'] });
+    const d = decide(node({ [ROLE + 'gpu']: '' }), lookup(p));
+    expect(d.adopted).toEqual([]);
+    expect(d.labelPatch).toEqual({ k: 'v' });
+  });
+});
+
+describe('decide, membership (spec.membership)', () => {
+  it('with {value: ""} makes only Nodes whose membership label is exactly "" members (the seed\'s rule)', () => {
+    const p = adopting(pool('gpu', { a: '1' }), {}, { value: '' });
+    expect(decide(node({ [ROLE + 'gpu']: '' }), lookup(p))).toMatchObject({
+      members: ['gpu'],
+      labelPatch: { a: '1' },
+    });
+    expect(decide(node({ [ROLE + 'gpu']: 'true' }), lookup(p))).toMatchObject({
+      changed: false,
+      members: [],
+      labelPatch: {},
+    });
+  });
+
+  it('without spec.membership makes a Node with the label a member whatever its value (the default rule)', () => {
+    const d = decide(node({ [ROLE + 'gpu']: 'true' }), lookup(pool('gpu', { a: '1' })));
+    expect(d).toMatchObject({ members: ['gpu'], labelPatch: { a: '1' } });
+  });
+
+  it('cleans what a pool owns on a Node its membership rule no longer admits', () => {
+    const member = step(node({ [ROLE + 'gpu']: 'true' }), lookup(pool('gpu', { a: '1' })));
+    expect(member.labels.a).toBe('1');
+    const strict = adopting(pool('gpu', { a: '1' }), {}, { value: '' });
+    const d = decide(member, lookup(strict));
+    expect(d).toMatchObject({ members: [], labelPatch: { a: null }, ownedRaw: undefined });
+  });
+});
+
 /** Deterministic pseudo-random numbers, so a failing seed can be replayed. */
 function rng(seed: number): () => number {
   let x = seed >>> 0;
@@ -325,6 +533,51 @@ describe('decide, property-style over random Nodes, pools and foreign keys', () 
         ...membership,
       });
       expect(cleaned.taints, `seed ${seed}: only foreign taints left`).toEqual(foreignTaints);
+      expect(cleaned.ownedRaw).toBeUndefined();
+    }
+  });
+
+  it('with spec.adopt and spec.membership: touches only keys a member pool lists, converges in one step, and cleanup removes every adopted key', () => {
+    const TAINT_IDS = KEYS.flatMap((k) => EFFECTS.map((e) => `${k}:${e}`));
+    for (let seed = 1; seed <= 300; seed += 1) {
+      const r = rng(seed);
+      const subset = (items: readonly string[], p: number): string[] => items.filter(() => r() < p);
+      const foreignLabels = randomLabels(r, 5, KEYS);
+      const foreignTaints = randomTaints(r, 3, KEYS);
+      const membership = Object.fromEntries(
+        POOLS.filter(() => r() < 0.7).map((p) => [ROLE + p, pick(r, ['', 'true'])]),
+      );
+      const randomPool = (name: string): PoolView =>
+        adopting(
+          pool(name, randomLabels(r, 3, KEYS), randomTaints(r, 2, KEYS)),
+          { labels: subset(KEYS, 0.3), taints: subset(TAINT_IDS, 0.1) },
+          r() < 0.5 ? { value: '' } : undefined,
+        );
+      let n = node({ ...foreignLabels, ...membership }, foreignTaints);
+      const listed = { labels: new Set<string>(), taints: new Set<string>() };
+      for (let round = 0; round < 3; round += 1) {
+        const current = POOLS.map(randomPool);
+        for (const p of current.filter((x) => isMember(n, x))) {
+          for (const k of p.adopt.labels) if (!k.startsWith('node.kubernetes.io/')) listed.labels.add(k);
+          for (const id of p.adopt.taints) if (!id.startsWith('node.kubernetes.io/')) listed.taints.add(id);
+        }
+        n = step(n, lookup(...current));
+        expect(decide(n, lookup(...current)).changed, `seed ${seed}: converges in one step`).toBe(false);
+        for (const [k, v] of Object.entries(foreignLabels))
+          if (!listed.labels.has(k)) expect(n.labels[k], `seed ${seed}: label ${k}`).toBe(v);
+        for (const t of foreignTaints)
+          if (!listed.taints.has(`${t.key}:${t.effect}`))
+            expect(n.taints, `seed ${seed}: taint ${t.key}`).toContainEqual(t);
+      }
+      const cleaned = step(n, lookup());
+      const kept = Object.entries(foreignLabels).filter(([k]) => !listed.labels.has(k));
+      expect(cleaned.labels, `seed ${seed}: only unlisted foreign labels left`).toEqual({
+        ...Object.fromEntries(kept),
+        ...membership,
+      });
+      expect(cleaned.taints, `seed ${seed}: only unlisted foreign taints left`).toEqual(
+        foreignTaints.filter((t) => !listed.taints.has(`${t.key}:${t.effect}`)),
+      );
       expect(cleaned.ownedRaw).toBeUndefined();
     }
   });
