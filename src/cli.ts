@@ -7,6 +7,8 @@ import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
+import { runAdopt } from './adopt/command.js';
+import { runImport } from './import/command.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;
@@ -35,6 +37,11 @@ Commands:
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git
                                     revision; exit 1 when objects differ (specforge diff --help)
+  import --chart DIR (-n NS ... | -A)  write a spec file per live seed-operator resource, with adoption pins, and
+                                    report what adoption does with each object (specforge import --help)
+  adopt plan|apply --chart DIR --field-manager NAME --operator NS/NAME
+                                    take a stopped seed operator's objects over for the GitOps tool, with no
+                                    restart and no deletion (specforge adopt --help)
   controller [flags]                run the NodePool controller (specforge controller --help)
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
@@ -46,6 +53,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   validate: (args, io) => runRenderCommand('validate', args, io),
   check: (args, io) => runRenderCommand('check', args, io),
   diff: (args, io) => runDiff(args, io),
+  import: (args, io) => runImport(args, io),
+  adopt: (args, io) => runAdopt(args, io),
   controller: async (args) => {
     const { runController } = await import('./controller/main.js');
     return runController(args);

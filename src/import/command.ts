@@ -1,0 +1,355 @@
+/**
+ * `specforge import`: reads the seed operators' live custom resources (read-only on the cluster) and writes one spec
+ * file per resource into a chart, with the adoption pins that let specforge's render take the operator's objects over
+ * as they are. Reports, per object the operator made, whether it is adopted, adopted with pins, replaced, created or
+ * blocked, where the live objects differ from their resource's spec (what the first sync changes), and the Nodes
+ * the seed's and specforge's membership rules disagree on. Exit 0 all adoptable, 1 something blocked or replaced
+ * (or an error: nothing written), 2 usage.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { isStatus, type KubeClient } from '../controller/kube.js';
+import { membershipDisagreements } from '../controller/membership.js';
+import { toNodeView, type RawObject } from '../controller/model.js';
+import { connect } from '../kube-connect.js';
+import { loadCharts } from '../render/load-charts.js';
+import { renderChartsAsync, type ChartInput } from '../render/render.js';
+import type { Obj } from '../rules/objects.js';
+import { formatError, type SpecError } from '../specs/errors.js';
+import { parseSpecText } from '../specs/load.js';
+import { UsageError } from '../usage-error.js';
+import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
+import { pinsFor, type LiveSet } from './pins.js';
+import { SEED_KINDS, type SeedKind } from './seeds.js';
+import { specFileName, specFileText } from './spec-file.js';
+
+export interface ImportIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
+                       [--kubeconfig FILE] [--context NAME] [--format text|json]
+
+Reads the seed operators' custom resources (AppService, Myapp, Podroute, NodePool) from the cluster, read-only,
+and writes one spec file per resource into the chart DIR, with the adoption pins that take the objects the
+operator made over as they are. Reports what adoption does with each object, where the live objects differ from
+their resource's spec, and the Nodes whose NodePool membership the old and the new rule disagree on.
+
+Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
+
+/** One imported resource and what adoption does with what its operator made. */
+export interface Imported {
+  readonly resource: string;
+  readonly file: string;
+  readonly objects: ObjectVerdict[];
+  readonly differences: Difference[];
+}
+
+interface ImportArgs {
+  readonly chart: string;
+  readonly namespaces: string[] | 'all';
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly format: 'text' | 'json';
+}
+
+/** Runs `specforge import` with the arguments after `import`. */
+export async function runImport(args: readonly string[], io: ImportIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(IMPORT_USAGE);
+    return 0;
+  }
+  const a = parseImportArgs(args);
+  const client = await connect(a);
+  const errors: SpecError[] = [];
+  const found = await readResources(client, a.namespaces, errors);
+  const chartName = basename(a.chart.replace(/\/+$/, ''));
+  const files = new Map<string, string>();
+  const lives: { cr: Obj; seed: SeedKind; live: LiveSet; owned: Set<string>; file: string }[] = [];
+  for (const { cr, seed } of found) {
+    const { live, owned } = await readMade(client, cr, seed);
+    const defaults = defaultNames(String(cr.metadata?.name));
+    const ownedLive = Object.fromEntries(Object.entries(live).filter(([kind]) => owned.has(kind))) as LiveSet;
+    const text = specFileText(
+      cr,
+      pinsFor({ kind: seed.kind, name: String(cr.metadata?.name), spec: cr.spec ?? {} }, ownedLive, defaults),
+    );
+    const file = join(a.chart, specFileName(cr));
+    errors.push(...parseSpecText(text, file).errors);
+    files.set(file, text);
+    lives.push({ cr, seed, live, owned, file });
+  }
+  const rendered = errors.length > 0 ? [] : await renderWith(a.chart, chartName, files, errors);
+  if (errors.length > 0) {
+    for (const e of errors) io.err(formatError(e));
+    io.err(
+      `specforge: ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing imported, ${a.chart} unchanged.`,
+    );
+    return 1;
+  }
+  const report: Imported[] = lives.map(({ cr, seed, live, owned, file }) => {
+    const name = String(cr.metadata?.name);
+    const ns = cr.metadata?.namespace as string | undefined;
+    const pinsText = files.get(file) ?? '';
+    const pinned = (parseAllDocuments(pinsText)[0]?.toJS() as Obj | undefined)?.adopt ?? {};
+    const objects: ObjectVerdict[] = [];
+    const diffs: Difference[] = [];
+    for (const made of seed.made) {
+      const liveObj = live[made.kind as keyof LiveSet];
+      const wantName =
+        (made.pin === undefined ? undefined : pinned.names?.[made.pin]) ??
+        (made.kind === 'RuntimeClass' ? (pinned.runtimeClassName ?? name) : name);
+      const r = rendered.find(
+        (o) =>
+          o.kind === made.kind &&
+          o.metadata?.name === wantName &&
+          (!made.namespaced || (o.metadata?.namespace ?? 'default') === (ns ?? 'default')),
+      );
+      const pinKeys = pinsOf(made.kind, pinned);
+      const v = verdictFor(
+        { kind: made.kind, name: made.name(name) },
+        liveObj,
+        owned.has(made.kind),
+        r,
+        pinKeys,
+      );
+      objects.push(v);
+      if (liveObj !== undefined && r !== undefined && owned.has(made.kind))
+        diffs.push(...differences(r, liveObj));
+    }
+    return {
+      resource: `${seed.kind} ${ns === undefined ? name : `${ns}/${name}`}`,
+      file,
+      objects,
+      differences: diffs,
+    };
+  });
+  const nodes = await nodeDisagreements(
+    client,
+    lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
+  );
+  writeAll(files);
+  print(io, a.format, report, nodes);
+  const bad = report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
+  return bad ? 1 : 0;
+}
+
+/** The `adopt` keys that concern an object of this kind, for the report. */
+function pinsOf(kind: string, pinned: Obj): string[] {
+  const keys: Record<string, string[]> = {
+    Deployment: ['selector', 'podLabels', 'container'],
+    Service: ['selector'],
+    Ingress: ['ingressClassAnnotation'],
+    Route: ['routeHost'],
+    RuntimeClass: ['runtimeClassName'],
+  };
+  const names = {
+    Deployment: 'deployment',
+    Service: 'service',
+    Ingress: 'ingress',
+    Route: 'route',
+  } as Record<string, string>;
+  const out = (keys[kind] ?? []).filter((k) => pinned[k] !== undefined);
+  const n = names[kind];
+  if (n !== undefined && pinned.names?.[n] !== undefined) out.push(`names.${n}`);
+  return out;
+}
+
+function defaultNames(cr: string): Record<string, string> {
+  return { deployment: cr, service: cr, ingress: cr, route: cr };
+}
+
+async function readResources(
+  client: KubeClient,
+  namespaces: string[] | 'all',
+  errors: SpecError[],
+): Promise<{ cr: Obj; seed: SeedKind }[]> {
+  const crds = await client.request<{ items: Obj[] }>(
+    'GET',
+    '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  );
+  const out: { cr: Obj; seed: SeedKind }[] = [];
+  for (const crd of crds.items) {
+    const group = String(crd.spec?.group);
+    const kind = String(crd.spec?.names?.kind);
+    const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
+    if (known.length === 0) continue;
+    for (const v of (crd.spec?.versions ?? []) as Obj[]) {
+      if (v.served !== true) continue;
+      const apiVersion = `${group}/${v.name}`;
+      const seed = known.find((s) => s.apiVersion === apiVersion);
+      const items = await listResources(
+        client,
+        apiVersion,
+        String(crd.spec?.names?.plural),
+        crd.spec?.scope === 'Namespaced',
+        namespaces,
+      );
+      if (seed === undefined) {
+        if (items.length > 0)
+          errors.push({
+            file: `${crd.metadata?.name}`,
+            path: 'spec.versions',
+            expected: `${kind} resources in ${known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
+            found: `${items.length} in ${apiVersion}`,
+            hint: 'Convert them to a version specforge reads, or import them by hand.',
+          });
+        continue;
+      }
+      for (const cr of items) out.push({ cr: { ...cr, apiVersion, kind }, seed });
+    }
+  }
+  return out.sort((a, b) => (key(a.cr) < key(b.cr) ? -1 : 1));
+}
+
+function key(o: Obj): string {
+  return `${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
+}
+
+async function listResources(
+  client: KubeClient,
+  apiVersion: string,
+  plural: string,
+  namespaced: boolean,
+  namespaces: string[] | 'all',
+): Promise<Obj[]> {
+  const paths =
+    !namespaced || namespaces === 'all'
+      ? [`/apis/${apiVersion}/${plural}`]
+      : namespaces.map((ns) => `/apis/${apiVersion}/namespaces/${ns}/${plural}`);
+  const out: Obj[] = [];
+  for (const p of paths) out.push(...(await client.request<{ items: Obj[] }>('GET', p)).items);
+  return out;
+}
+
+/** The objects the operator made for `cr`, by its naming rule, and which of them name `cr` as owner (by uid). */
+async function readMade(
+  client: KubeClient,
+  cr: Obj,
+  seed: SeedKind,
+): Promise<{ live: LiveSet; owned: Set<string> }> {
+  const live: Record<string, Obj> = {};
+  const owned = new Set<string>();
+  const name = String(cr.metadata?.name);
+  for (const m of seed.made) {
+    const ns = m.namespaced ? `/namespaces/${cr.metadata?.namespace}` : '';
+    try {
+      const o = await client.request<Obj>(
+        'GET',
+        `${m.prefix}${ns}/${m.plural}/${encodeURIComponent(m.name(name))}`,
+      );
+      live[m.kind] = o;
+      if (((o.metadata?.ownerReferences ?? []) as Obj[]).some((r) => r.uid === cr.metadata?.uid))
+        owned.add(m.kind);
+    } catch (e) {
+      if (!isStatus(e, 404)) throw e;
+    }
+  }
+  return { live: live as LiveSet, owned };
+}
+
+/** Renders the chart with the imported files in it (in memory): the objects, or errors. */
+async function renderWith(
+  chartDir: string,
+  name: string,
+  files: ReadonlyMap<string, string>,
+  errors: SpecError[],
+): Promise<Obj[]> {
+  let input: ChartInput = { name, dir: chartDir, specFiles: [] };
+  if (existsSync(chartDir)) {
+    const loaded = await loadCharts(dirname(chartDir.replace(/\/+$/, '')));
+    input = loaded.inputs.find((i) => i.name === name) ?? input;
+    errors.push(...loaded.errors.filter((e) => e.file.startsWith(chartDir)));
+  }
+  const specFiles = [
+    ...input.specFiles.filter((f) => !files.has(f.file)),
+    ...[...files].map(([file, text]) => ({ file, relative: `${name}/${basename(file)}`, text })),
+  ].sort((a, b) => (a.file < b.file ? -1 : 1));
+  const result = await renderChartsAsync([{ ...input, specFiles }]);
+  errors.push(...result.errors);
+  return [...result.files]
+    .filter(([p]) => !p.endsWith('kustomization.yaml'))
+    .flatMap(([, t]) => parseAllDocuments(t).map((d) => d.toJS() as Obj));
+}
+
+async function nodeDisagreements(
+  client: KubeClient,
+  pools: readonly string[],
+): Promise<{ pool: string; node: string; value: string }[]> {
+  if (pools.length === 0) return [];
+  const nodes = (await client.request<{ items: RawObject[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
+  return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
+}
+
+/** Writes every file, each through a temporary file and a rename (a reader never sees half a spec). */
+function writeAll(files: ReadonlyMap<string, string>): void {
+  for (const [file, text] of files) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(`${file}.specforge-tmp`, text);
+    renameSync(`${file}.specforge-tmp`, file);
+  }
+}
+
+function print(
+  io: ImportIo,
+  format: 'text' | 'json',
+  report: Imported[],
+  nodes: { pool: string; node: string; value: string }[],
+): void {
+  if (format === 'json') {
+    io.out(JSON.stringify({ resources: report, membership: nodes }, null, 2));
+    return;
+  }
+  for (const r of report) {
+    io.out(`${r.resource} → ${r.file}`);
+    for (const o of r.objects)
+      io.out(
+        `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}`,
+      );
+    for (const d of r.differences)
+      io.out(
+        `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the operator never applied the spec's value)`,
+      );
+  }
+  for (const n of nodes)
+    io.out(
+      `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
+    );
+  io.out(`specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}.`);
+}
+
+function parseImportArgs(args: readonly string[]): ImportArgs {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      chart: { type: 'string' },
+      namespace: { type: 'string', short: 'n', multiple: true },
+      'all-namespaces': { type: 'boolean', short: 'A' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      format: { type: 'string' },
+    },
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`import takes no positional argument, got ${JSON.stringify(positionals[0])}`);
+  if (values.chart === undefined)
+    throw new UsageError('import needs --chart DIR (the chart to write the spec files into)');
+  const all = values['all-namespaces'] === true;
+  const ns = values.namespace ?? [];
+  if (all === ns.length > 0)
+    throw new UsageError('import needs either -n NAMESPACE (repeatable) or --all-namespaces');
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format takes text or json, got ${JSON.stringify(format)}`);
+  return {
+    chart: values.chart,
+    namespaces: all ? 'all' : ns,
+    format,
+    ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
+    ...(values.context === undefined ? {} : { context: values.context }),
+  };
+}
