@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the test control plane (kube-apiserver and etcd) from the Go module proxy, once per machine.
+# Builds the test control plane (kube-apiserver, kube-controller-manager and etcd) from the Go module proxy, once per
+# machine.
 #
 # Binaries land in $SPECFORGE_CP_DIR (default: ~/.cache/specforge/control-plane, outside any clone, so every
 # checkout on the machine shares one build), keyed by version, so a second run is a no-op. The repo's
@@ -13,7 +14,7 @@ out="${SPECFORGE_CP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/specforge/control-plane
 mkdir -p "$out"
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "build-control-plane: Go is not installed; install Go >= 1.24 to build kube-apiserver and etcd" >&2
+  echo "build-control-plane: Go is not installed; install Go >= 1.24 to build kube-apiserver, kube-controller-manager and etcd" >&2
   exit 1
 fi
 
@@ -22,11 +23,11 @@ trap 'rm -rf "$work"' EXIT
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
 export CGO_ENABLED=0
 
-# kube-apiserver for the test control plane, and kubectl (with its built-in kustomize) of the same release, for the
-# apply tests a user would run by hand.
+# kube-apiserver and kube-controller-manager (garbage collection, rollouts) for the test control plane, and kubectl
+# (with its built-in kustomize) of the same release, for the apply tests a user would run by hand.
 build_kubernetes() {
   local missing=()
-  for cmd in kube-apiserver kubectl; do
+  for cmd in kube-apiserver kube-controller-manager kubectl; do
     if [ -x "$out/$cmd-$KUBE_VERSION" ]; then echo "$cmd $KUBE_VERSION: cached at $out/$cmd-$KUBE_VERSION"; else missing+=("$cmd"); fi
   done
   [ ${#missing[@]} -gt 0 ] || return 0
@@ -90,6 +91,7 @@ GO
 build_etcd
 build_kubernetes
 ln -sf "kube-apiserver-$KUBE_VERSION" "$out/kube-apiserver"
+ln -sf "kube-controller-manager-$KUBE_VERSION" "$out/kube-controller-manager"
 ln -sf "kubectl-$KUBE_VERSION" "$out/kubectl"
 ln -sf "etcd-$ETCD_VERSION" "$out/etcd"
 mkdir -p "$root/.cache"

@@ -2,10 +2,14 @@
  * The test control plane (design §5): etcd and kube-apiserver on 127.0.0.1, RBAC authorization, an admin bearer
  * token in `system:masters`, service-account keys generated at start. Used by the vitest global setup, by test files
  * that need a private control plane (the apiserver-restart test), and by the benchmark.
+ *
+ * On request (`controllerManager: true`) also kube-controller-manager of the same release, with the garbage
+ * collector, the deployment, replicaset and serviceaccount controllers: garbage collection and rollouts really happen
+ * (no scheduler or kubelet, so pods stay Pending). The shared plane of the global setup runs without it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import https from 'node:https';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -19,14 +23,21 @@ export const BUILD_HINT =
   'machine into ~/.cache/specforge/control-plane, linked at .cache/control-plane) or set SPECFORGE_KUBE_APISERVER ' +
   'and SPECFORGE_ETCD to their paths.';
 
+export const CONTROLLER_MANAGER_HINT =
+  'Tests of garbage collection and rollouts need kube-controller-manager: run `npm run control-plane` again (builds ' +
+  'only what is missing into ~/.cache/specforge/control-plane) or set SPECFORGE_KUBE_CONTROLLER_MANAGER to its path.';
+
 export interface Binaries {
   readonly etcd: string;
   readonly apiserver: string;
+  /** kube-controller-manager, when built (older caches hold only etcd, kube-apiserver and kubectl). */
+  readonly controllerManager?: string;
 }
 
 /**
- * Where the binaries are: SPECFORGE_ETCD / SPECFORGE_KUBE_APISERVER, else SPECFORGE_CP_DIR, else the repo's
- * .cache/control-plane link, else the per-machine cache. Undefined when either is missing.
+ * Where the binaries are: SPECFORGE_ETCD / SPECFORGE_KUBE_APISERVER / SPECFORGE_KUBE_CONTROLLER_MANAGER, else
+ * SPECFORGE_CP_DIR, else the repo's .cache/control-plane link, else the per-machine cache. Undefined when etcd or
+ * kube-apiserver is missing; `controllerManager` is left out when only it is missing.
  */
 export function findBinaries(): Binaries | undefined {
   const machine = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'specforge', 'control-plane');
@@ -37,9 +48,30 @@ export function findBinaries(): Binaries | undefined {
   for (const dir of dirs) {
     const etcd = process.env.SPECFORGE_ETCD ?? join(dir, 'etcd');
     const apiserver = process.env.SPECFORGE_KUBE_APISERVER ?? join(dir, 'kube-apiserver');
-    if (existsSync(etcd) && existsSync(apiserver)) return { etcd, apiserver };
+    const controllerManager =
+      process.env.SPECFORGE_KUBE_CONTROLLER_MANAGER ?? join(dir, 'kube-controller-manager');
+    if (existsSync(etcd) && existsSync(apiserver))
+      return existsSync(controllerManager) ? { etcd, apiserver, controllerManager } : { etcd, apiserver };
   }
   return undefined;
+}
+
+/** The controllers kube-controller-manager runs here: garbage collection, rollouts, and `default` ServiceAccounts. */
+export const CONTROLLERS = ['garbagecollector', 'deployment', 'replicaset', 'serviceaccount'] as const;
+
+export interface ControlPlaneOptions {
+  /**
+   * Also start kube-controller-manager ({@link CONTROLLERS}); throws {@link CONTROLLER_MANAGER_HINT} when it is not
+   * built.
+   * @default false
+   */
+  readonly controllerManager?: boolean;
+  /**
+   * Runs once kube-apiserver is ready and before kube-controller-manager starts, e.g. to install CRDs, so the
+   * garbage collector's first discovery already knows their resources (it rediscovers only every 30 s).
+   * @default nothing
+   */
+  readonly beforeControllerManager?: (info: ControlPlaneInfo) => Promise<void>;
 }
 
 /** What tests need to reach the control plane (serialisable: passed from global setup to workers). */
@@ -108,12 +140,18 @@ function stopProcess(proc: ChildProcess | undefined, graceMs = 10_000): Promise<
 export class ControlPlane {
   private etcd: ChildProcess | undefined;
   private apiserver: ChildProcess | undefined;
+  private controllerManager: ChildProcess | undefined;
   readonly dir: string;
   readonly token = randomBytes(16).toString('hex');
+  /** kube-controller-manager's own bearer token (user `system:kube-controller-manager`). */
+  private readonly kcmToken = randomBytes(16).toString('hex');
   private etcdPort = 0;
   private apiPort = 0;
 
-  constructor(private readonly bins: Binaries) {
+  constructor(
+    private readonly bins: Binaries,
+    private readonly options: ControlPlaneOptions = {},
+  ) {
     this.dir = mkdtempSync(join(tmpdir(), 'specforge-cp-'));
   }
 
@@ -136,22 +174,33 @@ export class ControlPlane {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(join(this.dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(join(this.dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
-    writeFileSync(join(this.dir, 'tokens.csv'), `${this.token},admin,admin-uid,"system:masters"\n`);
-    this.writeKubeconfig();
+    // kube-controller-manager gets a user of its own; in system:masters, as its controllers' service accounts (which
+    // --use-service-account-credentials would need a token controller for) are not used here.
+    writeFileSync(
+      join(this.dir, 'tokens.csv'),
+      `${this.token},admin,admin-uid,"system:masters"\n` +
+        `${this.kcmToken},system:kube-controller-manager,kcm-uid,"system:masters"\n`,
+    );
+    this.writeKubeconfig('kubeconfig', this.token);
+    this.writeKubeconfig('kube-controller-manager.kubeconfig', this.kcmToken);
     await this.startEtcd(peerPort);
     await this.startApiserver();
+    if (this.options.controllerManager === true) {
+      await this.options.beforeControllerManager?.(this.info);
+      await this.startControllerManager();
+    }
   }
 
-  private writeKubeconfig(): void {
+  private writeKubeconfig(file: string, token: string): void {
     const kubeconfig = [
       'apiVersion: v1',
       'kind: Config',
       'clusters: [{name: test, cluster: {server: "' + this.server + '", insecure-skip-tls-verify: true}}]',
-      'users: [{name: admin, user: {token: "' + this.token + '"}}]',
+      'users: [{name: admin, user: {token: "' + token + '"}}]',
       'contexts: [{name: test, context: {cluster: test, user: admin}}]',
       'current-context: test',
     ].join('\n');
-    writeFileSync(join(this.dir, 'kubeconfig'), `${kubeconfig}\n`);
+    writeFileSync(join(this.dir, file), `${kubeconfig}\n`);
   }
 
   private async startEtcd(peerPort: number): Promise<void> {
@@ -213,23 +262,108 @@ export class ControlPlane {
     );
   }
 
+  /**
+   * Starts kube-controller-manager ({@link CONTROLLERS}, no leader election, HTTPS on a free loopback port) and
+   * waits until it is healthy and its serviceaccount controller has made `default/default`, the sign its
+   * controllers run. Called by `start()` when `controllerManager` is set; callable later (e.g. after CRDs).
+   */
+  async startControllerManager(): Promise<void> {
+    const bin = this.bins.controllerManager;
+    if (bin === undefined) throw new Error(CONTROLLER_MANAGER_HINT);
+    if (this.controllerManager !== undefined && this.controllerManager.exitCode === null)
+      throw new Error('kube-controller-manager is already running');
+    const port = await freePort();
+    const out = this.log('kube-controller-manager');
+    this.controllerManager = spawn(
+      bin,
+      [
+        `--kubeconfig=${join(this.dir, 'kube-controller-manager.kubeconfig')}`,
+        `--controllers=${CONTROLLERS.join(',')}`,
+        '--leader-elect=false',
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+        `--cert-dir=${join(this.dir, 'kcm-certs')}`,
+        '--v=0',
+      ],
+      { stdio: ['ignore', out, out] },
+    );
+    closeSync(out);
+    const proc = this.controllerManager;
+    try {
+      await waitFor(
+        'kube-controller-manager',
+        async () =>
+          (await get(`https://127.0.0.1:${port}/healthz`, this.token)) === 200 &&
+          (await get(`${this.server}/api/v1/namespaces/default/serviceaccounts/default`, this.token)) === 200,
+        proc,
+        90_000,
+      );
+    } catch (err) {
+      throw new Error(
+        `${(err as Error).message}; its log ends with:\n${this.logTail('kube-controller-manager')}`,
+      );
+    }
+  }
+
+  /** The last lines of a component's log (for failure messages; the directory goes when the plane stops). */
+  private logTail(name: string, lines = 20): string {
+    try {
+      return readFileSync(join(this.dir, `${name}.log`), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
+    } catch {
+      return '(no log)';
+    }
+  }
+
+  /** Stops kube-controller-manager (SIGTERM, SIGKILL after `graceMs`); a no-op when it does not run. */
+  async stopControllerManager(graceMs = 2000): Promise<void> {
+    await stopProcess(this.controllerManager, graceMs);
+  }
+
   /** Stops kube-apiserver: SIGTERM, SIGKILL after `graceMs`. etcd keeps running. */
   async stopApiserver(graceMs = 2000): Promise<void> {
     await stopProcess(this.apiserver, graceMs);
   }
 
   async stop(): Promise<void> {
+    await stopProcess(this.controllerManager, 2000);
     await stopProcess(this.apiserver, 2000);
     await stopProcess(this.etcd);
     if (process.env.SPECFORGE_KEEP_CP === undefined) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
-/** A started control plane of the test's own, for tests that restart it or must see a cluster no other file touched. */
-export async function startPrivateControlPlane(): Promise<ControlPlane> {
+/**
+ * A started control plane of the test's own, for tests that restart it or must see a cluster no other file touched;
+ * with `controllerManager: true`, with kube-controller-manager too. Stopped again (logs kept only with
+ * SPECFORGE_KEEP_CP) when starting fails.
+ */
+export async function startPrivateControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const bins = findBinaries();
   if (bins === undefined) throw new Error('control plane binaries vanished');
-  const cp = new ControlPlane(bins);
-  await cp.start();
+  if (options.controllerManager === true && bins.controllerManager === undefined)
+    throw new Error(CONTROLLER_MANAGER_HINT);
+  const cp = new ControlPlane(bins, options);
+  try {
+    await cp.start();
+  } catch (err) {
+    await cp.stop();
+    throw err;
+  }
   return cp;
+}
+
+/**
+ * Why tests that need kube-controller-manager cannot run here, or undefined when they can. Under `CI=true` a missing
+ * kube-controller-manager (with kube-apiserver present) throws instead: CI must not skip them.
+ */
+export function controllerManagerMissing(bins: Binaries | undefined = findBinaries()): string | undefined {
+  if (bins === undefined) return BUILD_HINT;
+  if (bins.controllerManager !== undefined) return undefined;
+  if (process.env.CI === 'true')
+    throw new Error(`CI=true and no kube-controller-manager. ${CONTROLLER_MANAGER_HINT}`);
+  return CONTROLLER_MANAGER_HINT;
 }
