@@ -95,8 +95,9 @@ export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<nu
       io.out(`${next.step.does}: done`);
       made += 1;
     } catch (e) {
-      // A `test` precondition failed or the object changed under us: read the cluster again and go on from there.
-      if (e instanceof ApiError && [409, 422].includes(e.status) && conflicts < 10) {
+      // A `test` precondition failed, the object changed under us, or it is gone already (a DELETE that raced the
+      // API server's own): read the cluster again and go on from there.
+      if (e instanceof ApiError && [404, 409, 422].includes(e.status) && conflicts < 10) {
         conflicts += 1;
         continue;
       }

@@ -40,6 +40,8 @@ export interface LiveObject {
   readonly ownerReferences: readonly OwnerReference[];
   readonly managedFields: readonly ManagedFieldsEntry[];
   readonly finalizers: readonly string[];
+  /** Whether its deletion has begun (a deletionTimestamp): deleting it again does nothing. */
+  readonly deleting?: boolean;
 }
 
 /** A CRD of the old operator: its name, its path, and how many of its resources are live (any namespace). */
@@ -47,6 +49,8 @@ export interface LiveCrd {
   readonly name: string;
   readonly path: string;
   readonly remaining: number;
+  /** Whether its deletion has begun. */
+  readonly deleting?: boolean;
 }
 
 /** The cluster as adoption sees it. */

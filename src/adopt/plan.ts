@@ -88,9 +88,13 @@ function handOverStep(state: AdoptState, options: AdoptOptions): Planned | undef
   return undefined;
 }
 
+/** Finalizers of Kubernetes itself (an Orphan or foreground deletion in progress): never removed. */
+const KUBERNETES_FINALIZERS = ['orphan', 'foregroundDeletion'];
+
 function finalizerStep(state: AdoptState): Planned | undefined {
   for (const cr of state.crs) {
-    const finalizer = cr.finalizers[0];
+    const i = cr.finalizers.findIndex((f) => !KUBERNETES_FINALIZERS.includes(f));
+    const finalizer = cr.finalizers[i];
     if (finalizer === undefined) continue;
     return {
       step: {
@@ -99,13 +103,15 @@ function finalizerStep(state: AdoptState): Planned | undefined {
         path: cr.path,
         contentType: JSON_PATCH,
         body: [
-          { op: 'test', path: '/metadata/finalizers/0', value: finalizer },
-          { op: 'remove', path: '/metadata/finalizers/0' },
+          { op: 'test', path: `/metadata/finalizers/${i}`, value: finalizer },
+          { op: 'remove', path: `/metadata/finalizers/${i}` },
         ],
       },
       after: (s) => ({
         ...s,
-        crs: s.crs.map((c) => (c.path === cr.path ? { ...c, finalizers: c.finalizers.slice(1) } : c)),
+        crs: s.crs.map((c) =>
+          c.path === cr.path ? { ...c, finalizers: c.finalizers.filter((_, j) => j !== i) } : c,
+        ),
       }),
     };
   }
@@ -113,7 +119,7 @@ function finalizerStep(state: AdoptState): Planned | undefined {
 }
 
 function deleteStep(state: AdoptState): Planned | undefined {
-  const cr = state.crs[0];
+  const cr = state.crs.find((c) => c.deleting !== true);
   if (cr === undefined) return undefined;
   return {
     step: {
@@ -138,7 +144,7 @@ function deleteStep(state: AdoptState): Planned | undefined {
 }
 
 function crdStep(state: AdoptState): Planned | undefined {
-  const crd = state.crds.find((d) => d.remaining <= 0);
+  const crd = state.crds.find((d) => d.remaining <= 0 && d.deleting !== true);
   if (crd === undefined) return undefined;
   return {
     step: {

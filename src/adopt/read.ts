@@ -20,7 +20,7 @@ export interface RenderedRef {
 }
 
 interface Crd {
-  readonly metadata: { readonly name: string };
+  readonly metadata: { readonly name: string; readonly deletionTimestamp?: string };
   readonly spec: {
     readonly group: string;
     readonly scope: string;
@@ -53,14 +53,13 @@ export async function readState(
     if (crd === undefined) continue;
     const namespaced = crd.spec.scope === 'Namespaced';
     if (!crds.has(crd.metadata.name)) {
-      const all = await client.request<{ items: unknown[] }>(
-        'GET',
-        `/apis/${r.apiVersion}/${crd.spec.names.plural}`,
-      );
+      const all = await listOrEmpty(client, `/apis/${r.apiVersion}/${crd.spec.names.plural}`);
       crds.set(crd.metadata.name, {
         name: crd.metadata.name,
         path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
-        remaining: all.items.length,
+        // Resources whose deletion has begun are as good as gone: the CRD can go after them.
+        remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
+        ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
       });
     }
     const path = customResourcePath(r.apiVersion, crd.spec.names.plural, namespaced, r.namespace, r.name);
@@ -146,5 +145,6 @@ function toLive(raw: Raw, path: string): LiveObject {
     ownerReferences: (m.ownerReferences as LiveObject['ownerReferences'] | undefined) ?? [],
     managedFields: (m.managedFields as LiveObject['managedFields'] | undefined) ?? [],
     finalizers: (m.finalizers as string[] | undefined) ?? [],
+    ...(m.deletionTimestamp === undefined ? {} : { deleting: true }),
   };
 }
