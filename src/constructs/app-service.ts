@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import type { V1ContainerPort } from '@kubernetes/client-node';
-import type { EnvVar, ResourceRequirements, ServicePort } from '../specs/types.js';
+import type { EnvVar, ResourceRequirements, ServicePort, WorkloadAdoptPins } from '../specs/types.js';
+import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
@@ -27,6 +28,12 @@ export interface AppServiceProps extends CommonProps {
   readonly envs?: readonly EnvVar[];
   /** Ports of the NodePort Service; container ports derive from them (see {@link derivedContainerPorts}). */
   readonly ports: readonly ServicePort[];
+  /**
+   * Adoption pins: what a running AppService operator made (selector, pod labels, container, object names), so
+   * the objects take the live ones over without a restart. What `specforge import` writes as a spec's `adopt`.
+   * @default - none: specforge's own names, selector, labels and container
+   */
+  readonly adopt?: WorkloadAdoptPins;
 }
 
 /**
@@ -40,15 +47,21 @@ export class AppService extends Construct {
   constructor(scope: Construct, id: string, props: AppServiceProps) {
     super(scope, id);
     const r = resolveCommon(this, 'AppService', id, props);
-    const workload = addWorkload(this, r, {
-      image: props.image,
-      replicas: props.replicas,
-      containerPorts: containerPortsFor(props.ports),
-      env: props.envs,
-      resources: props.resources,
-      serviceType: 'NodePort',
-      servicePorts: props.ports.map((p) => ({ ...p })),
-    });
+    const pins = pinnedWorkload(r, props.adopt);
+    const workload = addWorkload(
+      this,
+      r,
+      {
+        image: props.image,
+        replicas: props.replicas,
+        containerPorts: containerPortsFor(props.ports),
+        env: props.envs,
+        resources: props.resources,
+        serviceType: 'NodePort',
+        servicePorts: props.ports.map((p) => ({ ...p })),
+      },
+      pins,
+    );
     this.deployment = workload.deployment;
     this.service = workload.service;
   }

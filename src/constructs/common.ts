@@ -89,6 +89,7 @@ export function container(
   name: string,
   image: string,
   parts: {
+    readonly imagePullPolicy?: V1Container['imagePullPolicy'];
     readonly ports?: V1Container['ports'];
     readonly env?: readonly V1EnvVar[] | undefined;
     readonly resources?: ResourceRequirements | undefined;
@@ -98,6 +99,7 @@ export function container(
   return {
     name,
     image,
+    ...(parts.imagePullPolicy === undefined ? {} : { imagePullPolicy: parts.imagePullPolicy }),
     ...(parts.ports === undefined || parts.ports.length === 0 ? {} : { ports: parts.ports }),
     ...(parts.env === undefined || parts.env.length === 0 ? {} : { env: parts.env.map((e) => ({ ...e })) }),
     ...(parts.resources === undefined ? {} : { resources: parts.resources as V1ResourceRequirements }),

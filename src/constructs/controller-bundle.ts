@@ -25,6 +25,12 @@ const QUALIFIED_NAME =
 const KEY_PATTERN =
   '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$';
 const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+/** The taint effects Kubernetes knows. */
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+/** A taint's identity, `key:effect`, as the controller's ownership record writes it. */
+const TAINT_ID_PATTERN = `${KEY_PATTERN.slice(0, -1)}:(${EFFECTS.join('|')})$`;
+/** Longest qualified name (253-character prefix, `/`, 63-character name). */
+const MAX_KEY = 317;
 
 /**
  * Key prefixes a pool may not put on Nodes: `node.kubernetes.io/` belongs to Kubernetes (cordon, not-ready, …),
@@ -70,7 +76,55 @@ function conditionSchema(): k8s.JsonSchemaProps {
   };
 }
 
-/** The NodePool v1 schema: design §1 (labels map, taints with an effect enum, handler defaulting to runc). */
+/** CEL refusing keys under a reserved prefix in a list of strings (label keys or taint ids). */
+function notReserved(what: string): k8s.ValidationRule {
+  return {
+    rule: `self.all(k, ${RESERVED_PREFIXES.map((p) => `!k.startsWith('${p}')`).join(' && ')})`,
+    message: `${what} under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
+  };
+}
+
+/**
+ * `spec.adopt`: label keys and taint ids (`key:effect`) the pool takes over on its member Nodes when they are there
+ * and no pool owns them (what an older operator wrote). Patterns sit under `items` (cdk8s passes them through as
+ * is); the reserved-prefix rule is CEL on the list.
+ */
+function adoptSchema(): k8s.JsonSchemaProps {
+  return {
+    type: 'object',
+    description:
+      'Keys an earlier operator wrote on member Nodes that this pool takes over: recorded as owned whatever their ' +
+      'value, then set to the wanted value or removed.',
+    properties: {
+      labels: {
+        type: 'array',
+        description: 'Label keys to adopt.',
+        maxItems: 64,
+        xKubernetesListType: 'set',
+        xKubernetesValidations: [notReserved('adopt label keys')],
+        items: { type: 'string', minLength: 1, maxLength: MAX_KEY, pattern: KEY_PATTERN },
+      },
+      taints: {
+        type: 'array',
+        description: 'Taints to adopt, as key:effect.',
+        maxItems: 64,
+        xKubernetesListType: 'set',
+        xKubernetesValidations: [notReserved('adopt taint keys')],
+        items: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_KEY + 1 + 'PreferNoSchedule'.length,
+          pattern: TAINT_ID_PATTERN,
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The NodePool v1 schema: design §1 (labels map, taints with an effect enum, handler defaulting to runc), plus
+ * `spec.adopt` and `spec.membership` for pools taking over from the seed operator (docs/controller.md, "Adoption").
+ */
 export function nodePoolSchema(): k8s.JsonSchemaProps {
   return {
     type: 'object',
@@ -88,7 +142,7 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
             additionalProperties: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
             xKubernetesValidations: [
               {
-                rule: `self.all(k, size(k) <= 317 && k.matches('${QUALIFIED_NAME}'))`,
+                rule: `self.all(k, size(k) <= ${MAX_KEY} && k.matches('${QUALIFIED_NAME}'))`,
                 message: 'label keys must be qualified names ([prefix/]name)',
               },
               {
@@ -112,11 +166,20 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
               type: 'object',
               required: ['key', 'effect'],
               properties: {
-                key: { type: 'string', minLength: 1, maxLength: 317, pattern: KEY_PATTERN },
+                key: { type: 'string', minLength: 1, maxLength: MAX_KEY, pattern: KEY_PATTERN },
                 value: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
-                effect: { type: 'string', enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+                effect: { type: 'string', enum: [...EFFECTS] },
               },
             },
+          },
+          adopt: adoptSchema(),
+          membership: {
+            type: 'object',
+            description:
+              'Opt-in membership rule: a Node is a member only when its node-role.kubernetes.io/<pool> label has ' +
+              'exactly this value ("" is the seed operator\'s rule). Absent: the label present, any value.',
+            required: ['value'],
+            properties: { value: { type: 'string', maxLength: 63, pattern: LABEL_VALUE } },
           },
           handler: {
             type: 'string',
@@ -133,6 +196,12 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
         properties: {
           observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
           members: { type: 'integer', format: 'int32', minimum: 0 },
+          adoptedKeys: {
+            type: 'integer',
+            format: 'int32',
+            minimum: 0,
+            description: 'Keys listed in spec.adopt that member Nodes record as owned by this pool.',
+          },
           conditions: {
             type: 'array',
             items: conditionSchema(),

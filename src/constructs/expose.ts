@@ -1,11 +1,15 @@
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
+import { named, type PinnedWorkload } from './adopt.js';
 import type { Platform, Resolved } from './common.js';
 import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
 
 /** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
 export const DEFAULT_INGRESS_CLASS = 'nginx';
+
+/** The annotation the Myapp operator wrote the Ingress class in (before `spec.ingressClassName` existed). */
+export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 /** How a workload's Service is exposed: an Ingress (`kubernetes`) or an OpenShift Route (`openshift`). */
 export interface ExposureParts {
@@ -14,6 +18,11 @@ export interface ExposureParts {
   readonly host?: string | undefined;
   /** Ingress class (Ingress only). */
   readonly ingressClassName?: string | undefined;
+  /**
+   * The Ingress class as the annotation {@link INGRESS_CLASS_ANNOTATION} instead of `spec.ingressClassName`
+   * (an adoption pin: what the Myapp operator wrote).
+   */
+  readonly ingressClassAnnotation?: string | undefined;
   /** The Service port an Ingress backend names. */
   readonly servicePort: number;
   /**
@@ -23,18 +32,27 @@ export interface ExposureParts {
   readonly targetPort: number;
 }
 
-/** An Ingress with one rule, `/` (Prefix) to the Service's port. Pure. */
+/**
+ * An Ingress with one rule, `/` (Prefix) to port `servicePort` of Service `serviceName`; its class in
+ * `spec.ingressClassName`, or only in the annotation when that is pinned. Pure.
+ */
 export function ingressManifest(
-  name: string,
+  serviceName: string,
   meta: ManifestOf<V1Ingress>['metadata'],
   parts: ExposureParts,
 ): ManifestOf<V1Ingress> {
+  const annotation = parts.ingressClassAnnotation;
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: meta,
+    metadata:
+      annotation === undefined
+        ? meta
+        : { ...meta, annotations: { ...meta.annotations, [INGRESS_CLASS_ANNOTATION]: annotation } },
     spec: {
-      ingressClassName: parts.ingressClassName ?? DEFAULT_INGRESS_CLASS,
+      ...(annotation === undefined
+        ? { ingressClassName: parts.ingressClassName ?? DEFAULT_INGRESS_CLASS }
+        : {}),
       rules: [
         {
           ...(parts.host === undefined ? {} : { host: parts.host }),
@@ -43,7 +61,7 @@ export function ingressManifest(
               {
                 path: '/',
                 pathType: 'Prefix',
-                backend: { service: { name, port: { number: parts.servicePort } } },
+                backend: { service: { name: serviceName, port: { number: parts.servicePort } } },
               },
             ],
           },
@@ -54,27 +72,38 @@ export function ingressManifest(
 }
 
 /**
- * An OpenShift Route to the Service, typed by the bindings `cdk8s import` generated from the Route CRD
+ * An OpenShift Route to Service `serviceName`, typed by the bindings `cdk8s import` generated from the Route CRD
  * (src/imports/). Pure.
  */
-export function routeManifest(name: string, meta: Manifest['metadata'], parts: ExposureParts): Manifest {
+export function routeManifest(
+  serviceName: string,
+  meta: Manifest['metadata'],
+  parts: ExposureParts,
+): Manifest {
   return Route.manifest({
     metadata: meta,
     spec: {
       ...(parts.host === undefined ? {} : { host: parts.host }),
-      to: { kind: RouteSpecToKind.SERVICE, name },
+      to: { kind: RouteSpecToKind.SERVICE, name: serviceName },
       port: { targetPort: parts.targetPort },
     },
   }) as Manifest;
 }
 
-/** Adds the Ingress (id `ingress`) or the Route (id `route`) of the platform to `scope`. */
+/**
+ * Adds the Ingress (id `ingress`) or the Route (id `route`) of the platform to `scope`, named and pointing at the
+ * Service as the workload's pins say.
+ */
 export function addExposure(
   scope: Construct,
   r: Resolved,
   parts: ExposureParts,
+  pins: PinnedWorkload,
 ): { ingress?: ManifestObject; route?: ManifestObject } {
-  if (parts.platform === 'openshift')
-    return { route: new ManifestObject(scope, 'route', routeManifest(r.name, r.meta, parts)) };
-  return { ingress: new ManifestObject(scope, 'ingress', ingressManifest(r.name, r.meta, parts)) };
+  if (parts.platform === 'openshift') {
+    const meta = named(r.meta, pins.routeName);
+    return { route: new ManifestObject(scope, 'route', routeManifest(pins.serviceName, meta, parts)) };
+  }
+  const meta = named(r.meta, pins.ingressName);
+  return { ingress: new ManifestObject(scope, 'ingress', ingressManifest(pins.serviceName, meta, parts)) };
 }

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import type { EnvVar, ResourceRequirements } from '../specs/types.js';
+import type { EnvVar, MyappAdoptPins, ResourceRequirements } from '../specs/types.js';
+import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps, type Platform } from './common.js';
 import { addExposure } from './expose.js';
 import type { ManifestObject } from './manifest-object.js';
@@ -47,6 +48,13 @@ export interface MyappProps extends CommonProps {
    * @default - none
    */
   readonly env?: readonly EnvVar[];
+  /**
+   * Adoption pins: what a running Myapp operator made (its selector `{app: <namespace>, release: canary}`, pod
+   * labels, container, object names, the Ingress class annotation), so the objects take the live ones over. What
+   * `specforge import` writes as a spec's `adopt`.
+   * @default - none: specforge's own names, selector, labels, container and `spec.ingressClassName`
+   */
+  readonly adopt?: MyappAdoptPins;
 }
 
 /**
@@ -66,21 +74,33 @@ export class Myapp extends Construct {
     super(scope, id);
     const r = resolveCommon(this, 'Myapp', id, props);
     const servicePort = props.servicePort ?? props.containerPort;
-    ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
-      image: props.image,
-      replicas: props.replicas,
-      containerPorts: [{ containerPort: props.containerPort }],
-      env: props.env,
-      resources: props.resources,
-      serviceType: 'ClusterIP',
-      servicePorts: [{ port: servicePort, targetPort: props.containerPort }],
-    }));
-    ({ ingress: this.ingress, route: this.route } = addExposure(this, r, {
-      platform: props.platform ?? 'kubernetes',
-      host: props.host,
-      ingressClassName: props.ingressClassName,
-      servicePort,
-      targetPort: props.containerPort,
-    }));
+    const pins = pinnedWorkload(r, props.adopt);
+    ({ deployment: this.deployment, service: this.service } = addWorkload(
+      this,
+      r,
+      {
+        image: props.image,
+        replicas: props.replicas,
+        containerPorts: [{ containerPort: props.containerPort }],
+        env: props.env,
+        resources: props.resources,
+        serviceType: 'ClusterIP',
+        servicePorts: [{ port: servicePort, targetPort: props.containerPort }],
+      },
+      pins,
+    ));
+    ({ ingress: this.ingress, route: this.route } = addExposure(
+      this,
+      r,
+      {
+        platform: props.platform ?? 'kubernetes',
+        host: props.host,
+        ingressClassName: props.ingressClassName,
+        ingressClassAnnotation: props.adopt?.ingressClassAnnotation,
+        servicePort,
+        targetPort: props.containerPort,
+      },
+      pins,
+    ));
   }
 }

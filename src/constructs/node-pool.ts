@@ -1,6 +1,13 @@
 import { Construct } from 'constructs';
 import type { V1RuntimeClass, V1Toleration } from '@kubernetes/client-node';
-import type { NodePoolSpec, Taint } from '../specs/types.js';
+import type {
+  AdoptMembership,
+  AdoptNodeKeys,
+  NodePoolAdoptPins,
+  NodePoolSpec,
+  Taint,
+} from '../specs/types.js';
+import { named } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
 
@@ -32,6 +39,21 @@ export interface NodePoolProps extends Omit<CommonProps, 'namespace' | 'hardenin
    * @default - none
    */
   readonly objectLabels?: Readonly<Record<string, string>>;
+  /**
+   * Adoption pins: the RuntimeClass name a running NodePool operator made (`node-pool-<name>`), the Node keys it
+   * wrote that the pool adopts (the NodePool resource's `spec.adopt`), and the seed's membership rule
+   * (`spec.membership`). What `specforge import` writes as a spec's `adopt`.
+   * @default - none: the RuntimeClass named after the pool, no keys adopted, specforge's membership rule
+   */
+  readonly adopt?: NodePoolAdoptPins;
+}
+
+/** The `spec` of the NodePool resource the controller reads: the pool's fields and its adoption pins. */
+interface NodePoolResourceSpec extends NodePoolSpec {
+  /** Label keys and `key:effect` taints the pool adopts on member Nodes. */
+  readonly adopt?: AdoptNodeKeys;
+  /** The seed's membership rule: the membership label with exactly this value. */
+  readonly membership?: AdoptMembership;
 }
 
 /**
@@ -51,12 +73,12 @@ export class NodePool extends Construct {
     const runtimeClass: ManifestOf<V1RuntimeClass> = {
       apiVersion: 'node.k8s.io/v1',
       kind: 'RuntimeClass',
-      metadata: r.clusterMeta,
+      metadata: named(r.clusterMeta, props.adopt?.runtimeClassName ?? r.name),
       handler,
       ...schedulingFor(nodeLabels, taints),
     };
     this.runtimeClass = new ManifestObject(this, 'runtime-class', runtimeClass);
-    const nodePool: Manifest & { spec: NodePoolSpec } = {
+    const nodePool: Manifest & { spec: NodePoolResourceSpec } = {
       apiVersion: NODEPOOL_API_VERSION,
       kind: 'NodePool',
       metadata: r.clusterMeta,
@@ -64,10 +86,27 @@ export class NodePool extends Construct {
         ...(props.labels === undefined ? {} : { labels: { ...props.labels } }),
         ...(props.taints === undefined ? {} : { taints: props.taints.map((t) => ({ ...t })) }),
         handler,
+        ...adoptionOf(props.adopt),
       },
     };
     this.nodePool = new ManifestObject(this, 'node-pool', nodePool);
   }
+}
+
+/** The NodePool resource's `spec.adopt` and `spec.membership`, from the pool's pins (copied, lists in order). */
+function adoptionOf(pins: NodePoolAdoptPins | undefined): Pick<NodePoolResourceSpec, 'adopt' | 'membership'> {
+  const keys = pins?.nodeKeys;
+  return {
+    ...(keys === undefined
+      ? {}
+      : {
+          adopt: {
+            ...(keys.labels === undefined ? {} : { labels: [...keys.labels] }),
+            ...(keys.taints === undefined ? {} : { taints: [...keys.taints] }),
+          },
+        }),
+    ...(pins?.membership === undefined ? {} : { membership: { value: pins.membership.value } }),
+  };
 }
 
 /** The RuntimeClass scheduling of a pool: its labels as nodeSelector, a toleration per taint. */

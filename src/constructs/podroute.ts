@@ -1,11 +1,13 @@
 import { Construct } from 'constructs';
+import { PODROUTE_PORT } from '../specs/ports.js';
+import type { PodrouteAdoptPins } from '../specs/types.js';
+import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps, type Platform } from './common.js';
 import { addExposure } from './expose.js';
 import type { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 
-/** The port the pod-route image serves on, fixed by the seed. */
-export const PODROUTE_PORT = 8080;
+export { PODROUTE_PORT };
 
 /** Props of {@link Podroute}: the spec fields of a Podroute, plus {@link CommonProps}, the platform and the Ingress class. */
 export interface PodrouteProps extends CommonProps {
@@ -27,6 +29,13 @@ export interface PodrouteProps extends CommonProps {
    * @default 'nginx'
    */
   readonly ingressClassName?: string;
+  /**
+   * Adoption pins: what a running pod-route operator made (its fixed names `pod-route`, `podroute-service`,
+   * `podroute-route`, selector, pod labels, container, the Route's host), so the objects take the live ones over.
+   * What `specforge import` writes as a spec's `adopt`.
+   * @default - none: every object named after the spec, specforge's selector, labels and container
+   */
+  readonly adopt?: PodrouteAdoptPins;
 }
 
 /**
@@ -45,18 +54,30 @@ export class Podroute extends Construct {
   constructor(scope: Construct, id: string, props: PodrouteProps) {
     super(scope, id);
     const r = resolveCommon(this, 'Podroute', id, props);
-    ({ deployment: this.deployment, service: this.service } = addWorkload(this, r, {
-      image: props.image,
-      replicas: props.replicas,
-      containerPorts: [{ containerPort: PODROUTE_PORT }],
-      serviceType: 'ClusterIP',
-      servicePorts: [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }],
-    }));
-    ({ route: this.route, ingress: this.ingress } = addExposure(this, r, {
-      platform: props.platform ?? 'openshift',
-      ingressClassName: props.ingressClassName,
-      servicePort: PODROUTE_PORT,
-      targetPort: PODROUTE_PORT,
-    }));
+    const pins = pinnedWorkload(r, props.adopt);
+    ({ deployment: this.deployment, service: this.service } = addWorkload(
+      this,
+      r,
+      {
+        image: props.image,
+        replicas: props.replicas,
+        containerPorts: [{ containerPort: PODROUTE_PORT }],
+        serviceType: 'ClusterIP',
+        servicePorts: [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }],
+      },
+      pins,
+    ));
+    ({ route: this.route, ingress: this.ingress } = addExposure(
+      this,
+      r,
+      {
+        platform: props.platform ?? 'openshift',
+        host: props.adopt?.routeHost,
+        ingressClassName: props.ingressClassName,
+        servicePort: PODROUTE_PORT,
+        targetPort: PODROUTE_PORT,
+      },
+      pins,
+    ));
   }
 }

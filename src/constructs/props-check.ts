@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { describeValue } from '../specs/errors.js';
+import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
 import { formatPath, type FieldPath } from '../specs/paths.js';
 import { checkSchema, type Violation } from '../specs/schemas.js';
@@ -11,9 +12,10 @@ import { appendAll } from '../util/append.js';
 
 /**
  * Construct props checked by the rules spec files obey. A construct's props describe a spec document (its own
- * fields are the document's `spec`, `name`/`namespace`/`labels`/`annotations` its `metadata`), so the constructs
- * call the very function the spec loader calls ({@link checkSpecDocument}: JSON Schema plus semantic checks) on
- * that document, and report each violation at the prop it came from. Same rule, same wording, both doors.
+ * fields are the document's `spec`, `name`/`namespace`/`labels`/`annotations` its `metadata`, `adopt` its top-level
+ * `adopt` block), so the constructs call the very function the spec loader calls ({@link checkSpecDocument}: JSON
+ * Schema plus semantic checks) on that document, and report each violation at the prop it came from. Same rule,
+ * same wording, both doors.
  */
 
 /** Props that are not spec fields: construct settings, checked here with the chart-settings rules. */
@@ -83,12 +85,23 @@ export function checkProps(kind: SpecKind, name: string, props: object): PropVio
   for (const [key, value] of Object.entries(record)) {
     if (key === labelsProp(kind)) metadata.labels = value;
     else if (key === 'namespace' || key === 'annotations') metadata[key] = value;
-    else if (!SETTING_PROPS.includes(key)) spec[key] = value; // spec fields, and unknown props for the schema to name
+    // Spec fields, and unknown props for the schema to name; `adopt` is the document's top-level block.
+    else if (key !== 'adopt' && !SETTING_PROPS.includes(key)) spec[key] = value;
   }
-  const doc = { apiVersion: API_VERSION[kind], kind, metadata, spec };
-  return [...checkSpecDocument(doc).map((v) => toProp(kind, v)), ...checkSettingProps(kind, record)].map(
-    (v) => ({ ...v, path: formatPath(v.path) }),
-  );
+  const doc = {
+    apiVersion: API_VERSION[kind],
+    kind,
+    metadata,
+    spec,
+    ...(record.adopt === undefined ? {} : { adopt: record.adopt }),
+  };
+  const specProblems = checkSpecDocument(doc).map((v) => toProp(kind, v));
+  const settingProblems = checkSettingProps(kind, record);
+  // A pin for an object the platform does not render, once props and platform are valid: the rule the spec door
+  // applies to valid specs with chart.yaml's platform.
+  if (specProblems.length === 0 && settingProblems.length === 0)
+    appendAll(settingProblems, checkAdoptPlatform(kind, doc.adopt, platformOf(kind, record)));
+  return [...specProblems, ...settingProblems].map((v) => ({ ...v, path: formatPath(v.path) }));
 }
 
 let unchecked = false;
@@ -113,6 +126,11 @@ export function assertProps(scope: IConstruct, kind: SpecKind, name: string, pro
   if (unchecked) return;
   const violations = checkProps(kind, name, props);
   if (violations.length > 0) throw new SpecforgePropsError(scope.node.path, kind, violations);
+}
+
+/** The `platform` prop where the kind takes one (validated by then). */
+function platformOf(kind: SpecKind, props: Record<string, unknown>): 'kubernetes' | 'openshift' | undefined {
+  return EXPOSED.includes(kind) ? (props.platform as 'kubernetes' | 'openshift' | undefined) : undefined;
 }
 
 /** A document path back to the prop it came from. */

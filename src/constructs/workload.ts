@@ -6,15 +6,17 @@ import type {
   V1ServicePort,
 } from '@kubernetes/client-node';
 import type { Construct } from 'constructs';
+import { pinPortNames } from '../specs/ports.js';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
+import { named, type PinnedWorkload } from './adopt.js';
 import { container, podSecurityContext, type Hardening, type Resolved } from './common.js';
 import { ManifestObject, type ManifestOf } from './manifest-object.js';
-import { selectorLabels } from './labels.js';
 
 /** What a Deployment needs beyond its metadata. */
 export interface DeploymentParts {
-  readonly name: string;
   readonly meta: V1Deployment['metadata'] & { name: string };
+  /** `spec.selector.matchLabels`: `{ app: <name> }` unless pinned. */
+  readonly selector: Record<string, string>;
   readonly podLabels: Record<string, string>;
   readonly replicas?: number | undefined;
   readonly container: V1Container;
@@ -22,8 +24,8 @@ export interface DeploymentParts {
 }
 
 /**
- * A Deployment with the minimal selector `{ app: <name> }` (docs/decisions.md) and nothing the spec did not ask
- * for: no probes, no resource defaults, no security context unless hardening asks for one.
+ * A Deployment with the minimal selector `{ app: <name> }` (docs/decisions.md) or the pinned one, and nothing the
+ * spec did not ask for: no probes, no resource defaults, no security context unless hardening asks for one.
  */
 export function deploymentManifest(p: DeploymentParts): ManifestOf<V1Deployment> {
   return {
@@ -32,7 +34,7 @@ export function deploymentManifest(p: DeploymentParts): ManifestOf<V1Deployment>
     metadata: p.meta,
     spec: {
       ...(p.replicas === undefined ? {} : { replicas: p.replicas }),
-      selector: { matchLabels: selectorLabels(p.name) },
+      selector: { matchLabels: p.selector },
       template: {
         metadata: { labels: p.podLabels },
         spec: { containers: [p.container], ...podSecurityContext(p.hardening) },
@@ -41,9 +43,9 @@ export function deploymentManifest(p: DeploymentParts): ManifestOf<V1Deployment>
   };
 }
 
-/** A Service selecting the pods of the Deployment of the same name. */
+/** A Service selecting the pods of its Deployment (`selector`: `{ app: <name> }` unless pinned). */
 export function serviceManifest(
-  name: string,
+  selector: Record<string, string>,
   meta: V1Service['metadata'] & { name: string },
   type: 'ClusterIP' | 'NodePort',
   ports: V1ServicePort[],
@@ -52,7 +54,7 @@ export function serviceManifest(
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta,
-    spec: { type, selector: selectorLabels(name), ports },
+    spec: { type, selector, ports },
   };
 }
 
@@ -67,25 +69,34 @@ export interface WorkloadParts {
   readonly servicePorts: V1ServicePort[];
 }
 
-/** Adds the Deployment (id `deployment`) and Service (id `service`) of a workload to `scope`. */
+/**
+ * Adds the Deployment (id `deployment`) and Service (id `service`) of a workload to `scope`, with its adoption
+ * pins applied (`pins`, see `pinnedWorkload` in src/constructs/adopt.ts).
+ */
 export function addWorkload(
   scope: Construct,
   r: Resolved,
   parts: WorkloadParts,
+  pins: PinnedWorkload,
 ): { deployment: ManifestObject; service: ManifestObject } {
   const c = container(
-    r.name,
+    pins.containerName,
     parts.image,
-    { ports: parts.containerPorts, env: parts.env, resources: parts.resources },
+    {
+      ...(pins.imagePullPolicy === undefined ? {} : { imagePullPolicy: pins.imagePullPolicy }),
+      ports: pinPortNames(parts.containerPorts, pins.portNames),
+      env: parts.env,
+      resources: parts.resources,
+    },
     r.hardening,
   );
   const deployment = new ManifestObject(
     scope,
     'deployment',
     deploymentManifest({
-      name: r.name,
-      meta: r.meta,
-      podLabels: r.labels,
+      meta: named(r.meta, pins.deploymentName),
+      selector: pins.selector,
+      podLabels: pins.podLabels,
       replicas: parts.replicas,
       container: c,
       hardening: r.hardening,
@@ -94,7 +105,7 @@ export function addWorkload(
   const service = new ManifestObject(
     scope,
     'service',
-    serviceManifest(r.name, r.meta, parts.serviceType, parts.servicePorts),
+    serviceManifest(pins.selector, named(r.meta, pins.serviceName), parts.serviceType, parts.servicePorts),
   );
   return { deployment, service };
 }

@@ -177,30 +177,28 @@ async function readResources(
     const kind = String(crd.spec?.names?.kind);
     const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
     if (known.length === 0) continue;
-    for (const v of (crd.spec?.versions ?? []) as Obj[]) {
-      if (v.served !== true) continue;
-      const apiVersion = `${group}/${v.name}`;
-      const seed = known.find((s) => s.apiVersion === apiVersion);
-      const items = await listResources(
-        client,
-        apiVersion,
-        String(crd.spec?.names?.plural),
-        crd.spec?.scope === 'Namespaced',
-        namespaces,
-      );
-      if (seed === undefined) {
-        if (items.length > 0)
-          errors.push({
-            file: `${crd.metadata?.name}`,
-            path: 'spec.versions',
-            expected: `${kind} resources in ${known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
-            found: `${items.length} in ${apiVersion}`,
-            hint: 'Convert them to a version specforge reads, or import them by hand.',
-          });
-        continue;
-      }
-      for (const cr of items) out.push({ cr: { ...cr, apiVersion, kind }, seed });
+    // One set of objects, served in every version: read it in the version specforge reads, if the CRD serves it.
+    const served = ((crd.spec?.versions ?? []) as Obj[])
+      .filter((v) => v.served === true)
+      .map((v) => `${group}/${v.name}`);
+    const seed = known.find((s) => served.includes(s.apiVersion));
+    const plural = String(crd.spec?.names?.plural);
+    const namespaced = crd.spec?.scope === 'Namespaced';
+    if (seed === undefined) {
+      const items =
+        served[0] === undefined ? [] : await listResources(client, served[0], plural, namespaced, namespaces);
+      if (items.length > 0)
+        errors.push({
+          file: `CustomResourceDefinition ${crd.metadata?.name}`,
+          path: 'spec.versions',
+          expected: `${kind} resources served as ${known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
+          found: `${items.length} served only as ${served.join(', ')}`,
+          hint: 'Serve a version specforge reads (or convert the resources), then import again.',
+        });
+      continue;
     }
+    const items = await listResources(client, seed.apiVersion, plural, namespaced, namespaces);
+    for (const cr of items) out.push({ cr: { ...cr, apiVersion: seed.apiVersion, kind }, seed });
   }
   return out.sort((a, b) => (key(a.cr) < key(b.cr) ? -1 : 1));
 }

@@ -66,20 +66,36 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
   };
   switch (spec.kind) {
     case 'AppService':
-      return new AppService(chart, id, { ...namespaced, ...spec.spec, ports: spec.spec.ports ?? [] });
+      return new AppService(chart, id, {
+        ...namespaced,
+        ...spec.spec,
+        ports: spec.spec.ports ?? [],
+        ...adoptOf(spec),
+      });
     case 'Myapp':
-      return new Myapp(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings) });
+      return new Myapp(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) });
     case 'Podroute':
-      return new Podroute(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings) });
+      return new Podroute(chart, id, {
+        ...namespaced,
+        ...spec.spec,
+        ...exposure(settings),
+        ...adoptOf(spec),
+      });
     case 'NodePool': {
       const { labels: objectLabels, ...rest } = common;
       return new NodePool(chart, id, {
         ...rest,
         ...(objectLabels === undefined ? {} : { objectLabels }),
         ...spec.spec,
+        ...adoptOf(spec),
       });
     }
   }
+}
+
+/** A spec's adoption pins (its `adopt` block) as the construct's `adopt` prop, typed by the spec's kind. */
+function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
+  return spec.adopt === undefined ? {} : { adopt: spec.adopt };
 }
 
 /** The chart settings that decide how Myapp and Podroute are exposed: the platform and the Ingress class. */

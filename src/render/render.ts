@@ -18,6 +18,7 @@ import { checkChartName, parseChartSettings, type ChartSettings } from './chart-
 import { chartFiles } from './files.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
+import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
 import {
   chartCycles,
@@ -235,6 +236,14 @@ function prepare(input: ChartInput): Prepared | RenderResult {
     appendAll(specs, parsed.specs);
     appendAll(errors, parsed.errors);
     relativeOf.set(f.file, f.relative);
+  }
+  if (settingErrors === 0) {
+    // Adoption pins for an object the chart's platform does not render (the constructs check it with the prop).
+    const texts = new Map(input.specFiles.map((f) => [f.file, f.text]));
+    appendAll(
+      errors,
+      adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file)),
+    );
   }
   const duplicates = duplicateSpecs(specs, settings);
   appendAll(errors, duplicates);

@@ -8,6 +8,7 @@ import {
   type RenderedObject,
 } from './objects.js';
 import { checkObject } from './object-rules.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
@@ -15,10 +16,12 @@ import { checkObject } from './object-rules.js';
  * - every object is a well-formed Kubernetes object (src/rules/object-rules.ts): name, namespace, labels,
  *   annotations, size — chart-module objects included;
  * - cluster-scoped kinds (the API server's discovery data, and CRDs in the render) carry no namespace;
+ * - every Deployment's `matchLabels` are labels of its own pods (pinned selectors and pod labels included);
  * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers;
  * - every Ingress and Route backend names a Service and a port that exist (an Ingress a Service port, a Route a
  *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard;
- * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it.
+ * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it: the one its spec made
+ *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
  * Pure: objects in, errors out. `chartDir` names the place for objects with no spec behind them.
  */
 export function checkWiring(objects: readonly RenderedObject[], chartDir: string): SpecError[] {
@@ -43,6 +46,7 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
         found: describeValue(o.json.metadata.namespace),
       });
     }
+    if (o.json.kind === 'Deployment') checkDeploymentSelector(o, report);
     if (o.json.kind === 'Service') checkService(o, index, report);
     if (o.json.kind === 'Ingress') checkIngress(o, index, report);
     if (o.json.kind === 'Route') checkRoute(o, index, report);
@@ -61,28 +65,51 @@ interface Problem {
 
 type Report = (o: RenderedObject, problem: Problem) => void;
 
-/** Objects by kind, namespace and name, and Deployments by each of their pod labels: every lookup is O(1). */
+/** The NodePool spec that made an object, from its spec labels; undefined for any other object. */
+function nodePoolSpecOf(o: Obj): string | undefined {
+  const labels = (o.metadata?.labels ?? {}) as Record<string, unknown>;
+  const name = labels[SPEC_NAME_LABEL];
+  return labels[SPEC_KIND_LABEL] === 'nodepool' && typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * Objects by kind, namespace and name, Deployments by each of their pod labels, RuntimeClasses by the NodePool
+ * spec that made them: every lookup is O(1).
+ */
 class ObjectIndex {
   private readonly byName = new Map<string, Obj>();
   private readonly deploymentsByPodLabel = new Map<string, Obj[]>();
+  private readonly runtimeClassBySpec = new Map<string, Obj>();
 
   constructor(objects: readonly RenderedObject[]) {
     for (const { json } of objects) {
       const ns = json.metadata?.namespace ?? '';
       this.byName.set(`${json.kind}|${ns}|${json.metadata?.name}`, json);
-      if (json.kind !== 'Deployment') continue;
-      const podLabels = (json.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
-      for (const [k, v] of Object.entries(podLabels)) {
-        const key = `${ns}|${k}=${v}`;
-        const list = this.deploymentsByPodLabel.get(key) ?? [];
-        list.push(json);
-        this.deploymentsByPodLabel.set(key, list);
-      }
+      const pool = json.kind === 'RuntimeClass' ? nodePoolSpecOf(json) : undefined;
+      if (pool !== undefined) this.runtimeClassBySpec.set(pool, json);
+      if (json.kind === 'Deployment') this.addDeployment(ns, json);
+    }
+  }
+
+  private addDeployment(ns: string, json: Obj): void {
+    const podLabels = (json.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
+    for (const [k, v] of Object.entries(podLabels)) {
+      const key = `${ns}|${k}=${v}`;
+      const list = this.deploymentsByPodLabel.get(key) ?? [];
+      list.push(json);
+      this.deploymentsByPodLabel.set(key, list);
     }
   }
 
   get(kind: string, namespace: string | undefined, name: string): Obj | undefined {
     return this.byName.get(`${kind}|${namespace ?? ''}|${name}`);
+  }
+
+  /** The RuntimeClass of a NodePool: the one its spec made, else the one of the same name. */
+  runtimeClassOf(pool: Obj): Obj | undefined {
+    const spec = nodePoolSpecOf(pool);
+    const made = spec === undefined ? undefined : this.runtimeClassBySpec.get(spec);
+    return made ?? this.get('RuntimeClass', undefined, pool.metadata?.name);
   }
 
   /** Deployments in `namespace` whose pods carry every label of `selector` (none for an empty selector). */
@@ -135,6 +162,18 @@ function matches(
   labels: Readonly<Record<string, string>> | undefined,
 ): boolean {
   return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
+/** A Deployment's `matchLabels` must be labels of its pod template (the API server refuses it otherwise). */
+function checkDeploymentSelector(o: RenderedObject, report: Report): void {
+  const matchLabels = o.json.spec?.selector?.matchLabels as Record<string, string> | undefined;
+  const podLabels = o.json.spec?.template?.metadata?.labels as Record<string, string> | undefined;
+  if (matchLabels === undefined || matches(matchLabels, podLabels)) return;
+  report(o, {
+    path: 'spec.template.metadata.labels',
+    expected: `labels that include the selector ${JSON.stringify(matchLabels)}`,
+    found: JSON.stringify(podLabels ?? {}),
+  });
 }
 
 function containerPorts(deployment: Obj): Obj[] {
@@ -257,9 +296,13 @@ function tolerationsOf(tolerations: unknown): string[] {
 
 function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): void {
   const spec = (o.json.spec ?? {}) as Obj;
-  const rc = index.get('RuntimeClass', undefined, o.json.metadata?.name);
+  const rc = index.runtimeClassOf(o.json);
   if (rc === undefined) {
-    report(o, { path: 'metadata.name', expected: 'a RuntimeClass of the same name', found: 'none' });
+    report(o, {
+      path: 'metadata.name',
+      expected: 'a RuntimeClass of the same name, or made by the same NodePool spec',
+      found: 'none',
+    });
     return;
   }
   const scheduling = (rc.scheduling ?? {}) as Obj;

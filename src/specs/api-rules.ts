@@ -39,7 +39,8 @@ const RESOURCE_FIELDS = [
   'requests.ephemeral-storage',
 ];
 
-function subdomainProblem(value: string): string | undefined {
+/** A DNS subdomain (RFC 1123), the rule for most object names and for Ingress classes; undefined when valid. */
+export function subdomainProblem(value: string): string | undefined {
   return value.length <= 253 && DNS1123_SUBDOMAIN.test(value)
     ? undefined
     : 'a lowercase DNS subdomain (RFC 1123): a-z, 0-9, "-" and ".", starting and ending with a letter or digit, at most 253 characters';

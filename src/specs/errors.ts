@@ -34,6 +34,6 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
   if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'object') return Object.keys(value).length === 0 ? 'an empty mapping' : 'a mapping';
   return String(value);
 }

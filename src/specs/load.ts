@@ -5,6 +5,7 @@ import { formatPath, type FieldPath } from './paths.js';
 import { locator } from './positions.js';
 import { checkSchema, type Violation } from './schemas.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
+import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 import { appendAll } from '../util/append.js';
 
@@ -92,9 +93,9 @@ function offsetLocator(text: string): (offset: number) => { line: number; column
 }
 
 /**
- * Validation of one parsed document: shape, kind, schema, then semantics. The one rule set of both doors: the spec
- * loader calls it on each YAML document, and every construct on the document its props describe
- * (`src/constructs/props-check.ts`).
+ * Validation of one parsed document: shape, kind, schema, then semantics (the `adopt` block's included). The one
+ * rule set of both doors: the spec loader calls it on each YAML document, and every construct on the document its
+ * props describe (`src/constructs/props-check.ts`).
  */
 export function checkSpecDocument(doc: unknown): Violation[] {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
@@ -116,7 +117,7 @@ export function checkSpecDocument(doc: unknown): Violation[] {
   }
   const schemaProblems = checkSchema(kind as SpecKind, record);
   if (schemaProblems.length > 0) return [...schemaProblems, ...checkMetadataOnly(kind as SpecKind, record)];
-  return checkSemantics(kind as SpecKind, record);
+  return [...checkSemantics(kind as SpecKind, record), ...checkAdopt(kind as SpecKind, record)];
 }
 
 interface RawDoc {
@@ -129,6 +130,7 @@ interface RawDoc {
     annotations?: Record<string, string>;
   };
   spec: Record<string, unknown>;
+  adopt?: Record<string, unknown>;
 }
 
 function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
@@ -147,6 +149,7 @@ function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
     ...(metadata.labels === undefined ? {} : { labels: metadata.labels }),
     ...(metadata.annotations === undefined ? {} : { annotations: metadata.annotations }),
     spec,
+    ...(doc.adopt === undefined ? {} : { adopt: doc.adopt }),
     source,
   } as SpecDocument;
 }
@@ -179,6 +182,15 @@ function withPositions(text: string, file: string, problems: readonly Located[])
       ...(p.hint === undefined ? {} : { hint: p.hint }),
     };
   });
+}
+
+/** Locates problems of given documents of a spec file (1-based `document`), as the loader's own errors are. */
+export function locateDocumentViolations(
+  text: string,
+  file: string,
+  problems: readonly (Violation & { readonly document: number })[],
+): SpecError[] {
+  return withPositions(text, file, problems);
 }
 
 /** Locates a chart-settings or other non-spec problem the same way spec errors are. */

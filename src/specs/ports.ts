@@ -1,5 +1,8 @@
 import { checkPortName } from './k8s-names.js';
-import type { ServicePort } from './types.js';
+import type { ServicePort, SpecKind } from './types.js';
+
+/** The port the pod-route image serves on, fixed by the seed: a Podroute's only container port. */
+export const PODROUTE_PORT = 8080;
 
 /** A container port derived from an AppService's service ports. */
 export interface DerivedContainerPort {
@@ -31,4 +34,43 @@ export function derivedContainerPorts(ports: readonly ServicePort[]): DerivedCon
     });
   }
   return out;
+}
+
+/**
+ * The container ports a spec of `kind` makes, before any adoption pin: an AppService's {@link derivedContainerPorts},
+ * a Myapp's `containerPort`, a Podroute's {@link PODROUTE_PORT}; a NodePool has no container. `spec` has passed
+ * its kind's schema.
+ */
+export function containerPortsOfSpec(
+  kind: SpecKind,
+  spec: Readonly<Record<string, unknown>>,
+): DerivedContainerPort[] {
+  switch (kind) {
+    case 'AppService':
+      return derivedContainerPorts((spec.ports ?? []) as readonly ServicePort[]);
+    case 'Myapp':
+      return [{ containerPort: spec.containerPort as number }];
+    case 'Podroute':
+      return [{ containerPort: PODROUTE_PORT }];
+    case 'NodePool':
+      return [];
+  }
+}
+
+/**
+ * Container ports with the names an `adopt.container.portNames` pin gives them (keyed by port number), the name
+ * first; ports without a pin are returned as they are. One rule for the check (a named targetPort must resolve)
+ * and the constructs that emit the ports.
+ */
+export function pinPortNames<T extends { readonly name?: string; readonly containerPort: number }>(
+  ports: readonly T[],
+  names: Readonly<Record<string, string>> | undefined,
+): T[] {
+  if (names === undefined) return [...ports];
+  return ports.map((p) => {
+    const name = names[String(p.containerPort)];
+    if (name === undefined) return p;
+    const rest = Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'name'));
+    return { name, ...rest } as unknown as T;
+  });
 }

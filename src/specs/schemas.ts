@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import common from '../../schemas/common.schema.json' with { type: 'json' };
+import adopt from '../../schemas/adopt.schema.json' with { type: 'json' };
 import appservice from '../../schemas/appservice.schema.json' with { type: 'json' };
 import myapp from '../../schemas/myapp.schema.json' with { type: 'json' };
 import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
@@ -20,6 +21,7 @@ export interface Violation {
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(common);
+ajv.addSchema(adopt);
 
 const validators: Record<SpecKind | 'chart' | 'gitops', ValidateFunction> = {
   AppService: ajv.compile(appservice),
@@ -47,6 +49,8 @@ function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[
   const out: Violation[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('/anyOf/')) continue;
+    // A bad key's own error (below, with the key in its path) says what is wrong; the propertyNames error is noise.
+    if (e.keyword === 'propertyNames') continue;
     const v = toViolation(e, data);
     const key = `${v.path.join('\u0000')}|${v.expected}`;
     if (seen.has(key)) continue;
@@ -58,6 +62,15 @@ function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[
 
 function toViolation(e: ErrorObject, data: unknown): Violation {
   const path = fromJsonPointer(e.instancePath, data);
+  if (e.propertyName !== undefined) {
+    // A key that breaks `propertyNames`: the key is the value that is wrong.
+    const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+    return {
+      path: [...path, e.propertyName],
+      expected: expectedFor(e.keyword, parent, e.params as Record<string, unknown>),
+      found: `key ${describeValue(e.propertyName)}`,
+    };
+  }
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {

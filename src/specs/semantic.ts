@@ -1,7 +1,7 @@
 import { describeValue } from './errors.js';
 import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './paths.js';
-import { derivedContainerPorts } from './ports.js';
+import { derivedContainerPorts, pinPortNames } from './ports.js';
 import type { Violation } from './schemas.js';
 import type {
   AppServiceSpec,
@@ -50,7 +50,8 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
   );
   const spec = doc.spec as Record<string, unknown>;
   if (kind !== 'NodePool') appendAll(out, checkWorkload(spec as unknown as WorkloadFields));
-  if (kind === 'AppService') appendAll(out, checkAppService(spec as unknown as AppServiceSpec));
+  if (kind === 'AppService')
+    appendAll(out, checkAppService(spec as unknown as AppServiceSpec, portNamePins(doc)));
   if (kind === 'Myapp') appendAll(out, checkMyapp(spec as unknown as MyappSpec));
   if (kind === 'NodePool') appendAll(out, checkNodePool(spec as NodePoolSpec));
   return out;
@@ -150,7 +151,16 @@ export function checkLabels(
   return out;
 }
 
-function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] {
+/** The `adopt.container.portNames` pin of a document, if any. */
+function portNamePins(doc: Record<string, unknown>): Readonly<Record<string, string>> | undefined {
+  return (doc.adopt as { container?: { portNames?: Record<string, string> } } | undefined)?.container
+    ?.portNames;
+}
+
+function checkAppService(
+  spec: AppServiceSpec & { size?: number },
+  portNames: Readonly<Record<string, string>> | undefined,
+): Violation[] {
   const out: Violation[] = [];
   if (spec.replicas !== undefined && spec.size !== undefined && spec.replicas !== spec.size) {
     out.push({
@@ -168,19 +178,29 @@ function checkAppService(spec: AppServiceSpec & { size?: number }): Violation[] 
       hint: 'Add e.g. `ports: [{port: 80, targetPort: 80}]`.',
     });
   }
-  appendAll(out, checkServicePorts(ports));
+  appendAll(out, checkServicePorts(ports, portNames));
   appendAll(out, checkServicePortsApi(['spec', 'ports'], ports));
   return out;
 }
 
-/** Names of the container ports an AppService's ports imply ({@link derivedContainerPorts}). */
-export function containerPortNames(ports: readonly ServicePort[]): Set<string> {
-  return new Set(derivedContainerPorts(ports).flatMap((p) => (p.name === undefined ? [] : [p.name])));
+/**
+ * Names of the container ports an AppService's ports imply ({@link derivedContainerPorts}), with the names an
+ * `adopt.container.portNames` pin gives them.
+ */
+export function containerPortNames(
+  ports: readonly ServicePort[],
+  portNames?: Readonly<Record<string, string>>,
+): Set<string> {
+  const derived = pinPortNames(derivedContainerPorts(ports), portNames);
+  return new Set(derived.flatMap((p) => (p.name === undefined ? [] : [p.name])));
 }
 
-function checkServicePorts(ports: readonly ServicePort[]): Violation[] {
+function checkServicePorts(
+  ports: readonly ServicePort[],
+  portNames: Readonly<Record<string, string>> | undefined,
+): Violation[] {
   const out: Violation[] = [];
-  const names = containerPortNames(ports);
+  const names = containerPortNames(ports, portNames);
   const seen: Seen = { names: new Set(), ports: new Set(), count: ports.length };
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];

@@ -19,6 +19,8 @@ export const NS = 'fuzz';
  * these is not a disagreement.
  */
 export const POLICY = [
+  /a container port the spec makes/, // an adoption pin naming a port the spec does not make pins nothing
+  /no such pin \(platform/, // an adoption pin for an object the chart's platform does not render
   /name of a container port|no container port has a name/, // a named targetPort must resolve to a container port
   /reserved for Kubernetes and for pool membership/, // NodePool keys under node(-role).kubernetes.io/
   /from 1 to 1000|length from 3 to 1000/, // the Myapp seed CRD's ranges

@@ -210,12 +210,7 @@ gitopsDescribe(
       });
 
       it('are accepted by the API server with no warning, one per chart, later waves for charts that need others', () => {
-        const r = kubectlAt(cp.info, [
-          'apply',
-          '--server-side',
-          '-k',
-          'dist/_argocd',
-        ]);
+        const r = kubectlAt(cp.info, ['apply', '--server-side', '-k', 'dist/_argocd']);
         expect(r.stderr).not.toMatch(/warning/i);
         const apps = JSON.parse(
           kubectlAt(cp.info, ['get', 'applications', '-n', 'argocd', '-o', 'json']).stdout,

@@ -54,12 +54,7 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
   );
 
   it('the API server accepts every generated Kustomization, with no warning', () => {
-    const r = kubectlAt(cp.info, [
-      'apply',
-      '--server-side',
-      '-k',
-      'dist/_flux',
-    ]);
+    const r = kubectlAt(cp.info, ['apply', '--server-side', '-k', 'dist/_flux']);
     expect(r.stderr).not.toMatch(/warning/i);
     const names = kubectlAt(cp.info, ['get', 'kustomizations', '-n', 'flux-system', '-o', 'name']).stdout;
     expect(names.trim().split('\n').sort()).toEqual(

@@ -175,7 +175,12 @@ clusterDescribe(
           env,
         }).stdout;
         // Exactly storefront's objects pruned; the Namespace and api's objects stay.
-        expect(out.split('\n').filter((l) => l.endsWith(' pruned')).sort()).toEqual([
+        expect(
+          out
+            .split('\n')
+            .filter((l) => l.endsWith(' pruned'))
+            .sort(),
+        ).toEqual([
           'deployment.apps/storefront pruned',
           'ingress.networking.k8s.io/storefront pruned',
           'service/storefront pruned',

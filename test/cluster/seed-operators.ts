@@ -524,13 +524,15 @@ export async function installSeedCrds(info: ControlPlaneInfo): Promise<void> {
       .filter((d): d is Json => d !== null),
   );
   await withClient(info, async (client) => {
-    for (const crd of crds) {
-      try {
-        await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
-      } catch (err) {
-        if (!isStatus(err, 409)) throw err;
-      }
-    }
+    // Server-side apply as `kubectl apply --server-side` does it (manager kubectl): a test that applies the same file
+    // with kubectl later (the shared plane's Route CRD) owns the same fields and meets no conflict.
+    for (const crd of crds)
+      await client.request(
+        'PATCH',
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}?fieldManager=kubectl&force=true`,
+        crd,
+        { contentType: 'application/apply-patch+yaml' },
+      );
     for (const crd of crds) await waitEstablished(client, crd.metadata.name as string);
   });
 }

@@ -40,7 +40,7 @@ describe('checkWiring', () => {
 
   it("catches a Service that selects no Deployment's pods", () => {
     const all = objects();
-    find(all, 'Deployment', 'web').spec.template.metadata.labels.app = 'other';
+    find(all, 'Service', 'web').spec.selector = { app: 'other' };
     expect(messages(all)).toEqual([expect.stringContaining('(Service/web) spec.selector')]);
   });
 
@@ -165,6 +165,80 @@ describe('checkWiring', () => {
         [],
       );
     });
+  });
+});
+
+describe('checkWiring on pinned objects (adopt)', () => {
+  /** The Podroute the pod-route operator made, pinned, and a NodePool with its legacy RuntimeClass name. */
+  function pinned(): any[] {
+    const chart = Testing.chart();
+    const labels = { app: 'PodRoute', podroute_cr: 'hello', tier: 'backend-podroute' };
+    new Podroute(chart, 'hello', {
+      image: 'hello:1',
+      adopt: {
+        selector: labels,
+        podLabels: labels,
+        container: { name: 'podroute-pod', portNames: { '8080': 'podroute' } },
+        names: { deployment: 'pod-route', service: 'podroute-service', route: 'podroute-route' },
+      },
+    });
+    new NodePool(chart, 'gpu', {
+      labels: { gpu: 'true' },
+      adopt: { runtimeClassName: 'node-pool-gpu' },
+    });
+    return structuredClone(Testing.synth(chart));
+  }
+
+  it('accepts a Service selecting the pinned pod labels, and a Route naming the pinned Service', () => {
+    expect(check(pinned())).toEqual([]);
+  });
+
+  it('catches a Service whose selector is not in the pinned pod labels', () => {
+    const all = pinned();
+    find(all, 'Service', 'podroute-service').spec.selector = { app: 'hello' };
+    expect(messages(all)).toEqual([
+      '(Service/podroute-service) spec.selector: a selector matching the pod labels of a Deployment in the chart / {"app":"hello"}',
+    ]);
+  });
+
+  it("catches a Deployment whose pods lack its own selector's labels", () => {
+    const all = pinned();
+    find(all, 'Deployment', 'pod-route').spec.template.metadata.labels = { app: 'PodRoute' };
+    expect(messages(all)).toContainEqual(
+      '(Deployment/pod-route) spec.template.metadata.labels: labels that include the selector {"app":"PodRoute","podroute_cr":"hello","tier":"backend-podroute"} / {"app":"PodRoute"}',
+    );
+  });
+
+  it('catches a Route naming the default Service name when the Service is pinned', () => {
+    const all = pinned();
+    find(all, 'Route', 'podroute-route').spec.to.name = 'hello';
+    expect(messages(all)).toEqual([
+      '(Route/podroute-route) spec.to.name: the name of a Service in the chart / "hello"',
+    ]);
+  });
+
+  it('pairs a NodePool with the RuntimeClass its spec made, whatever its name, and checks them alike', () => {
+    const all = pinned();
+    find(all, 'RuntimeClass', 'node-pool-gpu').scheduling.nodeSelector = { gpu: 'false' };
+    expect(messages(all)).toEqual([
+      expect.stringContaining('(NodePool/gpu) spec.labels: the nodeSelector of RuntimeClass node-pool-gpu'),
+    ]);
+    const orphan = pinned().filter((o) => o.kind !== 'RuntimeClass');
+    expect(messages(orphan)).toEqual([
+      '(NodePool/gpu) metadata.name: a RuntimeClass of the same name, or made by the same NodePool spec / none',
+    ]);
+  });
+
+  it('catches two pinned objects of one name, as it would two specs of one name', () => {
+    const all = pinned();
+    const copy = structuredClone(find(all, 'Deployment', 'pod-route'));
+    copy.metadata.labels['specforge.dev/spec-name'] = 'other';
+    all.push(copy);
+    expect(messages(all)).toContainEqual(
+      expect.stringContaining(
+        '(Deployment/pod-route) metadata.name: a Deployment name not used by another spec of the chart',
+      ),
+    );
   });
 });
 

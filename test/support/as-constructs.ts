@@ -10,7 +10,13 @@ import { AppService, ChartNamespace, Myapp, NodePool, Podroute } from '../../src
  */
 
 /** A parsed spec document, loosely typed. */
-type Doc = { apiVersion: string; kind: string; metadata: Record<string, any>; spec?: Record<string, any> };
+type Doc = {
+  apiVersion: string;
+  kind: string;
+  metadata: Record<string, any>;
+  spec?: Record<string, any>;
+  adopt?: any;
+};
 
 /** chart.yaml as a plain object. */
 export type Settings = {
@@ -73,6 +79,8 @@ export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Se
     ...(m.annotations === undefined ? {} : { annotations: m.annotations }),
   };
   const labels = m.labels === undefined ? {} : { labels: m.labels };
+  // The spec's top-level `adopt` block is the constructs' `adopt` prop.
+  const adopt = doc.adopt === undefined ? {} : { adopt: doc.adopt };
   const hardening = settings.hardening === undefined ? {} : { hardening: settings.hardening };
   const id = `${doc.kind}-${index}`;
   const spec = (doc.spec ?? {}) as any;
@@ -85,20 +93,22 @@ export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Se
         ...hardening,
         ...rest,
         ...(size === undefined ? {} : { replicas: rest.replicas ?? size }),
+        ...adopt,
       });
       return;
     }
     case 'Myapp':
-      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec });
+      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt });
       return;
     case 'Podroute':
-      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec });
+      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt });
       return;
     case 'NodePool':
       new NodePool(chart, id, {
         ...meta,
         ...(m.labels === undefined ? {} : { objectLabels: m.labels }),
         ...spec,
+        ...adopt,
       });
       return;
     default:

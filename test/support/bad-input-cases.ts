@@ -453,4 +453,100 @@ export const badInputCases: readonly BadInputCase[] = [
     files: { 'a/x.yaml': app(okPorts + '  replicas: 2\n  size: 3\n') },
     expect: ['spec.size', 'same value as spec.replicas'],
   },
+  {
+    name: 'an adoption pin that does not apply to the kind (a Route host on an AppService)',
+    files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  routeHost: web.example.com\n' },
+    expect: [
+      'a/x.yaml:10:14 (document 1) adopt.routeHost',
+      'known fields (selector, podLabels, container, names)',
+    ],
+  },
+  {
+    name: 'pinned pod labels without the pinned selector',
+    files: {
+      'a/x.yaml':
+        myapp('  image: shop:1\n  containerPort: 80\n') +
+        'adopt:\n  selector: {app: a, release: canary}\n  podLabels: {app: a}\n',
+    },
+    expect: ['adopt.podLabels.release', '"canary"', 'pods must carry its selector', 'found nothing'],
+  },
+  {
+    name: 'an empty pinned selector',
+    files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  selector: {}\n' },
+    expect: ['adopt.selector', 'a non-empty mapping', 'found an empty mapping'],
+  },
+  {
+    name: 'a pinned label key the API server refuses',
+    files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  podLabels: {app: web, "a b": x}\n' },
+    expect: ['adopt.podLabels["a b"]', 'a label key', 'found key "a b"'],
+  },
+  {
+    name: 'a pinned port name for a port the spec does not make',
+    files: { 'a/x.yaml': podroute('  image: hello:1\n') + 'adopt:\n  container: {portNames: {"80": web}}\n' },
+    expect: ['adopt.container.portNames["80"]', 'a container port the spec makes (8080)', 'found port 80'],
+  },
+  {
+    name: 'a pinned pull policy Kubernetes does not know',
+    files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  container: {imagePullPolicy: always}\n' },
+    expect: ['adopt.container.imagePullPolicy', '"Always", "IfNotPresent", "Never"', 'found "always"'],
+  },
+  {
+    name: 'a pinned container name that is not a DNS label',
+    files: { 'a/x.yaml': podroute('  image: hello:1\n') + 'adopt:\n  container: {name: PodRoute-pod}\n' },
+    expect: ['adopt.container.name', 'a DNS label (RFC 1123)', 'found "PodRoute-pod"'],
+  },
+  {
+    name: 'a pinned Service name that is not a DNS-1035 label',
+    files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  names: {service: 1web}\n' },
+    expect: ['adopt.names.service', 'RFC 1035', 'found "1web"'],
+  },
+  {
+    name: 'a pinned Route host with a wildcard',
+    files: { 'a/x.yaml': podroute('  image: hello:1\n') + 'adopt:\n  routeHost: "*.apps.example.com"\n' },
+    expect: ['adopt.routeHost', 'a host without "*"', '"*.apps.example.com"'],
+  },
+  {
+    name: 'a Route pin on a Podroute the chart exposes with an Ingress',
+    files: {
+      'a/chart.yaml': 'platform: kubernetes\n',
+      'a/x.yaml': podroute('  image: hello:1\n') + 'adopt:\n  names: {route: podroute-route}\n',
+    },
+    expect: [
+      'a/x.yaml:8:18 (document 1) adopt.names.route',
+      'platform kubernetes renders an Ingress, not a Route',
+    ],
+  },
+  {
+    name: 'a NodePool adopting a reserved Node key',
+    files: {
+      'a/x.yaml':
+        pool('  labels: {a: b}\n') + 'adopt:\n  nodeKeys: {labels: [node-role.kubernetes.io/gpu]}\n',
+    },
+    expect: ['adopt.nodeKeys.labels[0]', 'reserved for Kubernetes and for pool membership'],
+  },
+  {
+    name: 'a NodePool adopting a taint without an effect',
+    files: { 'a/x.yaml': pool('  labels: {a: b}\n') + 'adopt:\n  nodeKeys: {taints: [gpu]}\n' },
+    expect: ['adopt.nodeKeys.taints[0]', 'key:effect', 'found "gpu"'],
+  },
+  {
+    name: 'a pinned RuntimeClass name that is not a DNS subdomain',
+    files: { 'a/x.yaml': pool('  labels: {a: b}\n') + 'adopt:\n  runtimeClassName: Node_Pool\n' },
+    expect: ['adopt.runtimeClassName', 'DNS subdomain', 'found "Node_Pool"'],
+  },
+  {
+    name: 'two Podroutes pinning the same legacy names in one namespace',
+    files: {
+      'a/x.yaml':
+        podroute('  image: hello:1\n') +
+        'adopt:\n  names: {deployment: pod-route, service: podroute-service, route: podroute-route}\n---\n' +
+        podroute('  image: hello:1\n').replace('name: hello', 'name: second') +
+        'adopt:\n  names: {deployment: pod-route, service: podroute-service, route: podroute-route}\n',
+    },
+    expect: [
+      '(Deployment/pod-route) metadata.name',
+      'a Deployment name not used by another spec',
+      'a/x.yaml (document 1)',
+    ],
+  },
 ];

@@ -1,0 +1,75 @@
+import type { AdoptExposedNames, WorkloadAdoptPins } from '../specs/types.js';
+import type { Resolved } from './common.js';
+import { selectorLabels } from './labels.js';
+
+/**
+ * What a workload construct (AppService, Myapp, Podroute) renders once its adoption pins (the `adopt` prop, a spec's
+ * `adopt` block) are applied: object names, the Deployment and Service selector, the pod labels, the container's
+ * name, pull policy and port names. Without pins, every value is specforge's default, so the output is exactly
+ * what it is without an `adopt` block.
+ */
+export interface PinnedWorkload {
+  readonly deploymentName: string;
+  readonly serviceName: string;
+  readonly routeName: string;
+  readonly ingressName: string;
+  /** `spec.selector.matchLabels` of the Deployment and the Service's selector. */
+  readonly selector: Record<string, string>;
+  /** The pod template labels. */
+  readonly podLabels: Record<string, string>;
+  readonly containerName: string;
+  readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  /** Container port number → name. */
+  readonly portNames?: Readonly<Record<string, string>>;
+}
+
+/** A workload's pins, whatever its kind (the schema has refused those that do not apply to it). */
+export type AnyWorkloadPins = Omit<WorkloadAdoptPins, 'names'> & { readonly names?: AdoptExposedNames };
+
+/**
+ * Applies a workload's pins to its resolved defaults. Pod labels are the pinned ones exactly; with only a
+ * selector pinned, specforge's labels with the selector over them (so the pods still match it). Pure.
+ */
+export function pinnedWorkload(r: Resolved, adopt: AnyWorkloadPins | undefined): PinnedWorkload {
+  const c = adopt?.container;
+  return {
+    ...pinnedNames(r.name, adopt?.names),
+    ...pinnedLabels(r, adopt),
+    containerName: c?.name ?? r.name,
+    ...(c?.imagePullPolicy === undefined ? {} : { imagePullPolicy: c.imagePullPolicy }),
+    ...(c?.portNames === undefined ? {} : { portNames: c.portNames }),
+  };
+}
+
+function pinnedNames(
+  name: string,
+  names: AdoptExposedNames | undefined,
+): Pick<PinnedWorkload, 'deploymentName' | 'serviceName' | 'routeName' | 'ingressName'> {
+  return {
+    deploymentName: names?.deployment ?? name,
+    serviceName: names?.service ?? name,
+    routeName: names?.route ?? name,
+    ingressName: names?.ingress ?? name,
+  };
+}
+
+function pinnedLabels(
+  r: Resolved,
+  adopt: AnyWorkloadPins | undefined,
+): Pick<PinnedWorkload, 'selector' | 'podLabels'> {
+  const { selector, podLabels } = adopt ?? {};
+  return {
+    selector: selector === undefined ? selectorLabels(r.name) : { ...selector },
+    podLabels:
+      podLabels !== undefined
+        ? { ...podLabels }
+        : selector !== undefined
+          ? { ...r.labels, ...selector }
+          : r.labels,
+  };
+}
+
+/** `meta` renamed: an object's metadata with a pinned name, everything else (labels first) kept. */
+export function named<M extends { name: string }>(meta: M, name: string): M {
+  return name === meta.name ? meta : { ...meta, name };
+}

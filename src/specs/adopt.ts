@@ -1,0 +1,236 @@
+import { checkIngressClassName, checkIngressHost, subdomainProblem } from './api-rules.js';
+import { describeValue } from './errors.js';
+import {
+  checkDns1035Label,
+  checkDns1123Label,
+  checkLabelKey,
+  checkLabelValue,
+  checkPortName,
+} from './k8s-names.js';
+import type { FieldPath } from './paths.js';
+import { containerPortsOfSpec } from './ports.js';
+import type { Violation } from './schemas.js';
+import { checkLabels, RESERVED_NODE_KEY_PREFIXES } from './semantic.js';
+import type {
+  AdoptContainerPins,
+  AdoptExposedNames,
+  AdoptNodeKeys,
+  MyappAdoptPins,
+  NodePoolAdoptPins,
+  PodrouteAdoptPins,
+  SpecKind,
+  WorkloadAdoptPins,
+} from './types.js';
+import { appendAll } from '../util/append.js';
+
+/**
+ * The checks of an `adopt` block (schemas/adopt.schema.json) a JSON Schema cannot express: label keys and values
+ * as the API server wants them, pod labels that carry the selector, object names by each kind's name rule, port
+ * names of ports the spec makes, a Route host, Node keys outside the reserved prefixes. Input has passed the
+ * kind's schema. The one rule of both doors: the spec loader and the constructs (through `checkSpecDocument`).
+ */
+export function checkAdopt(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+  const adopt = doc.adopt as Record<string, unknown> | undefined;
+  if (adopt === undefined) return [];
+  if (kind === 'NodePool') return checkNodePoolPins(adopt as NodePoolAdoptPins);
+  const name = (doc.metadata as { name: string }).name;
+  const pins = adopt as WorkloadAdoptPins & MyappAdoptPins & PodrouteAdoptPins;
+  const out = checkSelectorPins(name, pins);
+  if (pins.container !== undefined)
+    appendAll(out, checkContainerPins(pins.container, containerPortNumbers(kind, doc.spec)));
+  if (pins.names !== undefined) appendAll(out, checkNamePins(pins.names));
+  if (pins.routeHost !== undefined) appendAll(out, checkRouteHost(['adopt', 'routeHost'], pins.routeHost));
+  if (pins.ingressClassAnnotation !== undefined)
+    appendAll(out, checkClassAnnotation(pins.ingressClassAnnotation, doc.metadata));
+  return out;
+}
+
+/** The selector every rendered Deployment and Service of a spec uses: the pinned one, else `{ app: <name> }`. */
+export function effectiveSelector(
+  name: string,
+  adopt: Pick<WorkloadAdoptPins, 'selector'> | undefined,
+): Readonly<Record<string, string>> {
+  return adopt?.selector ?? { app: name };
+}
+
+function checkSelectorPins(name: string, pins: WorkloadAdoptPins): Violation[] {
+  const out = [
+    ...checkLabels(['adopt', 'selector'], pins.selector),
+    ...checkLabels(['adopt', 'podLabels'], pins.podLabels),
+  ];
+  const { podLabels } = pins;
+  if (podLabels === undefined) return out;
+  const selector = effectiveSelector(name, pins);
+  const wanted = pins.selector === undefined ? `the default selector {app: ${name}}` : 'adopt.selector';
+  for (const [key, value] of Object.entries(selector)) {
+    if (podLabels[key] === value) continue;
+    out.push({
+      path: ['adopt', 'podLabels', key],
+      expected: `${JSON.stringify(value)}, the value of ${key} in ${wanted} (a Deployment's pods must carry its selector)`,
+      found: describeValue(podLabels[key]),
+      hint: 'Pin podLabels exactly as the live pod template has them, and the selector with them.',
+    });
+  }
+  return out;
+}
+
+/** The container port numbers a spec of `kind` makes (before any name pin). */
+function containerPortNumbers(kind: SpecKind, spec: unknown): number[] {
+  return containerPortsOfSpec(kind, spec as Record<string, unknown>).map((p) => p.containerPort);
+}
+
+function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]): Violation[] {
+  const out: Violation[] = [];
+  if (pins.name !== undefined) {
+    const problem = checkDns1123Label(pins.name);
+    if (problem !== undefined)
+      out.push({ path: ['adopt', 'container', 'name'], expected: problem, found: describeValue(pins.name) });
+  }
+  const seen = new Set<string>();
+  for (const [port, portName] of Object.entries(pins.portNames ?? {})) {
+    const at: FieldPath = ['adopt', 'container', 'portNames', port];
+    const count = ports.filter((p) => String(p) === port).length;
+    if (count === 0)
+      out.push({
+        path: at,
+        expected: `a container port the spec makes (${[...new Set(ports)].join(', ') || 'it makes none'})`,
+        found: `port ${port}`,
+      });
+    else if (count > 1)
+      out.push({
+        path: at,
+        expected: 'a port number served on one protocol (a name pinned by number would name two ports)',
+        found: `port ${port} on ${count} protocols`,
+      });
+    const problem = checkPortName(portName);
+    if (problem !== undefined) out.push({ path: at, expected: problem, found: describeValue(portName) });
+    if (seen.has(portName))
+      out.push({ path: at, expected: 'a name no other container port has', found: describeValue(portName) });
+    seen.add(portName);
+  }
+  return out;
+}
+
+/** Name rules of the objects a pin names: a Service a DNS-1035 label, the others DNS subdomains. */
+const NAME_RULES: Readonly<Record<keyof AdoptExposedNames, (value: string) => string | undefined>> = {
+  deployment: subdomainProblem,
+  service: checkDns1035Label,
+  route: subdomainProblem,
+  ingress: subdomainProblem,
+};
+
+function checkNamePins(names: AdoptExposedNames): Violation[] {
+  const out: Violation[] = [];
+  for (const [field, value] of Object.entries(names) as [keyof AdoptExposedNames, string][]) {
+    const problem = NAME_RULES[field](value);
+    if (problem !== undefined)
+      out.push({ path: ['adopt', 'names', field], expected: problem, found: describeValue(value) });
+  }
+  return out;
+}
+
+/** A Route host: a lowercase DNS name, and no `*` (the Route CRD refuses it; an Ingress takes `*.`). */
+export function checkRouteHost(path: FieldPath, host: string): Violation[] {
+  if (host.includes('*'))
+    return [
+      { path, expected: 'a host without "*" (a Route takes no wildcard host)', found: describeValue(host) },
+    ];
+  return checkIngressHost(path, host);
+}
+
+const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+
+function checkClassAnnotation(value: string, metadata: unknown): Violation[] {
+  const out = checkIngressClassName(['adopt', 'ingressClassAnnotation'], value);
+  const annotations = (metadata as { annotations?: Record<string, string> }).annotations ?? {};
+  const own = annotations[INGRESS_CLASS_ANNOTATION];
+  if (own !== undefined && own !== value)
+    out.push({
+      path: ['metadata', 'annotations', INGRESS_CLASS_ANNOTATION],
+      expected: `no value, or adopt.ingressClassAnnotation's (${JSON.stringify(value)})`,
+      found: describeValue(own),
+      hint: 'The pin writes this annotation; remove one of the two.',
+    });
+  return out;
+}
+
+function checkNodePoolPins(pins: NodePoolAdoptPins): Violation[] {
+  const out: Violation[] = [];
+  if (pins.runtimeClassName !== undefined) {
+    const problem = subdomainProblem(pins.runtimeClassName);
+    if (problem !== undefined)
+      out.push({
+        path: ['adopt', 'runtimeClassName'],
+        expected: problem,
+        found: describeValue(pins.runtimeClassName),
+      });
+  }
+  if (pins.nodeKeys !== undefined) appendAll(out, checkNodeKeys(pins.nodeKeys));
+  const value = pins.membership?.value;
+  if (value !== undefined) {
+    const problem = checkLabelValue(value);
+    if (problem !== undefined)
+      out.push({ path: ['adopt', 'membership', 'value'], expected: problem, found: describeValue(value) });
+  }
+  return out;
+}
+
+function checkNodeKeys(keys: AdoptNodeKeys): Violation[] {
+  const out: Violation[] = [];
+  const check = (at: FieldPath, key: string, entry: string, seen: Set<string>): void => {
+    const problem = checkLabelKey(key);
+    if (problem !== undefined) out.push({ path: at, expected: problem, found: `key ${describeValue(key)}` });
+    const reserved = RESERVED_NODE_KEY_PREFIXES.find((p) => key.startsWith(p));
+    if (reserved !== undefined)
+      out.push({
+        path: at,
+        expected: `a key outside ${RESERVED_NODE_KEY_PREFIXES.join(' and ')} (reserved for Kubernetes and for pool membership)`,
+        found: describeValue(entry),
+      });
+    if (seen.has(entry))
+      out.push({ path: at, expected: 'each key once', found: `a second ${describeValue(entry)}` });
+    seen.add(entry);
+  };
+  const labels = new Set<string>();
+  (keys.labels ?? []).forEach((key, i) => check(['adopt', 'nodeKeys', 'labels', i], key, key, labels));
+  const taints = new Set<string>();
+  (keys.taints ?? []).forEach((entry, i) =>
+    check(['adopt', 'nodeKeys', 'taints', i], entry.slice(0, entry.lastIndexOf(':')), entry, taints),
+  );
+  return out;
+}
+
+/**
+ * Pins for an object the platform does not render: a Route pin (`names.route`, `routeHost`) where the chart's
+ * platform exposes the Service with an Ingress, an Ingress pin (`names.ingress`, `ingressClassAnnotation`) where it
+ * is a Route. Such a pin would pin nothing, so it is an error. `platform` is the chart setting or prop, undefined
+ * for each kind's own default (Myapp an Ingress, Podroute a Route).
+ */
+export function checkAdoptPlatform(
+  kind: SpecKind,
+  adopt: unknown,
+  platform: 'kubernetes' | 'openshift' | undefined,
+): Violation[] {
+  if ((kind !== 'Myapp' && kind !== 'Podroute') || typeof adopt !== 'object' || adopt === null) return [];
+  const pins = adopt as MyappAdoptPins & PodrouteAdoptPins;
+  const effective = platform ?? (kind === 'Myapp' ? 'kubernetes' : 'openshift');
+  const unused: [FieldPath, unknown][] =
+    effective === 'kubernetes'
+      ? [
+          [['adopt', 'names', 'route'], pins.names?.route],
+          [['adopt', 'routeHost'], pins.routeHost],
+        ]
+      : [
+          [['adopt', 'names', 'ingress'], pins.names?.ingress],
+          [['adopt', 'ingressClassAnnotation'], pins.ingressClassAnnotation],
+        ];
+  const renders = effective === 'kubernetes' ? 'an Ingress, not a Route' : 'a Route, not an Ingress';
+  return unused
+    .filter(([, value]) => value !== undefined)
+    .map(([path, value]) => ({
+      path,
+      expected: `no such pin (platform ${effective} renders ${renders})`,
+      found: describeValue(value),
+      hint: `Remove the pin, or render this chart for the platform that has the object it names.`,
+    }));
+}

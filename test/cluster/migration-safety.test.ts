@@ -1,0 +1,223 @@
+/**
+ * The migration commands when things go wrong: `specforge adopt apply` killed after each of its calls and run again
+ * ends exactly where an uninterrupted run ends; bad input (a resource our schemas refuse, a version specforge does
+ * not read, a chart that does not render) is a clear error with nothing changed in the cluster or in the chart.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { KubeClient, isStatus } from '../../src/controller/kube.js';
+import { tempDir } from '../support/tmp.js';
+import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
+import { kubectlAt, ROOT, run } from './gitops-tools.js';
+import { waitFor } from './helpers.js';
+import { adminConfig } from './kubeconfig.js';
+import {
+  controllerManagerDescribe,
+  createAsOperator,
+  installSeedCrds,
+  objectPath,
+  type Json,
+} from './seed-operators.js';
+
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const SPECFORGE = join(ROOT, 'bin/specforge.js');
+
+controllerManagerDescribe('migration commands under failure and bad input', () => {
+  let cp!: ControlPlane;
+  let client!: KubeClient;
+  const roots: string[] = [];
+
+  beforeAll(async () => {
+    cp = await startPrivateControlPlane({
+      controllerManager: true,
+      beforeControllerManager: installSeedCrds,
+    });
+    client = await KubeClient.fromKubeConfig(adminConfig(cp.info));
+  }, 180_000);
+
+  afterAll(async () => {
+    client?.close();
+    await cp?.stop();
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+
+  const specforge = (args: readonly string[], allow: readonly number[] = [0]) =>
+    run(NODE, [SPECFORGE, ...args, '--kubeconfig', cp.info.kubeconfigPath], { allow });
+  const chartDir = (name: string): string => {
+    const root = tempDir('migration-safety-', join(ROOT, '.cache'));
+    roots.push(root);
+    return join(root, 'charts', name);
+  };
+  const get = async (o: Json): Promise<Json | undefined> => {
+    try {
+      return await client.request<Json>('GET', objectPath(o));
+    } catch (e) {
+      if (isStatus(e, 404)) return undefined;
+      throw e;
+    }
+  };
+  /** What adoption leaves on an object: owner references and the managers of the main resource's fields. */
+  const adoptedState = async (objects: readonly Json[]) =>
+    Promise.all(
+      objects.map(async (o) => {
+        const live = await get(o);
+        return {
+          uid: live?.metadata.uid,
+          owners: live?.metadata.ownerReferences ?? [],
+          managers: ((live?.metadata.managedFields ?? []) as Json[])
+            .filter((m) => m.subresource === undefined)
+            .map((m) => `${m.manager}/${m.operation}`)
+            .sort(),
+        };
+      }),
+    );
+
+  /** Runs `adopt apply` and kills it (SIGKILL) as soon as it has made one call; resolves with whether it finished. */
+  const applyKilledAfterOneCall = (args: readonly string[]): Promise<'finished' | 'killed'> =>
+    new Promise((done, fail) => {
+      const child = spawn(NODE, [SPECFORGE, ...args, '--kubeconfig', cp.info.kubeconfigPath], { cwd: ROOT });
+      let out = '';
+      let killed = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (!killed && /: done\n/.test(out)) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      });
+      child.on('error', fail);
+      child.on('exit', (code) =>
+        done(
+          killed ? 'killed' : code === 0 ? 'finished' : (fail(new Error(`exit ${code}: ${out}`)) as never),
+        ),
+      );
+    });
+
+  it('adopt apply killed after each call and run again ends as one uninterrupted run ends', async () => {
+    const fixture = await createAsOperator(cp.info, 'opdemo', 'crash', {
+      spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30211 }] },
+    });
+    const chart = chartDir('opdemo');
+    specforge(['import', '--chart', chart, '-n', 'crash']);
+    const args = [
+      'adopt',
+      'apply',
+      '--chart',
+      chart,
+      '--field-manager',
+      'kustomize-controller',
+      '--operator-gone',
+    ];
+    const planned = specforge(['adopt', 'plan', ...args.slice(2)]).stdout.match(/^(PATCH|DELETE) /gm) ?? [];
+    expect(planned.length).toBeGreaterThanOrEqual(5);
+    let kills = 0;
+    while ((await applyKilledAfterOneCall(args)) === 'killed') kills += 1;
+    // Every call was made by a run that was then killed; the last run found nothing left to do.
+    expect(kills).toBe(planned.length);
+    expect(specforge(args).stdout).toMatch(/\(0 calls made\)/);
+    const state = await adoptedState(fixture.objects);
+    for (const [i, s] of state.entries()) {
+      expect(s.uid).toBe(fixture.objects[i]?.metadata.uid);
+      expect(s.owners).toEqual([]);
+      expect(s.managers).not.toContain('opdemo/Update');
+      expect(s.managers).toContain('kustomize-controller/Apply');
+    }
+    await waitFor('the old AppService gone', async () => (await get(fixture.cr)) === undefined, 60_000);
+    for (const o of fixture.objects) expect((await get(o))?.metadata.uid).toBe(o.metadata.uid);
+  });
+
+  it('import refuses a resource our schemas refuse, naming it, and writes nothing', async () => {
+    // The resource as a user wrote it: its operator could make nothing of containerPort 0 (the API server refuses
+    // the Deployment), so only the resource exists.
+    kubectlAt(cp.info, ['create', 'namespace', 'bad']);
+    kubectlAt(cp.info, ['apply', '-n', 'bad', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'myapp.timd.cn/v1',
+        kind: 'Myapp',
+        metadata: { name: 'test-myapp' },
+        spec: {
+          replicas: 2,
+          image: 'ikubernetes/myapp:v2',
+          containerPort: 0,
+          servicePort: 80,
+          host: 'myapp.com',
+        },
+      }),
+    });
+    const chart = chartDir('myapp');
+    const r = specforge(['import', '--chart', chart, '-n', 'bad'], [1]);
+    expect(r.stderr).toMatch(
+      /myapp\.bad\.test-myapp\.yaml:\d+:\d+ \(document 1\) spec\.containerPort: expected .*found 0/,
+    );
+    expect(r.stderr).toMatch(/nothing imported/);
+    expect(existsSync(chart)).toBe(false);
+  });
+
+  it('import refuses resources served only in a version specforge does not read', async () => {
+    await createAsOperator(cp.info, 'pod-route', 'old-version');
+    const crd = 'podroutes.quay.io';
+    const serves = async (version: string): Promise<boolean> => {
+      try {
+        await client.request('GET', `/apis/quay.io/${version}/podroutes`);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const live = await client.request<Json>(
+      'GET',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd}`,
+    );
+    const v1 = { ...live.spec.versions[0], name: 'v1', served: true, storage: false };
+    const patch = (ops: Json[]): void => {
+      kubectlAt(cp.info, ['patch', 'crd', crd, '--type=json', '-p', JSON.stringify(ops)]);
+    };
+    patch([
+      { op: 'add', path: '/spec/versions/-', value: v1 },
+      { op: 'replace', path: '/spec/versions/0/served', value: false },
+    ]);
+    try {
+      await waitFor(
+        'v1 served, v1alpha1 not',
+        async () => (await serves('v1')) && !(await serves('v1alpha1')),
+        30_000,
+      );
+      const chart = chartDir('pod-route');
+      const r = specforge(['import', '--chart', chart, '-n', 'old-version'], [1]);
+      expect(r.stderr).toMatch(
+        /CustomResourceDefinition podroutes\.quay\.io spec\.versions: expected Podroute resources served as quay\.io\/v1alpha1.*found 1 served only as quay\.io\/v1/,
+      );
+      expect(existsSync(chart)).toBe(false);
+    } finally {
+      patch([
+        { op: 'replace', path: '/spec/versions/0/served', value: true },
+        { op: 'remove', path: '/spec/versions/1' },
+      ]);
+      await waitFor('v1alpha1 served again', () => serves('v1alpha1'), 30_000);
+    }
+  });
+
+  it('adopt refuses a chart that does not render, and changes nothing in the cluster', async () => {
+    const fixture = await createAsOperator(cp.info, 'kubebuilder-appservice', 'broken', {
+      spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30212 }] },
+    });
+    const chart = chartDir('kubebuilder-appservice');
+    specforge(['import', '--chart', chart, '-n', 'broken']);
+    const file = join(chart, readdirSync(chart).find((f) => f.startsWith('appservice.')) ?? '');
+    writeFileSync(
+      file,
+      'apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata: { name: nginx-app, namespace: broken }\nspec: { image: 5 }\n',
+    );
+    const before = await adoptedState(fixture.objects);
+    const r = specforge(
+      ['adopt', 'apply', '--chart', chart, '--field-manager', 'kustomize-controller', '--operator-gone'],
+      [1],
+    );
+    expect(r.stderr).toMatch(/spec\.image: expected/);
+    expect(r.stderr).toMatch(/does not render; nothing adopted, nothing changed/);
+    expect(await adoptedState(fixture.objects)).toEqual(before);
+    expect((await get(fixture.cr))?.metadata.uid).toBe(fixture.cr.metadata.uid);
+  });
+});
