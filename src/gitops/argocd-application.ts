@@ -11,7 +11,18 @@ export interface ChartTarget {
   readonly wave: number;
   /** The charts this one needs (their objects first). */
   readonly needs: readonly string[];
+  /**
+   * Field managers of the seed operators whose objects the chart takes over (its specs carry adoption pins).
+   * @default - none
+   */
+  readonly adoptsFrom?: readonly string[];
 }
+
+/**
+ * Argo CD's client-side-apply migration: with server-side apply, its controller moves the fields this manager owns
+ * to `argocd-controller` before applying, so fields a stopped operator set and git dropped do not stay behind.
+ */
+export const CSA_MIGRATION_MANAGER = 'argocd.argoproj.io/client-side-apply-migration-manager';
 
 /**
  * The Argo CD Application of one chart: its dist directory from the repository, into the chart's namespace; in an
@@ -26,7 +37,7 @@ export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
       name: t.chart,
       namespace: s.namespace ?? 'argocd',
       labels: { 'app.kubernetes.io/managed-by': 'specforge', 'app.kubernetes.io/part-of': t.chart },
-      ...(t.wave === 0 ? {} : { annotations: { [SYNC_WAVE]: String(t.wave) } }),
+      ...annotationsOf(s, t),
     },
     spec: {
       project: s.project ?? 'default',
@@ -51,4 +62,13 @@ export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
 
 function trimSlashes(path: string): string {
   return path.replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
+function annotationsOf(s: ArgocdSettings, t: ChartTarget): { annotations?: Record<string, string> } {
+  const annotations: Record<string, string> = {};
+  if (t.wave !== 0) annotations[SYNC_WAVE] = String(t.wave);
+  // Argo CD migrates one manager; the seed operators of one chart share theirs (`manager`, or opdemo's).
+  const manager = t.adoptsFrom?.[0];
+  if (manager !== undefined && s.serverSideApply !== false) annotations[CSA_MIGRATION_MANAGER] = manager;
+  return Object.keys(annotations).length === 0 ? {} : { annotations };
 }

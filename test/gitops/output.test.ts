@@ -66,3 +66,27 @@ describe('generated GitOps objects', () => {
     ).toEqual([expect.stringMatching(/must have required property 'destination'/)]);
   });
 });
+
+describe('generated objects of a chart that takes over a seed operator', () => {
+  it("carry Argo CD's client-side-apply migration for the operator's field manager", () => {
+    const { files } = gitopsFiles(
+      { argocd: { repoURL: 'https://git.example.com/r.git' } },
+      [{ chart: 'shop', wave: 0, needs: [], adoptsFrom: ['opdemo'] }],
+      'charts/gitops.yaml',
+    );
+    const app = parseAllDocuments(files.get('_argocd/shop.yaml') ?? '')[0]?.toJS();
+    expect(app.metadata.annotations).toEqual({
+      'argocd.argoproj.io/client-side-apply-migration-manager': 'opdemo',
+    });
+    expect(app.spec.syncPolicy.syncOptions).toContain('ServerSideApply=true');
+  });
+
+  it('carry none without server-side apply, where Argo CD would not use it', () => {
+    const { files } = gitopsFiles(
+      { argocd: { repoURL: 'https://git.example.com/r.git', serverSideApply: false } },
+      [{ chart: 'shop', wave: 0, needs: [], adoptsFrom: ['opdemo'] }],
+      'charts/gitops.yaml',
+    );
+    expect(files.get('_argocd/shop.yaml')).not.toContain('migration-manager');
+  });
+});
