@@ -247,7 +247,7 @@ export class ControlPlane {
         '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
         `--service-account-key-file=${join(this.dir, 'sa.pub')}`,
         `--service-account-signing-key-file=${join(this.dir, 'sa.key')}`,
-        '--service-cluster-ip-range=10.0.0.0/24',
+        '--service-cluster-ip-range=10.0.0.0/16',
         '--allow-privileged=true',
         '--v=0',
       ],
