@@ -9,7 +9,7 @@ import { ApiError, type KubeClient } from '../controller/kube.js';
 import { connect } from '../kube-connect.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import { loadAdoptChart } from './chart.js';
+import { loadAdoptChart, type AdoptChart } from './chart.js';
 import type { AdoptOptions, Step } from './model.js';
 import { operatorRunning, type OperatorRef } from './operator.js';
 import { nextStep, plan } from './plan.js';
@@ -64,53 +64,93 @@ export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<nu
     io.err(`specforge: the old operator still runs: ${running}. Nothing changed.`);
     return 1;
   }
-  const options: AdoptOptions = {
-    fieldManager: a.fieldManager,
-    operatorManagers:
-      a.operatorManagers.length > 0
-        ? a.operatorManagers
-        : [
-            ...new Set(
-              chart.resources.map((r) =>
-                r.apiVersion.startsWith('app.example.com/') ? 'opdemo' : 'manager',
-              ),
-            ),
-          ],
+  const run: AdoptRun = {
+    client,
+    chart,
+    chartDir: a.chart,
+    options: { fieldManager: a.fieldManager, operatorManagers: operatorManagersFor(a, chart) },
+    io,
   };
-  if (a.mode === 'plan') {
-    const steps = plan(await readState(client, chart.resources, chart.rendered), options);
-    for (const s of steps) io.out(formatStep(s));
+  if (a.mode === 'plan') await printPlan(run);
+  else await applyPlan(run);
+  return 0;
+}
+
+/** One adoption run: the cluster, the chart (as loaded and as named on the command line), the options, the output. */
+interface AdoptRun {
+  readonly client: KubeClient;
+  readonly chart: AdoptChart;
+  readonly chartDir: string;
+  readonly options: AdoptOptions;
+  readonly io: AdoptIo;
+}
+
+/**
+ * The operator's field managers: those given with --operator-manager, else the seed operators' own for the chart's
+ * resources (opdemo for app.example.com, manager for the others). Pure.
+ */
+function operatorManagersFor(a: AdoptArgs, chart: AdoptChart): string[] {
+  if (a.operatorManagers.length > 0) return a.operatorManagers;
+  return [
+    ...new Set(
+      chart.resources.map((r) => (r.apiVersion.startsWith('app.example.com/') ? 'opdemo' : 'manager')),
+    ),
+  ];
+}
+
+/** `adopt plan`: prints every call adoption would make, and how many; changes nothing. */
+async function printPlan({ client, chart, chartDir, options, io }: AdoptRun): Promise<void> {
+  const steps = plan(await readState(client, chart.resources, chart.rendered), options);
+  for (const s of steps) io.out(formatStep(s));
+  io.out(
+    `specforge: ${calls(steps.length)} to adopt ${chartDir}${steps.length === 0 ? ' (nothing to do)' : ''}.`,
+  );
+}
+
+/** `adopt apply`: makes the calls, then reports the CRDs kept (resources outside the chart still use them). */
+async function applyPlan(run: AdoptRun): Promise<void> {
+  const { client, chart, chartDir, io } = run;
+  const made = await applySteps(run);
+  const left = await readState(client, chart.resources, chart.rendered);
+  for (const crd of left.crds)
     io.out(
-      `specforge: ${steps.length} call${steps.length === 1 ? '' : 's'} to adopt ${a.chart}${steps.length === 0 ? ' (nothing to do)' : ''}.`,
+      `kept CustomResourceDefinition ${crd.name}: ${crd.remaining} of its resources are not in ${chartDir}.`,
     );
-    return 0;
-  }
+  io.out(`specforge: ${chartDir} adopted by ${run.options.fieldManager} (${calls(made)} made).`);
+}
+
+/**
+ * Makes the next step until none is left, reading the cluster again before each; returns how many were made. Up to
+ * 10 calls that lost a race ({@link lostRace}) are retried from a fresh read; any other failure is thrown.
+ */
+async function applySteps({ client, chart, options, io }: AdoptRun): Promise<number> {
   let made = 0;
   for (let conflicts = 0; ;) {
-    const state = await readState(client, chart.resources, chart.rendered);
-    const next = nextStep(state, options);
-    if (next === undefined) break;
+    const next = nextStep(await readState(client, chart.resources, chart.rendered), options);
+    if (next === undefined) return made;
     try {
       await send(client, next.step);
       io.out(`${next.step.does}: done`);
       made += 1;
     } catch (e) {
-      // A `test` precondition failed, the object changed under us, or it is gone already (a DELETE that raced the
-      // API server's own): read the cluster again and go on from there.
-      if (e instanceof ApiError && [404, 409, 422].includes(e.status) && conflicts < 10) {
-        conflicts += 1;
-        continue;
-      }
-      throw e;
+      if (!lostRace(e) || conflicts >= 10) throw e;
+      conflicts += 1;
     }
   }
-  const left = await readState(client, chart.resources, chart.rendered);
-  for (const crd of left.crds)
-    io.out(
-      `kept CustomResourceDefinition ${crd.name}: ${crd.remaining} of its resources are not in ${a.chart}.`,
-    );
-  io.out(`specforge: ${a.chart} adopted by ${a.fieldManager} (${made} call${made === 1 ? '' : 's'} made).`);
-  return 0;
+}
+
+/**
+ * Whether a call failed because the cluster changed under it: a `test` precondition failed, the object changed
+ * under us, or it is gone already (a DELETE that raced the API server's own). Read the cluster again and go on
+ * from there. Pure.
+ */
+function lostRace(e: unknown): boolean {
+  return e instanceof ApiError && [404, 409, 422].includes(e.status);
+}
+
+/** `1 call`, `2 calls`. Pure. */
+function calls(n: number): string {
+  return `${n} call${n === 1 ? '' : 's'}`;
 }
 
 function formatStep(s: Step): string {
@@ -143,23 +183,13 @@ function parseAdoptArgs(args: readonly string[]): AdoptArgs {
       context: { type: 'string' },
     },
   });
-  const [mode, ...rest] = positionals;
-  if (mode !== 'plan' && mode !== 'apply')
-    throw new UsageError(`adopt takes plan or apply, got ${JSON.stringify(mode ?? '')}`);
-  if (rest.length > 0)
-    throw new UsageError(`adopt ${mode} takes no other argument, got ${JSON.stringify(rest[0])}`);
-  if (values.chart === undefined)
-    throw new UsageError('adopt needs --chart DIR (the chart of the imported specs)');
-  if (values['field-manager'] === undefined)
-    throw new UsageError(
-      'adopt needs --field-manager NAME (kustomize-controller for Flux, argocd-controller for Argo CD)',
-    );
-  const operator: OperatorRef = {
-    ...(values.operator === undefined ? {} : { deployment: nsName('--operator', values.operator) }),
-    ...(values['operator-lease'] === undefined
-      ? {}
-      : { lease: nsName('--operator-lease', values['operator-lease']) }),
-  };
+  const mode = modeOf(positionals);
+  const chart = required(values.chart, 'adopt needs --chart DIR (the chart of the imported specs)');
+  const fieldManager = required(
+    values['field-manager'],
+    'adopt needs --field-manager NAME (kustomize-controller for Flux, argocd-controller for Argo CD)',
+  );
+  const operator = operatorRefOf(values.operator, values['operator-lease']);
   const gone = values['operator-gone'] === true;
   if (!gone && operator.deployment === undefined && operator.lease === undefined)
     throw new UsageError(
@@ -167,13 +197,47 @@ function parseAdoptArgs(args: readonly string[]): AdoptArgs {
     );
   return {
     mode,
-    chart: values.chart,
-    fieldManager: values['field-manager'],
+    chart,
+    fieldManager,
     operator,
     operatorGone: gone,
     operatorManagers: values['operator-manager'] ?? [],
-    ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-    ...(values.context === undefined ? {} : { context: values.context }),
+    ...connectionFlags(values.kubeconfig, values.context),
+  };
+}
+
+/** The one positional argument: `plan` or `apply`. */
+function modeOf(positionals: readonly string[]): AdoptArgs['mode'] {
+  const [mode, ...rest] = positionals;
+  if (mode !== 'plan' && mode !== 'apply')
+    throw new UsageError(`adopt takes plan or apply, got ${JSON.stringify(mode ?? '')}`);
+  if (rest.length > 0)
+    throw new UsageError(`adopt ${mode} takes no other argument, got ${JSON.stringify(rest[0])}`);
+  return mode;
+}
+
+/** A flag's value, or a usage error saying it is needed. */
+function required(value: string | undefined, message: string): string {
+  if (value === undefined) throw new UsageError(message);
+  return value;
+}
+
+/** The operator named by --operator and --operator-lease (each NAMESPACE/NAME, each optional). */
+function operatorRefOf(deployment: string | undefined, lease: string | undefined): OperatorRef {
+  return {
+    ...(deployment === undefined ? {} : { deployment: nsName('--operator', deployment) }),
+    ...(lease === undefined ? {} : { lease: nsName('--operator-lease', lease) }),
+  };
+}
+
+/** --kubeconfig and --context, each only when given. */
+function connectionFlags(
+  kubeconfig: string | undefined,
+  context: string | undefined,
+): Pick<AdoptArgs, 'kubeconfig' | 'context'> {
+  return {
+    ...(kubeconfig === undefined ? {} : { kubeconfig }),
+    ...(context === undefined ? {} : { context }),
   };
 }
 

@@ -1,10 +1,27 @@
 import type { KubeClient } from '../controller/kube.js';
 import { isStatus } from '../controller/kube.js';
 
+/** A namespaced object's namespace and name. */
+interface NamespacedName {
+  readonly namespace: string;
+  readonly name: string;
+}
+
 /** Where the old operator runs: its Deployment and, optionally, its leader-election Lease. */
 export interface OperatorRef {
-  readonly deployment?: { readonly namespace: string; readonly name: string };
-  readonly lease?: { readonly namespace: string; readonly name: string };
+  readonly deployment?: NamespacedName;
+  readonly lease?: NamespacedName;
+}
+
+/** The fields of a Deployment that tell whether it has pods. */
+interface DeploymentReplicas {
+  spec?: { replicas?: number };
+  status?: { replicas?: number };
+}
+
+/** The fields of a Lease that tell whether its holder renewed it lately. */
+interface LeaseRenewal {
+  spec?: { renewTime?: string; leaseDurationSeconds?: number; holderIdentity?: string };
 }
 
 /**
@@ -19,32 +36,49 @@ export async function operatorRunning(
 ): Promise<string | undefined> {
   if (op.deployment !== undefined) {
     const { namespace, name } = op.deployment;
-    try {
-      const d = await client.request<{ spec?: { replicas?: number }; status?: { replicas?: number } }>(
-        'GET',
-        `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
-      );
-      const wanted = d.spec?.replicas ?? 1;
-      const running = d.status?.replicas ?? 0;
-      if (wanted > 0 || running > 0)
-        return `its Deployment ${namespace}/${name} has ${wanted} wanted and ${running} existing pods (scale it to 0 first: kubectl -n ${namespace} scale deployment ${name} --replicas=0)`;
-    } catch (e) {
-      if (!isStatus(e, 404)) throw e;
-    }
+    const d = await getOrUndefined<DeploymentReplicas>(
+      client,
+      `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
+    );
+    const why = d === undefined ? undefined : deploymentRunning(op.deployment, d);
+    if (why !== undefined) return why;
   }
   if (op.lease !== undefined) {
     const { namespace, name } = op.lease;
-    try {
-      const l = await client.request<{
-        spec?: { renewTime?: string; leaseDurationSeconds?: number; holderIdentity?: string };
-      }>('GET', `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`);
-      const renewed = Date.parse(l.spec?.renewTime ?? '');
-      const duration = (l.spec?.leaseDurationSeconds ?? 15) * 1000;
-      if (l.spec?.holderIdentity && !Number.isNaN(renewed) && now.getTime() - renewed < duration)
-        return `its Lease ${namespace}/${name} was renewed ${Math.round((now.getTime() - renewed) / 1000)} s ago by ${l.spec.holderIdentity}`;
-    } catch (e) {
-      if (!isStatus(e, 404)) throw e;
-    }
+    const l = await getOrUndefined<LeaseRenewal>(
+      client,
+      `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`,
+    );
+    const why = l === undefined ? undefined : leaseHeld(op.lease, l, now);
+    if (why !== undefined) return why;
   }
   return undefined;
+}
+
+/** Why a Deployment counts as running (it wants or has pods; no `spec.replicas` means 1), or undefined. Pure. */
+function deploymentRunning({ namespace, name }: NamespacedName, d: DeploymentReplicas): string | undefined {
+  const wanted = d.spec?.replicas ?? 1;
+  const running = d.status?.replicas ?? 0;
+  if (wanted > 0 || running > 0)
+    return `its Deployment ${namespace}/${name} has ${wanted} wanted and ${running} existing pods (scale it to 0 first: kubectl -n ${namespace} scale deployment ${name} --replicas=0)`;
+  return undefined;
+}
+
+/** Why a Lease counts as held (a holder renewed it within its duration, 15 s by default), or undefined. Pure. */
+function leaseHeld({ namespace, name }: NamespacedName, l: LeaseRenewal, now: Date): string | undefined {
+  const renewed = Date.parse(l.spec?.renewTime ?? '');
+  const duration = (l.spec?.leaseDurationSeconds ?? 15) * 1000;
+  if (l.spec?.holderIdentity && !Number.isNaN(renewed) && now.getTime() - renewed < duration)
+    return `its Lease ${namespace}/${name} was renewed ${Math.round((now.getTime() - renewed) / 1000)} s ago by ${l.spec.holderIdentity}`;
+  return undefined;
+}
+
+/** GETs `path`; undefined when it is not found (404). */
+async function getOrUndefined<T>(client: KubeClient, path: string): Promise<T | undefined> {
+  try {
+    return await client.request<T>('GET', path);
+  } catch (e) {
+    if (isStatus(e, 404)) return undefined;
+    throw e;
+  }
 }

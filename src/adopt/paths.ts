@@ -22,14 +22,18 @@ export function collectionPath(groupKind: string, namespace: string | undefined)
   return namespaced ? `${prefix}/namespaces/${namespace ?? 'default'}/${plural}` : `${prefix}/${plural}`;
 }
 
+/** Where a custom resource lives: its apiVersion, its CRD's plural and scope, its namespace and name. */
+export interface CustomResourceLocation {
+  readonly apiVersion: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** Ignored unless namespaced; `default` when undefined. */
+  readonly namespace: string | undefined;
+  readonly name: string;
+}
+
 /** The path of a custom resource, from its apiVersion, its CRD's plural and scope. */
-export function customResourcePath(
-  apiVersion: string,
-  plural: string,
-  namespaced: boolean,
-  namespace: string | undefined,
-  name: string,
-): string {
-  const ns = namespaced ? `/namespaces/${namespace ?? 'default'}` : '';
-  return `/apis/${apiVersion}${ns}/${plural}/${encodeURIComponent(name)}`;
+export function customResourcePath(cr: CustomResourceLocation): string {
+  const ns = cr.namespaced ? `/namespaces/${cr.namespace ?? 'default'}` : '';
+  return `/apis/${cr.apiVersion}${ns}/${cr.plural}/${encodeURIComponent(cr.name)}`;
 }

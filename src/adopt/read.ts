@@ -1,7 +1,7 @@
 import type { KubeClient } from '../controller/kube.js';
 import { isStatus } from '../controller/kube.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
-import { collectionPath, customResourcePath, groupOf } from './paths.js';
+import { collectionPath, customResourcePath, groupOf, OPERATOR_MADE } from './paths.js';
 
 /** A custom resource a chart's spec stands for (its spec file is the resource, imported). */
 export interface ResourceRef {
@@ -40,6 +40,30 @@ export async function readState(
   resources: readonly ResourceRef[],
   rendered: readonly RenderedRef[],
 ): Promise<AdoptState> {
+  const { crs, crds } = await readResources(client, resources);
+  const dependents = await readDependents(client, {
+    uids: new Set(crs.map((c) => c.uid)),
+    namespaces: new Set<string | undefined>([
+      ...resources.map((r) => r.namespace),
+      ...rendered.map((r) => r.namespace),
+    ]),
+    rendered,
+  });
+  return {
+    crs,
+    dependents: [...dependents.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    crds: [...crds.values()],
+  };
+}
+
+/**
+ * The old resources of `resources` that still exist (those whose CRD is gone are skipped), and their CRDs by name,
+ * each read once with the count of its resources left.
+ */
+async function readResources(
+  client: KubeClient,
+  resources: readonly ResourceRef[],
+): Promise<{ crs: LiveObject[]; crds: Map<string, LiveCrd> }> {
   const crdList = await client.request<{ items: Crd[] }>(
     'GET',
     '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
@@ -47,63 +71,97 @@ export async function readState(
   const crs: LiveObject[] = [];
   const crds = new Map<string, LiveCrd>();
   for (const r of resources) {
-    const crd = crdList.items.find(
-      (c) => c.spec.group === groupOf(r.apiVersion) && c.spec.names.kind === r.kind,
-    );
+    const crd = crdOf(crdList.items, r);
     if (crd === undefined) continue;
-    const namespaced = crd.spec.scope === 'Namespaced';
-    if (!crds.has(crd.metadata.name)) {
-      const all = await listOrEmpty(client, `/apis/${r.apiVersion}/${crd.spec.names.plural}`);
-      crds.set(crd.metadata.name, {
-        name: crd.metadata.name,
-        path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
-        // Resources whose deletion has begun are as good as gone: the CRD can go after them.
-        remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
-        ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
-      });
-    }
-    const path = customResourcePath(r.apiVersion, crd.spec.names.plural, namespaced, r.namespace, r.name);
+    if (!crds.has(crd.metadata.name)) crds.set(crd.metadata.name, await readCrd(client, crd, r.apiVersion));
+    const path = customResourcePath({
+      apiVersion: r.apiVersion,
+      plural: crd.spec.names.plural,
+      namespaced: crd.spec.scope === 'Namespaced',
+      namespace: r.namespace,
+      name: r.name,
+    });
     const live = await getOrUndefined(client, path);
     if (live !== undefined) crs.push(toLive(live, path));
   }
-  const uids = new Set(crs.map((c) => c.uid));
-  const dependents = new Map<string, LiveObject>();
-  const namespaces = new Set<string | undefined>([
-    ...resources.map((r) => r.namespace),
-    ...rendered.map((r) => r.namespace),
-  ]);
-  for (const groupKind of [
-    'apps/Deployment',
-    '/Service',
-    'networking.k8s.io/Ingress',
-    'route.openshift.io/Route',
-    'node.k8s.io/RuntimeClass',
-  ])
-    for (const ns of namespaces) {
-      const collection = collectionPath(groupKind, ns);
-      if (collection === undefined) continue;
-      const list = await listOrEmpty(client, collection);
-      for (const item of list) {
-        // Items of a list carry no apiVersion and kind: they are the collection's.
-        const o = toLive(
-          { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
-          `${collection}/${encodeURIComponent(String(item.metadata?.name))}`,
-        );
-        const mine = o.ownerReferences.some((ref) => uids.has(ref.uid));
-        const renderedHere = rendered.some(
-          (r) =>
-            `${groupOf(r.apiVersion)}/${r.kind}` === groupKind &&
-            r.name === o.name &&
-            (r.namespace ?? ns) === (o.namespace ?? ns),
-        );
-        if (mine || renderedHere) dependents.set(o.path, o);
-      }
-    }
+  return { crs, crds };
+}
+
+/** The CRD that serves a resource's group and kind, if any. Pure. */
+function crdOf(crds: readonly Crd[], r: ResourceRef): Crd | undefined {
+  return crds.find((c) => c.spec.group === groupOf(r.apiVersion) && c.spec.names.kind === r.kind);
+}
+
+/** A CRD as adoption sees it, with how many of its resources (listed in `apiVersion`) are left. */
+async function readCrd(client: KubeClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
+  const all = await listOrEmpty(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
   return {
-    crs,
-    dependents: [...dependents.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
-    crds: [...crds.values()],
+    name: crd.metadata.name,
+    path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+    // Resources whose deletion has begun are as good as gone: the CRD can go after them.
+    remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
+    ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
   };
+}
+
+/** What makes an object of a kind the operators made a dependent. */
+interface DependentQuery {
+  /** The uids of the old resources: an object whose ownerReferences name one is theirs. */
+  readonly uids: ReadonlySet<string>;
+  /** The namespaces to list in. */
+  readonly namespaces: ReadonlySet<string | undefined>;
+  /** The objects the chart renders: an existing one is a dependent too. */
+  readonly rendered: readonly RenderedRef[];
+}
+
+/** The dependents, by path: every object of a kind the operators made, in `q.namespaces`, that `q` selects. */
+async function readDependents(client: KubeClient, q: DependentQuery): Promise<Map<string, LiveObject>> {
+  const dependents = new Map<string, LiveObject>();
+  const where = Object.keys(OPERATOR_MADE).flatMap((groupKind) =>
+    [...q.namespaces].map((ns) => ({ groupKind, ns })),
+  );
+  for (const { groupKind, ns } of where)
+    for (const o of await listKind(client, groupKind, ns))
+      if (isDependent(o, { groupKind, ns, query: q })) dependents.set(o.path, o);
+  return dependents;
+}
+
+/** Every object of a kind the operators made in namespace `ns` (none when the cluster does not serve the kind). */
+async function listKind(
+  client: KubeClient,
+  groupKind: string,
+  ns: string | undefined,
+): Promise<LiveObject[]> {
+  const collection = collectionPath(groupKind, ns);
+  if (collection === undefined) return [];
+  return (await listOrEmpty(client, collection)).map((item) => listedObject(item, collection, groupKind));
+}
+
+/** An item of the list of `collection`, as a live object. Pure. */
+function listedObject(item: Raw, collection: string, groupKind: string): LiveObject {
+  // Items of a list carry no apiVersion and kind: they are the collection's.
+  return toLive(
+    { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
+    `${collection}/${encodeURIComponent(String(item.metadata?.name))}`,
+  );
+}
+
+/**
+ * Whether `o`, listed as `groupKind` in namespace `ns`, is a dependent: an old resource owns it, or the chart renders
+ * an object of its kind, name and namespace. Pure.
+ */
+function isDependent(
+  o: LiveObject,
+  { groupKind, ns, query }: { groupKind: string; ns: string | undefined; query: DependentQuery },
+): boolean {
+  const mine = o.ownerReferences.some((ref) => query.uids.has(ref.uid));
+  const renderedHere = query.rendered.some(
+    (r) =>
+      `${groupOf(r.apiVersion)}/${r.kind}` === groupKind &&
+      r.name === o.name &&
+      (r.namespace ?? ns) === (o.namespace ?? ns),
+  );
+  return mine || renderedHere;
 }
 
 /** `/apis/apps/v1/namespaces/x/deployments` → `apps/v1`; `/api/v1/...` → `v1`. */

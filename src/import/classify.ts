@@ -62,17 +62,26 @@ const IMMUTABLE: Readonly<Record<string, readonly string[]>> = {
   RuntimeClass: ['handler'],
 };
 
+/** What {@link verdictFor} judges one object the operator made by. */
+export interface VerdictInput {
+  /** The object's kind, and its name as the operator gave it. */
+  readonly made: { readonly kind: string; readonly name: string };
+  /** Its live form; undefined: not found. */
+  readonly live: Obj | undefined;
+  /** Whether it belongs to the resource (an ownerReference with the resource's uid). */
+  readonly ownedByResource: boolean;
+  /** What specforge renders for it (with the pins); undefined: nothing of its kind and name. */
+  readonly rendered: Obj | undefined;
+  /** The pins it needed. */
+  readonly pins: readonly string[];
+}
+
 /**
- * The verdict for one object the operator made, given its live form (undefined: not found), whether it belongs to
- * the resource (ownerReference uid), what specforge renders for it (with the pins), and which pins it needed. Pure.
+ * The verdict for one object the operator made: create when it is not found, replace when it belongs to another
+ * resource, blocked when specforge renders nothing for it or an immutable field differs, else adopt (with the pins
+ * it needed, if any). Pure.
  */
-export function verdictFor(
-  made: { kind: string; name: string },
-  live: Obj | undefined,
-  ownedByResource: boolean,
-  rendered: Obj | undefined,
-  pins: readonly string[],
-): ObjectVerdict {
+export function verdictFor({ made, live, ownedByResource, rendered, pins }: VerdictInput): ObjectVerdict {
   const base = { kind: made.kind, name: made.name };
   if (live === undefined)
     return { ...base, verdict: 'create', why: 'not found in the cluster: the first sync creates it' };

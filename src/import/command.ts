@@ -22,7 +22,7 @@ import { parseSpecText } from '../specs/load.js';
 import { UsageError } from '../usage-error.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet } from './pins.js';
-import { SEED_KINDS, type SeedKind } from './seeds.js';
+import { SEED_KINDS, type MadeObject, type SeedKind } from './seeds.js';
 import { specFileName, specFileText } from './spec-file.js';
 
 export interface ImportIo {
@@ -68,19 +68,14 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
   const found = await readResources(client, a.namespaces, errors);
   const chartName = basename(a.chart.replace(/\/+$/, ''));
   const files = new Map<string, string>();
-  const lives: { cr: Obj; seed: SeedKind; live: LiveSet; owned: Set<string>; file: string }[] = [];
+  const lives: ReadResource[] = [];
   for (const { cr, seed } of found) {
-    const { live, owned } = await readMade(client, cr, seed);
-    const defaults = defaultNames(String(cr.metadata?.name));
-    const ownedLive = Object.fromEntries(Object.entries(live).filter(([kind]) => owned.has(kind))) as LiveSet;
-    const text = specFileText(
-      cr,
-      pinsFor({ kind: seed.kind, name: String(cr.metadata?.name), spec: cr.spec ?? {} }, ownedLive, defaults),
-    );
+    const made = await readMade(client, cr, seed);
+    const text = specText(cr, seed, made);
     const file = join(a.chart, specFileName(cr));
     errors.push(...parseSpecText(text, file).errors);
     files.set(file, text);
-    lives.push({ cr, seed, live, owned, file });
+    lives.push({ cr, seed, ...made, file });
   }
   const rendered = errors.length > 0 ? [] : await renderWith(a.chart, chartName, files, errors);
   if (errors.length > 0) {
@@ -90,43 +85,7 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     );
     return 1;
   }
-  const report: Imported[] = lives.map(({ cr, seed, live, owned, file }) => {
-    const name = String(cr.metadata?.name);
-    const ns = cr.metadata?.namespace as string | undefined;
-    const pinsText = files.get(file) ?? '';
-    const pinned = (parseAllDocuments(pinsText)[0]?.toJS() as Obj | undefined)?.adopt ?? {};
-    const objects: ObjectVerdict[] = [];
-    const diffs: Difference[] = [];
-    for (const made of seed.made) {
-      const liveObj = live[made.kind as keyof LiveSet];
-      const wantName =
-        (made.pin === undefined ? undefined : pinned.names?.[made.pin]) ??
-        (made.kind === 'RuntimeClass' ? (pinned.runtimeClassName ?? name) : name);
-      const r = rendered.find(
-        (o) =>
-          o.kind === made.kind &&
-          o.metadata?.name === wantName &&
-          (!made.namespaced || (o.metadata?.namespace ?? 'default') === (ns ?? 'default')),
-      );
-      const pinKeys = pinsOf(made.kind, pinned);
-      const v = verdictFor(
-        { kind: made.kind, name: made.name(name) },
-        liveObj,
-        owned.has(made.kind),
-        r,
-        pinKeys,
-      );
-      objects.push(v);
-      if (liveObj !== undefined && r !== undefined && owned.has(made.kind))
-        diffs.push(...differences(r, liveObj));
-    }
-    return {
-      resource: `${seed.kind} ${ns === undefined ? name : `${ns}/${name}`}`,
-      file,
-      objects,
-      differences: diffs,
-    };
-  });
+  const report = lives.map((l) => reportFor(l, { pinned: pinnedIn(files.get(l.file) ?? ''), rendered }));
   const nodes = await nodeDisagreements(
     client,
     lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
@@ -135,6 +94,102 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
   print(io, a.format, report, nodes);
   const bad = report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
   return bad ? 1 : 0;
+}
+
+/** What the operator made for one resource: the live objects by kind, and the kinds that name it as owner. */
+interface MadeSet {
+  readonly live: LiveSet;
+  readonly owned: ReadonlySet<string>;
+}
+
+/** One resource read for import: the resource, its seed kind, what its operator made, and its spec file's path. */
+interface ReadResource extends MadeSet {
+  readonly cr: Obj;
+  readonly seed: SeedKind;
+  readonly file: string;
+}
+
+/** The spec file of `cr`, with the pins of the objects its operator made that it owns. Pure. */
+function specText(cr: Obj, seed: SeedKind, { live, owned }: MadeSet): string {
+  const name = String(cr.metadata?.name);
+  const ownedLive = Object.fromEntries(Object.entries(live).filter(([kind]) => owned.has(kind))) as LiveSet;
+  return specFileText(
+    cr,
+    pinsFor({ kind: seed.kind, name, spec: cr.spec ?? {} }, ownedLive, defaultNames(name)),
+  );
+}
+
+/** The `adopt` block of a spec file's text (`{}` when it has none). Pure. */
+function pinnedIn(text: string): Obj {
+  return (parseAllDocuments(text)[0]?.toJS() as Obj | undefined)?.adopt ?? {};
+}
+
+/** What one imported resource is judged against: its spec file's pins and every object the chart renders. */
+interface Rendering {
+  readonly pinned: Obj;
+  readonly rendered: readonly Obj[];
+}
+
+/** The report on one imported resource: a verdict per object its operator made, and the first sync's changes. Pure. */
+function reportFor(l: ReadResource, rendering: Rendering): Imported {
+  const name = String(l.cr.metadata?.name);
+  const ns = l.cr.metadata?.namespace as string | undefined;
+  const judged = l.seed.made.map((made) => judge(made, { ...l, ...rendering, name, namespace: ns }));
+  return {
+    resource: `${l.seed.kind} ${ns === undefined ? name : `${ns}/${name}`}`,
+    file: l.file,
+    objects: judged.map((j) => j.verdict),
+    differences: judged.flatMap((j) => j.differences),
+  };
+}
+
+/** Everything one object the operator made is judged by: what it made, the pins, the render, the resource's name. */
+interface Judging extends MadeSet, Rendering {
+  readonly name: string;
+  readonly namespace: string | undefined;
+}
+
+/**
+ * The verdict on one object the operator made, and the fields where the live object differs from its render (only
+ * when it exists, is rendered and belongs to the resource). Pure.
+ */
+function judge(made: MadeObject, j: Judging): { verdict: ObjectVerdict; differences: Difference[] } {
+  const live = j.live[made.kind as keyof LiveSet];
+  const rendered = renderedFor(made, j);
+  const owned = j.owned.has(made.kind);
+  const verdict = verdictFor({
+    made: { kind: made.kind, name: made.name(j.name) },
+    live,
+    ownedByResource: owned,
+    rendered,
+    pins: pinsOf(made.kind, j.pinned),
+  });
+  return {
+    verdict,
+    differences: live !== undefined && rendered !== undefined && owned ? differences(rendered, live) : [],
+  };
+}
+
+/** The rendered object that takes over what the operator made: same kind, name and namespace. Pure. */
+function renderedFor(made: MadeObject, j: Judging): Obj | undefined {
+  const name = renderedName(made, j.pinned, j.name);
+  return j.rendered.find(
+    (o) =>
+      o.kind === made.kind &&
+      o.metadata?.name === name &&
+      (!made.namespaced || (o.metadata?.namespace ?? 'default') === (j.namespace ?? 'default')),
+  );
+}
+
+/**
+ * The name specforge renders for an object the operator made: its `adopt.names` pin, else (a RuntimeClass) the
+ * `runtimeClassName` pin, else the resource's name. Pure.
+ */
+function renderedName(made: MadeObject, pinned: Obj, crName: string): string {
+  return (
+    (made.pin === undefined ? undefined : pinned.names?.[made.pin]) ??
+    (made.kind === 'RuntimeClass' ? (pinned.runtimeClassName ?? crName) : crName)
+  );
 }
 
 /** The `adopt` keys that concern an object of this kind, for the report. */
@@ -162,6 +217,10 @@ function defaultNames(cr: string): Record<string, string> {
   return { deployment: cr, service: cr, ingress: cr, route: cr };
 }
 
+/**
+ * Every live resource of a seed kind, read in the version specforge reads, sorted by kind, namespace and name. A
+ * CRD of a seed kind that serves none of those versions but has resources adds an error to `errors`.
+ */
 async function readResources(
   client: KubeClient,
   namespaces: string[] | 'all',
@@ -173,46 +232,95 @@ async function readResources(
   );
   const out: { cr: Obj; seed: SeedKind }[] = [];
   for (const crd of crds.items) {
-    const group = String(crd.spec?.group);
-    const kind = String(crd.spec?.names?.kind);
-    const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
-    if (known.length === 0) continue;
-    // One set of objects, served in every version: read it in the version specforge reads, if the CRD serves it.
-    const served = ((crd.spec?.versions ?? []) as Obj[])
-      .filter((v) => v.served === true)
-      .map((v) => `${group}/${v.name}`);
-    const seed = known.find((s) => served.includes(s.apiVersion));
-    const plural = String(crd.spec?.names?.plural);
-    const namespaced = crd.spec?.scope === 'Namespaced';
-    if (seed === undefined) {
-      const items =
-        served[0] === undefined ? [] : await listResources(client, served[0], plural, namespaced, namespaces);
-      if (items.length > 0)
-        errors.push({
-          file: `CustomResourceDefinition ${crd.metadata?.name}`,
-          path: 'spec.versions',
-          expected: `${kind} resources served as ${known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
-          found: `${items.length} served only as ${served.join(', ')}`,
-          hint: 'Serve a version specforge reads (or convert the resources), then import again.',
-        });
-      continue;
-    }
-    const items = await listResources(client, seed.apiVersion, plural, namespaced, namespaces);
-    for (const cr of items) out.push({ cr: { ...cr, apiVersion: seed.apiVersion, kind }, seed });
+    const seedCrd = seedCrdOf(crd);
+    if (seedCrd === undefined) continue;
+    const read = await readSeedResources(client, seedCrd, namespaces);
+    out.push(...read.resources);
+    if (read.error !== undefined) errors.push(read.error);
   }
   return out.sort((a, b) => (key(a.cr) < key(b.cr) ? -1 : 1));
+}
+
+/** A CRD of a kind the seed operators made: the seed kinds it may be, and what it serves. */
+interface SeedCrd {
+  readonly name: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** The seed kinds of its group and kind (one per version specforge reads). */
+  readonly known: readonly SeedKind[];
+  /** The apiVersions it serves. */
+  readonly served: readonly string[];
+}
+
+/** A CRD as {@link SeedCrd}, or undefined when its group and kind are no seed kind's. Pure. */
+function seedCrdOf(crd: Obj): SeedCrd | undefined {
+  const group = String(crd.spec?.group);
+  const kind = String(crd.spec?.names?.kind);
+  const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
+  if (known.length === 0) return undefined;
+  return {
+    name: String(crd.metadata?.name),
+    kind,
+    plural: String(crd.spec?.names?.plural),
+    namespaced: crd.spec?.scope === 'Namespaced',
+    known,
+    served: ((crd.spec?.versions ?? []) as Obj[])
+      .filter((v) => v.served === true)
+      .map((v) => `${group}/${v.name}`),
+  };
+}
+
+/**
+ * The resources of a seed CRD in `namespaces`. One set of objects, served in every version: read it in the version
+ * specforge reads, if the CRD serves it; if not, none, and an error when it has resources.
+ */
+async function readSeedResources(
+  client: KubeClient,
+  crd: SeedCrd,
+  namespaces: string[] | 'all',
+): Promise<{ resources: { cr: Obj; seed: SeedKind }[]; error?: SpecError }> {
+  const where = { plural: crd.plural, namespaced: crd.namespaced, namespaces };
+  const seed = crd.known.find((s) => crd.served.includes(s.apiVersion));
+  if (seed === undefined) {
+    const other = crd.served[0];
+    const items = other === undefined ? [] : await listResources(client, { apiVersion: other, ...where });
+    return { resources: [], ...(items.length > 0 ? { error: unreadVersionError(crd, items.length) } : {}) };
+  }
+  const items = await listResources(client, { apiVersion: seed.apiVersion, ...where });
+  return {
+    resources: items.map((cr) => ({ cr: { ...cr, apiVersion: seed.apiVersion, kind: crd.kind }, seed })),
+  };
+}
+
+/** The error for `count` resources of a seed CRD that serves none of the versions specforge reads. Pure. */
+function unreadVersionError(crd: SeedCrd, count: number): SpecError {
+  return {
+    file: `CustomResourceDefinition ${crd.name}`,
+    path: 'spec.versions',
+    expected: `${crd.kind} resources served as ${crd.known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
+    found: `${count} served only as ${crd.served.join(', ')}`,
+    hint: 'Serve a version specforge reads (or convert the resources), then import again.',
+  };
 }
 
 function key(o: Obj): string {
   return `${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
 }
 
+/** Which resources to list: their apiVersion and plural, whether namespaced, and in which namespaces. */
+interface ResourceListing {
+  readonly apiVersion: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** Ignored for cluster-scoped resources. */
+  readonly namespaces: string[] | 'all';
+}
+
+/** Lists the resources: across the cluster, or one LIST per namespace when namespaced and namespaces are given. */
 async function listResources(
   client: KubeClient,
-  apiVersion: string,
-  plural: string,
-  namespaced: boolean,
-  namespaces: string[] | 'all',
+  { apiVersion, plural, namespaced, namespaces }: ResourceListing,
 ): Promise<Obj[]> {
   const paths =
     !namespaced || namespaces === 'all'

@@ -9,7 +9,11 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeClient, isStatus } from '../../src/controller/kube.js';
+import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { silentLogger } from '../../src/controller/log.js';
+import { startController } from '../../src/controller/main.js';
+import { OWNED_ANNOTATION } from '../../src/controller/model.js';
+import { installCrds } from './crds.js';
 import { tempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { kubectlAt, ROOT, run } from './gitops-tools.js';
@@ -191,4 +195,92 @@ controllerManagerDescribe('migrating a team off a seed operator (import, adopt, 
       if (deployment !== undefined) expect((await get(deployment))?.spec.replicas).toBe(4);
     },
   );
+
+  it('node-pool: the new pool takes the keys the old operator wrote over, and its RuntimeClass stays', async () => {
+    await installCrds(cp.info); // specforge's NodePool CRD (nodes.specforge.dev)
+    const fixture = await createAsOperator(cp.info, 'node-pool', '', { memberNodes: ['np-member'] });
+    const runtimeClass = fixture.objects.find((o) => o.kind === 'RuntimeClass');
+    const node = (name: string) => client.request<Json>('GET', `/api/v1/nodes/${name}`);
+    const patchNode = (name: string, labels: Record<string, string>) =>
+      client.request(
+        'PATCH',
+        `/api/v1/nodes/${name}`,
+        { metadata: { labels } },
+        { contentType: MERGE_PATCH },
+      );
+    // Since the operator wrote it, the spec's label value changed (the Node holds a stale one); a team label came too;
+    // and a Node carries the membership label with a value the seed's rule ignores.
+    await patchNode('np-member', { 'node-pool.lailin.xyz/master': '8', team: 'payments' });
+    await client.request('POST', '/api/v1/nodes', {
+      metadata: { name: 'np-other', labels: { 'node-role.kubernetes.io/master': 'true' } },
+    });
+
+    const root = tempDir('migration-', join(ROOT, '.cache'));
+    roots.push(root);
+    const chart = join(root, 'charts', SEED_CHART['node-pool']);
+    const imported = specforge(['import', '--chart', chart, '--all-namespaces']);
+    expect(imported.stdout).toMatch(/RuntimeClass node-pool-master: adopt with pins/);
+    expect(imported.stdout).toMatch(/Node np-other: node-role\.kubernetes\.io\/master="true"/);
+    specforge([
+      'adopt',
+      'apply',
+      '--chart',
+      chart,
+      '--field-manager',
+      'kustomize-controller',
+      '--operator-gone',
+    ]);
+    run(NODE, [SPECFORGE, 'render', join(root, 'charts'), '--out', join(root, 'dist')]);
+    kubectlAt(cp.info, [...FLUX_APPLY, '-k', join(root, 'dist', SEED_CHART['node-pool'])]);
+    await new Promise((done) => setTimeout(done, GC_WAIT_MS));
+    // The old pool and its CRD are gone; its RuntimeClass is the same object, and pods naming it are admitted.
+    expect((await get(fixture.cr)) ?? 'gone').toBe('gone');
+    expect((await get(runtimeClass ?? {}))?.metadata.uid).toBe(runtimeClass?.metadata.uid);
+    kubectlAt(cp.info, ['create', '--dry-run=server', '-n', 'default', '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'on-the-pool' },
+        spec: { runtimeClassName: 'node-pool-master', containers: [{ name: 'c', image: 'nginx:1.27' }] },
+      }),
+    });
+
+    const controller = await startController({
+      kubeConfig: adminConfig(cp.info),
+      namespace: 'default',
+      leaseName: 'migration-controller',
+      leaseDurationMs: 3000,
+      renewDeadlineMs: 2000,
+      retryPeriodMs: 300,
+      logger: silentLogger,
+    });
+    try {
+      // Adopted: owned, the stale value corrected; the team's label and the other Node untouched.
+      await waitFor('the member Node converged', async () => {
+        const n = await node('np-member');
+        return (
+          n.metadata.labels['node-pool.lailin.xyz/master'] === '10' &&
+          String(n.metadata.annotations?.[OWNED_ANNOTATION] ?? '').includes('node-pool.lailin.xyz/master')
+        );
+      });
+      const member = await node('np-member');
+      expect(member.metadata.labels.team).toBe('payments');
+      expect((member.spec.taints ?? []).filter((t: Json) => t.key === 'node-pool.lailin.xyz')).toHaveLength(
+        1,
+      );
+      const other = await node('np-other');
+      expect(other.metadata.labels['node-pool.lailin.xyz/master']).toBeUndefined();
+      expect((other.spec.taints ?? []).filter((t: Json) => t.key === 'node-pool.lailin.xyz')).toEqual([]);
+      // Deleting the new pool removes the keys it took over, and nothing else.
+      await client.request('DELETE', '/apis/nodes.specforge.dev/v1/nodepools/master');
+      await waitFor('the keys removed', async () => {
+        const n = await node('np-member');
+        const poolTaints = (n.spec.taints ?? []).filter((t: Json) => t.key === 'node-pool.lailin.xyz');
+        return n.metadata.labels['node-pool.lailin.xyz/master'] === undefined && poolTaints.length === 0;
+      });
+      expect((await node('np-member')).metadata.labels.team).toBe('payments');
+    } finally {
+      await controller.stop();
+    }
+  });
 });

@@ -149,21 +149,44 @@ describe('verdicts', () => {
 
   it('adopts with pins when pins were needed, and blocks a differing immutable selector', () => {
     expect(
-      verdictFor({ kind: 'Deployment', name: 'pod-route' }, podrouteDeployment, true, rendered, ['selector'])
-        .verdict,
+      verdictFor({
+        made: { kind: 'Deployment', name: 'pod-route' },
+        live: podrouteDeployment,
+        ownedByResource: true,
+        rendered,
+        pins: ['selector'],
+      }).verdict,
     ).toBe('adopt with pins');
     const other = { ...rendered, spec: { ...rendered.spec, selector: { matchLabels: { app: 'x' } } } };
-    const v = verdictFor({ kind: 'Deployment', name: 'pod-route' }, podrouteDeployment, true, other, []);
+    const v = verdictFor({
+      made: { kind: 'Deployment', name: 'pod-route' },
+      live: podrouteDeployment,
+      ownedByResource: true,
+      rendered: other,
+      pins: [],
+    });
     expect(v.verdict).toBe('blocked');
     expect(v.why).toContain('spec.selector is immutable');
   });
 
   it('replaces an object another resource owns, and creates one that is missing', () => {
     expect(
-      verdictFor({ kind: 'Deployment', name: 'pod-route' }, podrouteDeployment, false, rendered, []).verdict,
+      verdictFor({
+        made: { kind: 'Deployment', name: 'pod-route' },
+        live: podrouteDeployment,
+        ownedByResource: false,
+        rendered,
+        pins: [],
+      }).verdict,
     ).toBe('replace');
     expect(
-      verdictFor({ kind: 'Deployment', name: 'pod-route' }, undefined, false, rendered, []).verdict,
+      verdictFor({
+        made: { kind: 'Deployment', name: 'pod-route' },
+        live: undefined,
+        ownedByResource: false,
+        rendered,
+        pins: [],
+      }).verdict,
     ).toBe('create');
   });
 
