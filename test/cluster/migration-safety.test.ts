@@ -220,4 +220,39 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     expect(await adoptedState(fixture.objects)).toEqual(before);
     expect((await get(fixture.cr))?.metadata.uid).toBe(fixture.cr.metadata.uid);
   });
+
+  it('after adopt has detached the objects, deleting the old resource without orphaning, and its CRD, deletes nothing else', async () => {
+    const fixture = await createAsOperator(cp.info, 'kubebuilder-appservice', 'detached', {
+      spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30213 }] },
+    });
+    const chart = chartDir('kubebuilder-appservice');
+    specforge(['import', '--chart', chart, '-n', 'detached']);
+    const args = [
+      'adopt',
+      'apply',
+      '--chart',
+      chart,
+      '--field-manager',
+      'argocd-controller',
+      '--operator-gone',
+    ];
+    const patches = (specforge(['adopt', 'plan', ...args.slice(2)]).stdout.match(/^PATCH /gm) ?? []).length;
+    expect(patches).toBeGreaterThanOrEqual(4);
+    // Only the detaching and the hand-over: each run is killed after one call.
+    for (let i = 0; i < patches; i++) expect(await applyKilledAfterOneCall(args)).toBe('killed');
+    expect((await get(fixture.cr))?.metadata.uid).toBe(fixture.cr.metadata.uid);
+    // The team deletes the old resource the ordinary way (background propagation), then its CRD.
+    kubectlAt(cp.info, [
+      'delete',
+      'appservices.batch.schwarzeni.github.com',
+      'nginx-app',
+      '-n',
+      'detached',
+      '--cascade=background',
+    ]);
+    kubectlAt(cp.info, ['delete', 'crd', 'appservices.batch.schwarzeni.github.com']);
+    await waitFor('the old AppService gone', async () => (await get(fixture.cr)) === undefined, 60_000);
+    await new Promise((done) => setTimeout(done, 8_000)); // the garbage collector's turn (6 s in migration.md)
+    for (const o of fixture.objects) expect((await get(o))?.metadata.uid, objectPath(o)).toBe(o.metadata.uid);
+  });
 });
