@@ -4,60 +4,22 @@
  * not read, a chart that does not render) is a clear error with nothing changed in the cluster or in the chart.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeClient, isStatus } from '../../src/controller/kube.js';
-import { tempDir } from '../support/tmp.js';
-import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
-import { kubectlAt, ROOT, run } from './gitops-tools.js';
+import { expect, it } from 'vitest';
+import { kubectlAt, ROOT } from './gitops-tools.js';
 import { waitFor } from './helpers.js';
-import { adminConfig } from './kubeconfig.js';
-import {
-  controllerManagerDescribe,
-  createAsOperator,
-  installSeedCrds,
-  objectPath,
-  type Json,
-} from './seed-operators.js';
+import { seedPlane } from './seed-plane.js';
+import { controllerManagerDescribe, createAsOperator, objectPath, type Json } from './seed-operators.js';
 
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const SPECFORGE = join(ROOT, 'bin/specforge.js');
 
 controllerManagerDescribe('migration commands under failure and bad input', () => {
-  let cp!: ControlPlane;
-  let client!: KubeClient;
-  const roots: string[] = [];
-
-  beforeAll(async () => {
-    cp = await startPrivateControlPlane({
-      controllerManager: true,
-      beforeControllerManager: installSeedCrds,
-    });
-    client = await KubeClient.fromKubeConfig(adminConfig(cp.info));
-  }, 180_000);
-
-  afterAll(async () => {
-    client?.close();
-    await cp?.stop();
-    for (const r of roots) rmSync(r, { recursive: true, force: true });
-  });
-
-  const specforge = (args: readonly string[], allow: readonly number[] = [0]) =>
-    run(NODE, [SPECFORGE, ...args, '--kubeconfig', cp.info.kubeconfigPath], { allow });
-  const chartDir = (name: string): string => {
-    const root = tempDir('migration-safety-', join(ROOT, '.cache'));
-    roots.push(root);
-    return join(root, 'charts', name);
-  };
-  const get = async (o: Json): Promise<Json | undefined> => {
-    try {
-      return await client.request<Json>('GET', objectPath(o));
-    } catch (e) {
-      if (isStatus(e, 404)) return undefined;
-      throw e;
-    }
-  };
+  const plane = seedPlane();
+  const { specforge } = plane;
+  const get = (o: Json) => plane.get(o);
+  const chartDir = (name: string): string => join(plane.workDir('migration-safety-'), 'charts', name);
   /** What adoption leaves on an object: owner references and the managers of the main resource's fields. */
   const adoptedState = async (objects: readonly Json[]) =>
     Promise.all(
@@ -77,7 +39,9 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
   /** Runs `adopt apply` and kills it (SIGKILL) as soon as it has made one call; resolves with whether it finished. */
   const applyKilledAfterOneCall = (args: readonly string[]): Promise<'finished' | 'killed'> =>
     new Promise((done, fail) => {
-      const child = spawn(NODE, [SPECFORGE, ...args, '--kubeconfig', cp.info.kubeconfigPath], { cwd: ROOT });
+      const child = spawn(NODE, [SPECFORGE, ...args, '--kubeconfig', plane.cp.info.kubeconfigPath], {
+        cwd: ROOT,
+      });
       let out = '';
       let killed = false;
       child.stdout.on('data', (chunk: Buffer) => {
@@ -96,7 +60,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     });
 
   it('adopt apply killed after each call and run again ends as one uninterrupted run ends', async () => {
-    const fixture = await createAsOperator(cp.info, 'opdemo', 'crash', {
+    const fixture = await createAsOperator(plane.cp.info, 'opdemo', 'crash', {
       spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30211 }] },
     });
     const chart = chartDir('opdemo');
@@ -131,8 +95,8 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
   it('import refuses a resource our schemas refuse, naming it, and writes nothing', async () => {
     // The resource as a user wrote it: its operator could make nothing of containerPort 0 (the API server refuses
     // the Deployment), so only the resource exists.
-    kubectlAt(cp.info, ['create', 'namespace', 'bad']);
-    kubectlAt(cp.info, ['apply', '-n', 'bad', '-f', '-'], {
+    kubectlAt(plane.cp.info, ['create', 'namespace', 'bad']);
+    kubectlAt(plane.cp.info, ['apply', '-n', 'bad', '-f', '-'], {
       input: JSON.stringify({
         apiVersion: 'myapp.timd.cn/v1',
         kind: 'Myapp',
@@ -156,23 +120,23 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
   });
 
   it('import refuses resources served only in a version specforge does not read', async () => {
-    await createAsOperator(cp.info, 'pod-route', 'old-version');
+    await createAsOperator(plane.cp.info, 'pod-route', 'old-version');
     const crd = 'podroutes.quay.io';
     const serves = async (version: string): Promise<boolean> => {
       try {
-        await client.request('GET', `/apis/quay.io/${version}/podroutes`);
+        await plane.client.request('GET', `/apis/quay.io/${version}/podroutes`);
         return true;
       } catch {
         return false;
       }
     };
-    const live = await client.request<Json>(
+    const live = await plane.client.request<Json>(
       'GET',
       `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd}`,
     );
     const v1 = { ...live.spec.versions[0], name: 'v1', served: true, storage: false };
     const patch = (ops: Json[]): void => {
-      kubectlAt(cp.info, ['patch', 'crd', crd, '--type=json', '-p', JSON.stringify(ops)]);
+      kubectlAt(plane.cp.info, ['patch', 'crd', crd, '--type=json', '-p', JSON.stringify(ops)]);
     };
     patch([
       { op: 'add', path: '/spec/versions/-', value: v1 },
@@ -200,7 +164,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
   });
 
   it('adopt refuses a chart that does not render, and changes nothing in the cluster', async () => {
-    const fixture = await createAsOperator(cp.info, 'kubebuilder-appservice', 'broken', {
+    const fixture = await createAsOperator(plane.cp.info, 'kubebuilder-appservice', 'broken', {
       spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30212 }] },
     });
     const chart = chartDir('kubebuilder-appservice');
@@ -222,7 +186,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
   });
 
   it('after adopt has detached the objects, deleting the old resource without orphaning, and its CRD, deletes nothing else', async () => {
-    const fixture = await createAsOperator(cp.info, 'kubebuilder-appservice', 'detached', {
+    const fixture = await createAsOperator(plane.cp.info, 'kubebuilder-appservice', 'detached', {
       spec: { ports: [{ port: 80, targetPort: 80, nodePort: 30213 }] },
     });
     const chart = chartDir('kubebuilder-appservice');
@@ -242,7 +206,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     for (let i = 0; i < patches; i++) expect(await applyKilledAfterOneCall(args)).toBe('killed');
     expect((await get(fixture.cr))?.metadata.uid).toBe(fixture.cr.metadata.uid);
     // The team deletes the old resource the ordinary way (background propagation), then its CRD.
-    kubectlAt(cp.info, [
+    kubectlAt(plane.cp.info, [
       'delete',
       'appservices.batch.schwarzeni.github.com',
       'nginx-app',
@@ -250,7 +214,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
       'detached',
       '--cascade=background',
     ]);
-    kubectlAt(cp.info, ['delete', 'crd', 'appservices.batch.schwarzeni.github.com']);
+    kubectlAt(plane.cp.info, ['delete', 'crd', 'appservices.batch.schwarzeni.github.com']);
     await waitFor('the old AppService gone', async () => (await get(fixture.cr)) === undefined, 60_000);
     await new Promise((done) => setTimeout(done, 8_000)); // the garbage collector's turn (6 s in migration.md)
     for (const o of fixture.objects) expect((await get(o))?.metadata.uid, objectPath(o)).toBe(o.metadata.uid);

@@ -6,23 +6,21 @@
  * applies cleanly. The negative controls (no detach, no pins, no managed-fields hand-over) are in
  * test/cluster/seed-operators.test.ts.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { expect, it } from 'vitest';
+import { MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { startController } from '../../src/controller/main.js';
 import { OWNED_ANNOTATION } from '../../src/controller/model.js';
 import { installCrds } from './crds.js';
-import { tempDir } from '../support/tmp.js';
-import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { kubectlAt, ROOT, run } from './gitops-tools.js';
 import { waitFor } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
+import { seedPlane } from './seed-plane.js';
 import {
   controllerManagerDescribe,
   createAsOperator,
-  installSeedCrds,
   objectPath,
   SEED_CHART,
   SEED_RESOURCE,
@@ -66,36 +64,13 @@ const applyAs = (tool: Tool): string[] => [
 controllerManagerDescribe(
   'migrating a team off a seed operator (import, adopt, apply as Flux or Argo CD)',
   () => {
-    let cp!: ControlPlane;
-    let client!: KubeClient;
-    const roots: string[] = [];
-
-    beforeAll(async () => {
-      cp = await startPrivateControlPlane({
-        controllerManager: true,
-        beforeControllerManager: installSeedCrds,
-      });
-      client = await KubeClient.fromKubeConfig(adminConfig(cp.info));
-    }, 180_000);
-
-    afterAll(async () => {
-      client?.close();
-      await cp?.stop();
-      for (const r of roots) rmSync(r, { recursive: true, force: true });
-    });
-
-    const specforge = (args: readonly string[], allow: readonly number[] = [0]) =>
-      run(NODE, [SPECFORGE, ...args, '--kubeconfig', cp.info.kubeconfigPath], { allow });
-    const get = async (o: Json): Promise<Json | undefined> => {
-      try {
-        return await client.request<Json>('GET', objectPath(o));
-      } catch (e) {
-        if (isStatus(e, 404)) return undefined;
-        throw e;
-      }
-    };
+    const plane = seedPlane();
+    const { specforge } = plane;
+    const get = (o: Json) => plane.get(o);
     const replicaSets = async (ns: string): Promise<string[]> =>
-      (await client.request<{ items: Json[] }>('GET', `/apis/apps/v1/namespaces/${ns}/replicasets`)).items
+      (
+        await plane.client.request<{ items: Json[] }>('GET', `/apis/apps/v1/namespaces/${ns}/replicasets`)
+      ).items
         .map((r) => String(r.metadata.name))
         .sort();
 
@@ -104,11 +79,11 @@ controllerManagerDescribe(
       async ({ seed, tool, spec, routerDomain }) => {
         const ns = `mig-${seed}`;
         const opNs = `${seed}-system`;
-        const operator = await startOperatorStandIn(cp.info, seed, opNs, {
+        const operator = await startOperatorStandIn(plane.cp.info, seed, opNs, {
           leaseDurationSeconds: 2,
           renewMs: 500,
         });
-        const fixture = await createAsOperator(cp.info, seed, ns, {
+        const fixture = await createAsOperator(plane.cp.info, seed, ns, {
           ...(spec === undefined ? {} : { spec }),
           ...(routerDomain === undefined ? {} : { routerDomain }),
         });
@@ -120,8 +95,7 @@ controllerManagerDescribe(
         const rsBefore = await replicaSets(ns);
 
         // 1. Import: one spec file with pins; every object adoptable.
-        const root = tempDir('migration-', join(ROOT, '.cache'));
-        roots.push(root);
+        const root = plane.workDir('migration-');
         const chart = join(root, 'charts', SEED_CHART[seed]);
         const imported = specforge(['import', '--chart', chart, '-n', ns]);
         expect(imported.stdout).toMatch(/: adopt( with pins)?/);
@@ -130,7 +104,7 @@ controllerManagerDescribe(
           // The team edits the resource; Myapp never pushes edits to its objects, so the first sync would roll the
           // new image out. Import says so before it happens (into a preview chart), and as JSON for programs.
           const patchImage = (image: string) =>
-            client.request(
+            plane.client.request(
               'PATCH',
               objectPath(fixture.cr),
               { spec: { image } },
@@ -183,14 +157,18 @@ controllerManagerDescribe(
 
         // 4. Apply the render as Flux does.
         run(NODE, [SPECFORGE, 'render', join(root, 'charts'), '--out', join(root, 'dist')]);
-        const applied = kubectlAt(cp.info, [...applyAs(tool), '-k', join(root, 'dist', SEED_CHART[seed])]);
+        const applied = kubectlAt(plane.cp.info, [
+          ...applyAs(tool),
+          '-k',
+          join(root, 'dist', SEED_CHART[seed]),
+        ]);
         expect(applied.stderr).not.toMatch(/warning/i);
 
         // 5. The old resource and its CRD are gone; the garbage collector has had its time.
         const r = SEED_RESOURCE[seed];
         await waitFor('the old CRD gone', async () => {
           try {
-            await client.request(
+            await plane.client.request(
               'GET',
               `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${r.plural}.${r.apiVersion.split('/')[0]}`,
             );
@@ -233,7 +211,7 @@ controllerManagerDescribe(
           text = text.replace(/port: 80\n/, 'port: 8080\n').replace(/targetPort: 80\n/, 'targetPort: 8080\n');
         writeFileSync(file, text);
         run(NODE, [SPECFORGE, 'render', join(root, 'charts'), '--out', join(root, 'dist')]);
-        kubectlAt(cp.info, [...applyAs(tool), '-k', join(root, 'dist', SEED_CHART[seed])]);
+        kubectlAt(plane.cp.info, [...applyAs(tool), '-k', join(root, 'dist', SEED_CHART[seed])]);
         if (deployment !== undefined) expect((await get(deployment))?.spec.replicas).toBe(4);
         if (appService) {
           const service = fixture.objects.find((o) => o.kind === 'Service');
@@ -255,12 +233,12 @@ controllerManagerDescribe(
     );
 
     it('node-pool: the new pool takes the keys the old operator wrote over, and its RuntimeClass stays', async () => {
-      await installCrds(cp.info); // specforge's NodePool CRD (nodes.specforge.dev)
-      const fixture = await createAsOperator(cp.info, 'node-pool', '', { memberNodes: ['np-member'] });
+      await installCrds(plane.cp.info); // specforge's NodePool CRD (nodes.specforge.dev)
+      const fixture = await createAsOperator(plane.cp.info, 'node-pool', '', { memberNodes: ['np-member'] });
       const runtimeClass = fixture.objects.find((o) => o.kind === 'RuntimeClass');
-      const node = (name: string) => client.request<Json>('GET', `/api/v1/nodes/${name}`);
+      const node = (name: string) => plane.client.request<Json>('GET', `/api/v1/nodes/${name}`);
       const patchNode = (name: string, labels: Record<string, string>) =>
-        client.request(
+        plane.client.request(
           'PATCH',
           `/api/v1/nodes/${name}`,
           { metadata: { labels } },
@@ -269,12 +247,11 @@ controllerManagerDescribe(
       // Since the operator wrote it, the spec's label value changed (the Node holds a stale one); a team label came too;
       // and a Node carries the membership label with a value the seed's rule ignores.
       await patchNode('np-member', { 'node-pool.lailin.xyz/master': '8', team: 'payments' });
-      await client.request('POST', '/api/v1/nodes', {
+      await plane.client.request('POST', '/api/v1/nodes', {
         metadata: { name: 'np-other', labels: { 'node-role.kubernetes.io/master': 'true' } },
       });
 
-      const root = tempDir('migration-', join(ROOT, '.cache'));
-      roots.push(root);
+      const root = plane.workDir('migration-');
       const chart = join(root, 'charts', SEED_CHART['node-pool']);
       const imported = specforge(['import', '--chart', chart, '--all-namespaces']);
       expect(imported.stdout).toMatch(/RuntimeClass node-pool-master: adopt with pins/);
@@ -289,7 +266,7 @@ controllerManagerDescribe(
         '--operator-gone',
       ]);
       run(NODE, [SPECFORGE, 'render', join(root, 'charts'), '--out', join(root, 'dist')]);
-      kubectlAt(cp.info, [
+      kubectlAt(plane.cp.info, [
         ...applyAs('kustomize-controller'),
         '-k',
         join(root, 'dist', SEED_CHART['node-pool']),
@@ -298,7 +275,7 @@ controllerManagerDescribe(
       // The old pool and its CRD are gone; its RuntimeClass is the same object, and pods naming it are admitted.
       expect((await get(fixture.cr)) ?? 'gone').toBe('gone');
       expect((await get(runtimeClass ?? {}))?.metadata.uid).toBe(runtimeClass?.metadata.uid);
-      kubectlAt(cp.info, ['create', '--dry-run=server', '-n', 'default', '-f', '-'], {
+      kubectlAt(plane.cp.info, ['create', '--dry-run=server', '-n', 'default', '-f', '-'], {
         input: JSON.stringify({
           apiVersion: 'v1',
           kind: 'Pod',
@@ -308,7 +285,7 @@ controllerManagerDescribe(
       });
 
       const controller = await startController({
-        kubeConfig: adminConfig(cp.info),
+        kubeConfig: adminConfig(plane.cp.info),
         namespace: 'default',
         leaseName: 'migration-controller',
         leaseDurationMs: 3000,
@@ -334,7 +311,7 @@ controllerManagerDescribe(
         expect(other.metadata.labels['node-pool.lailin.xyz/master']).toBeUndefined();
         expect((other.spec.taints ?? []).filter((t: Json) => t.key === 'node-pool.lailin.xyz')).toEqual([]);
         // Deleting the new pool removes the keys it took over, and nothing else.
-        await client.request('DELETE', '/apis/nodes.specforge.dev/v1/nodepools/master');
+        await plane.client.request('DELETE', '/apis/nodes.specforge.dev/v1/nodepools/master');
         await waitFor('the keys removed', async () => {
           const n = await node('np-member');
           const poolTaints = (n.spec.taints ?? []).filter((t: Json) => t.key === 'node-pool.lailin.xyz');
