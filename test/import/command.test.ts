@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { run } from '../support/tmp.js';
+
+describe('specforge import and adopt on the command line', () => {
+  it.each([
+    [['import', '-n', 'x'], 'import needs --chart DIR'],
+    [['import', '--chart', 'c'], 'import needs either -n NAMESPACE (repeatable) or --all-namespaces'],
+    [
+      ['import', '--chart', 'c', '-n', 'x', '-A'],
+      'import needs either -n NAMESPACE (repeatable) or --all-namespaces',
+    ],
+    [['import', '--chart', 'c', '-A', '--format', 'yaml'], '--format takes text or json, got "yaml"'],
+    [['adopt', 'apply', '--field-manager', 'f', '--operator-gone'], 'adopt needs --chart DIR'],
+    [['adopt', 'go', '--chart', 'c'], 'adopt takes plan or apply, got "go"'],
+    [['adopt', 'plan', '--chart', 'c', '--operator-gone'], 'adopt needs --field-manager NAME'],
+    [['adopt', 'plan', '--chart', 'c', '--field-manager', 'f'], 'adopt needs --operator NS/DEPLOYMENT'],
+    [
+      ['adopt', 'plan', '--chart', 'c', '--field-manager', 'f', '--operator', 'op'],
+      '--operator takes NAMESPACE/NAME, got "op"',
+    ],
+  ])('refuses %j as a usage error: %s', async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints its help', async () => {
+    expect((await run(['import', '--help'])).out).toContain('Usage: specforge import --chart DIR');
+    expect((await run(['adopt', '--help'])).out).toContain('Usage: specforge adopt plan|apply');
+  });
+
+  it('names the kubeconfig it cannot read, with no stack trace', async () => {
+    const r = await run(['import', '--chart', 'c', '-A', '--kubeconfig', '/nonexistent/kubeconfig']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^specforge: .*\/nonexistent\/kubeconfig/);
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+});
