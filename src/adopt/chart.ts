@@ -5,6 +5,7 @@ import { parseChartSettings } from '../render/chart-settings.js';
 import { renderChartsAsync } from '../render/render.js';
 import type { SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
+import { seedKindOf } from '../import/seeds.js';
 import { UsageError } from '../usage-error.js';
 import type { RenderedRef, ResourceRef } from './read.js';
 
@@ -28,13 +29,17 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
   const ownErrors = errors.filter((e) => e.file.startsWith(input.dir));
   const settings =
     input.settings === undefined ? {} : parseChartSettings(input.settings.text, input.settings.file).settings;
+  // Only the seed operators' resources are old ones: a spec of specforge's own kinds (nodes.specforge.dev NodePools)
+  // stands for nothing adopt may delete.
   const resources: ResourceRef[] = input.specFiles.flatMap((f) =>
-    parseSpecText(f.text, f.file).specs.map((s) => ({
-      apiVersion: s.apiVersion,
-      kind: s.kind,
-      name: s.name,
-      ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
-    })),
+    parseSpecText(f.text, f.file)
+      .specs.filter((s) => seedKindOf(s) !== undefined)
+      .map((s) => ({
+        apiVersion: s.apiVersion,
+        kind: s.kind,
+        name: s.name,
+        ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
+      })),
   );
   const result = await renderChartsAsync([input]);
   const rendered: RenderedRef[] = [...result.files]

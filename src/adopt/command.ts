@@ -9,6 +9,7 @@ import { ApiError, type KubeClient } from '../controller/kube.js';
 import { connect } from '../kube-connect.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
+import { seedKindOf } from '../import/seeds.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';
 import type { AdoptOptions, Step } from './model.js';
 import { operatorRunning, type OperatorRef } from './operator.js';
@@ -61,14 +62,18 @@ export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<nu
   const client = await connect(a);
   const running = a.operatorGone ? undefined : await operatorRunning(client, a.operator);
   if (running !== undefined) {
-    io.err(`specforge: the old operator still runs: ${running}. Nothing changed.`);
+    io.err(`specforge: ${running}. Nothing changed.`);
     return 1;
   }
   const run: AdoptRun = {
     client,
     chart,
     chartDir: a.chart,
-    options: { fieldManager: a.fieldManager, operatorManagers: operatorManagersFor(a, chart) },
+    options: {
+      fieldManager: a.fieldManager,
+      operatorManagers: operatorManagersFor(a, chart),
+      operatorFinalizers: [...new Set(chart.resources.flatMap((r) => seedKindOf(r)?.finalizers ?? []))],
+    },
     io,
   };
   if (a.mode === 'plan') await printPlan(run);
@@ -91,11 +96,7 @@ interface AdoptRun {
  */
 function operatorManagersFor(a: AdoptArgs, chart: AdoptChart): string[] {
   if (a.operatorManagers.length > 0) return a.operatorManagers;
-  return [
-    ...new Set(
-      chart.resources.map((r) => (r.apiVersion.startsWith('app.example.com/') ? 'opdemo' : 'manager')),
-    ),
-  ];
+  return [...new Set(chart.resources.map((r) => seedKindOf(r)?.manager ?? 'manager'))];
 }
 
 /** `adopt plan`: prints every call adoption would make, and how many; changes nothing. */

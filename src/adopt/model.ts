@@ -47,6 +47,7 @@ export interface LiveObject {
 /** A CRD of the old operator: its name, its path, and how many of its resources are live (any namespace). */
 export interface LiveCrd {
   readonly name: string;
+  readonly uid: string;
   readonly path: string;
   readonly remaining: number;
   /** Whether its deletion has begun. */
@@ -69,6 +70,8 @@ export interface AdoptOptions {
   readonly fieldManager: string;
   /** The old operator's field managers (`opdemo`, `manager`). */
   readonly operatorManagers: readonly string[];
+  /** The old operator's finalizers, removed since it is stopped (no other finalizer is ever removed). */
+  readonly operatorFinalizers: readonly string[];
 }
 
 /** One API call of the cut-over. */

@@ -40,7 +40,8 @@ export async function operatorRunning(
       client,
       `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
     );
-    const why = d === undefined ? undefined : deploymentRunning(op.deployment, d);
+    if (d === undefined) return notFound('Deployment', op.deployment, '--operator');
+    const why = deploymentRunning(op.deployment, d);
     if (why !== undefined) return why;
   }
   if (op.lease !== undefined) {
@@ -49,7 +50,8 @@ export async function operatorRunning(
       client,
       `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases/${name}`,
     );
-    const why = l === undefined ? undefined : leaseHeld(op.lease, l, now);
+    if (l === undefined) return notFound('Lease', op.lease, '--operator-lease');
+    const why = leaseHeld(op.lease, l, now);
     if (why !== undefined) return why;
   }
   return undefined;
@@ -60,7 +62,7 @@ function deploymentRunning({ namespace, name }: NamespacedName, d: DeploymentRep
   const wanted = d.spec?.replicas ?? 1;
   const running = d.status?.replicas ?? 0;
   if (wanted > 0 || running > 0)
-    return `its Deployment ${namespace}/${name} has ${wanted} wanted and ${running} existing pods (scale it to 0 first: kubectl -n ${namespace} scale deployment ${name} --replicas=0)`;
+    return `the old operator still runs: its Deployment ${namespace}/${name} has ${wanted} wanted and ${running} existing pods (scale it to 0 first: kubectl -n ${namespace} scale deployment ${name} --replicas=0)`;
   return undefined;
 }
 
@@ -69,8 +71,16 @@ function leaseHeld({ namespace, name }: NamespacedName, l: LeaseRenewal, now: Da
   const renewed = Date.parse(l.spec?.renewTime ?? '');
   const duration = (l.spec?.leaseDurationSeconds ?? 15) * 1000;
   if (l.spec?.holderIdentity && !Number.isNaN(renewed) && now.getTime() - renewed < duration)
-    return `its Lease ${namespace}/${name} was renewed ${Math.round((now.getTime() - renewed) / 1000)} s ago by ${l.spec.holderIdentity}`;
+    return `the old operator still runs: its Lease ${namespace}/${name} was renewed ${Math.round((now.getTime() - renewed) / 1000)} s ago by ${l.spec.holderIdentity}`;
   return undefined;
+}
+
+/**
+ * A named operator object that does not exist: a typo must not pass for "stopped". The reason to refuse, naming what
+ * to check. Pure.
+ */
+function notFound(kind: string, { namespace, name }: NamespacedName, flag: string): string {
+  return `cannot tell whether the old operator runs: its ${kind} ${namespace}/${name} (${flag}) does not exist; check the name, or pass --operator-gone once the operator is uninstalled`;
 }
 
 /** GETs `path`; undefined when it is not found (404). */

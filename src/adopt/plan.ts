@@ -21,7 +21,7 @@ export function nextStep(state: AdoptState, options: AdoptOptions): Planned | un
   return (
     detachStep(state) ??
     handOverStep(state, options) ??
-    finalizerStep(state) ??
+    finalizerStep(state, options) ??
     deleteStep(state) ??
     crdStep(state)
   );
@@ -91,9 +91,11 @@ function handOverStep(state: AdoptState, options: AdoptOptions): Planned | undef
 /** Finalizers of Kubernetes itself (an Orphan or foreground deletion in progress): never removed. */
 const KUBERNETES_FINALIZERS = ['orphan', 'foregroundDeletion'];
 
-function finalizerStep(state: AdoptState): Planned | undefined {
+function finalizerStep(state: AdoptState, options: AdoptOptions): Planned | undefined {
   for (const cr of state.crs) {
-    const i = cr.finalizers.findIndex((f) => !KUBERNETES_FINALIZERS.includes(f));
+    const i = cr.finalizers.findIndex(
+      (f) => options.operatorFinalizers.includes(f) && !KUBERNETES_FINALIZERS.includes(f),
+    );
     const finalizer = cr.finalizers[i];
     if (finalizer === undefined) continue;
     return {
@@ -151,6 +153,7 @@ function crdStep(state: AdoptState): Planned | undefined {
       does: `delete CustomResourceDefinition ${crd.name} (none of its resources is left)`,
       method: 'DELETE',
       path: crd.path,
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: crd.uid } },
     },
     after: (s) => ({ ...s, crds: s.crds.filter((d) => d.name !== crd.name) }),
   };

@@ -20,8 +20,9 @@ export interface RenderedRef {
 }
 
 interface Crd {
-  readonly metadata: { readonly name: string; readonly deletionTimestamp?: string };
+  readonly metadata: { readonly name: string; readonly uid: string; readonly deletionTimestamp?: string };
   readonly spec: {
+    readonly versions: readonly { readonly name: string; readonly served: boolean }[];
     readonly group: string;
     readonly scope: string;
     readonly names: { readonly kind: string; readonly plural: string };
@@ -73,6 +74,12 @@ async function readResources(
   for (const r of resources) {
     const crd = crdOf(crdList.items, r);
     if (crd === undefined) continue;
+    const version = r.apiVersion.split('/')[1];
+    if (!crd.spec.versions.some((v) => v.name === version && v.served))
+      // Reading nothing here would make the CRD look empty, and deleting it would delete every resource it holds.
+      throw new Error(
+        `CustomResourceDefinition ${crd.metadata.name} does not serve ${r.apiVersion} (the version of ${r.kind} ${r.name} in the chart); serve it, or import the resources again`,
+      );
     if (!crds.has(crd.metadata.name)) crds.set(crd.metadata.name, await readCrd(client, crd, r.apiVersion));
     const path = customResourcePath({
       apiVersion: r.apiVersion,
@@ -94,14 +101,27 @@ function crdOf(crds: readonly Crd[], r: ResourceRef): Crd | undefined {
 
 /** A CRD as adoption sees it, with how many of its resources (listed in `apiVersion`) are left. */
 async function readCrd(client: KubeClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
-  const all = await listOrEmpty(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
+  // A CRD being deleted serves its resources no more (404); the served version was checked before.
+  const being = crd.metadata.deletionTimestamp !== undefined;
+  const all = being ? [] : await listServed(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
   return {
     name: crd.metadata.name,
+    uid: crd.metadata.uid,
     path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
     // Resources whose deletion has begun are as good as gone: the CRD can go after them.
     remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
     ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
   };
+}
+
+/** The resources a CRD serves, or none when it went away since the CRDs were listed (404). */
+async function listServed(client: KubeClient, path: string): Promise<Raw[]> {
+  try {
+    return (await client.request<{ items: Raw[] }>('GET', path)).items;
+  } catch (e) {
+    if (isStatus(e, 404)) return [];
+    throw e;
+  }
 }
 
 /** What makes an object of a kind the operators made a dependent. */

@@ -24,6 +24,8 @@ export interface SeedKind {
   readonly namespaced: boolean;
   /** The operator's field manager (its binary's user agent). */
   readonly manager: string;
+  /** The finalizers the operator puts on its resources (adopt removes them, the operator being stopped). */
+  readonly finalizers: readonly string[];
   readonly made: readonly MadeObject[];
 }
 
@@ -53,6 +55,7 @@ export const SEED_KINDS: readonly SeedKind[] = [
     plural: 'appservices',
     namespaced: true,
     manager: 'opdemo',
+    finalizers: [],
     made: [deployment(), service()],
   },
   {
@@ -61,6 +64,7 @@ export const SEED_KINDS: readonly SeedKind[] = [
     plural: 'appservices',
     namespaced: true,
     manager: 'manager',
+    finalizers: [],
     made: [deployment(), service()],
   },
   {
@@ -69,6 +73,7 @@ export const SEED_KINDS: readonly SeedKind[] = [
     plural: 'myapps',
     namespaced: true,
     manager: 'manager',
+    finalizers: [],
     made: [
       deployment(),
       service(),
@@ -89,6 +94,7 @@ export const SEED_KINDS: readonly SeedKind[] = [
     plural: 'podroutes',
     namespaced: true,
     manager: 'manager',
+    finalizers: [],
     made: [
       deployment(() => 'pod-route'),
       service(() => 'podroute-service'),
@@ -109,6 +115,7 @@ export const SEED_KINDS: readonly SeedKind[] = [
     plural: 'nodepools',
     namespaced: false,
     manager: 'manager',
+    finalizers: ['node.finalizers.node-pool.lailin.xyz'],
     made: [
       {
         apiVersion: 'node.k8s.io/v1',
@@ -121,3 +128,8 @@ export const SEED_KINDS: readonly SeedKind[] = [
     ],
   },
 ];
+
+/** The seed kind a resource is of, by apiVersion and kind; undefined for specforge's own kinds. */
+export function seedKindOf(r: { readonly apiVersion: string; readonly kind: string }): SeedKind | undefined {
+  return SEED_KINDS.find((k) => k.apiVersion === r.apiVersion && k.kind === r.kind);
+}

@@ -3,7 +3,11 @@ import { handOver, unionFields } from '../../src/adopt/managed-fields.js';
 import type { AdoptState, LiveObject } from '../../src/adopt/model.js';
 import { nextStep, plan } from '../../src/adopt/plan.js';
 
-const options = { fieldManager: 'kustomize-controller', operatorManagers: ['opdemo'] };
+const options = {
+  fieldManager: 'kustomize-controller',
+  operatorManagers: ['opdemo'],
+  operatorFinalizers: ['node.finalizers.node-pool.lailin.xyz'],
+};
 
 const cr: LiveObject = {
   apiVersion: 'app.example.com/v1',
@@ -59,6 +63,7 @@ const state: AdoptState = {
   crds: [
     {
       name: 'appservices.app.example.com',
+      uid: 'crd-uid',
       path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/appservices.app.example.com',
       remaining: 1,
     },
@@ -111,6 +116,23 @@ describe('the adoption plan', () => {
       { op: 'remove', path: '/metadata/finalizers/0' },
     ]);
     expect(steps[1]?.method).toBe('DELETE');
+  });
+
+  it("never removes another controller's finalizer, nor Kubernetes' own", () => {
+    const steps = plan(
+      { ...state, dependents: [], crs: [{ ...cr, finalizers: ['orphan', 'example.com/backup'] }] },
+      options,
+    );
+    expect(steps.some((s) => s.method === 'PATCH')).toBe(false);
+  });
+
+  it('deletes the CRD only as the one it read (a uid precondition)', () => {
+    const steps = plan(state, options);
+    expect(steps.at(-1)?.body).toEqual({
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      preconditions: { uid: 'crd-uid' },
+    });
   });
 
   it('keeps a CRD that still has resources not in the chart', () => {

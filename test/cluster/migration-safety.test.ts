@@ -138,6 +138,10 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     const patch = (ops: Json[]): void => {
       kubectlAt(plane.cp.info, ['patch', 'crd', crd, '--type=json', '-p', JSON.stringify(ops)]);
     };
+    // A chart imported while the version was served: adopt must refuse once it is not (it would read nothing and
+    // take the CRD for empty).
+    const imported = chartDir('pod-route');
+    specforge(['import', '--chart', imported, '-n', 'old-version']);
     patch([
       { op: 'add', path: '/spec/versions/-', value: v1 },
       { op: 'replace', path: '/spec/versions/0/served', value: false },
@@ -148,6 +152,17 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
         async () => (await serves('v1')) && !(await serves('v1alpha1')),
         30_000,
       );
+      const refused = specforge(
+        ['adopt', 'apply', '--chart', imported, '--field-manager', 'kustomize-controller', '--operator-gone'],
+        [1],
+      );
+      expect(refused.stderr).toMatch(/does not serve quay\.io\/v1alpha1/);
+      expect(await serves('v1')).toBe(true);
+      const still = await plane.client.request<{ items: Json[] }>(
+        'GET',
+        '/apis/quay.io/v1/namespaces/old-version/podroutes',
+      );
+      expect(still.items).toHaveLength(1);
       const chart = chartDir('pod-route');
       const r = specforge(['import', '--chart', chart, '-n', 'old-version'], [1]);
       expect(r.stderr).toMatch(
@@ -218,5 +233,32 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     await waitFor('the old AppService gone', async () => (await get(fixture.cr)) === undefined, 60_000);
     await new Promise((done) => setTimeout(done, 8_000)); // the garbage collector's turn (6 s in migration.md)
     for (const o of fixture.objects) expect((await get(o))?.metadata.uid, objectPath(o)).toBe(o.metadata.uid);
+  });
+
+  it('adopt refuses an operator it cannot find, rather than taking a typo for "stopped"', async () => {
+    await createAsOperator(plane.cp.info, 'myapp', 'typo');
+    const chart = chartDir('myapp');
+    specforge(['import', '--chart', chart, '-n', 'typo']);
+    const r = specforge(
+      [
+        'adopt',
+        'apply',
+        '--chart',
+        chart,
+        '--field-manager',
+        'kustomize-controller',
+        '--operator',
+        'myapp-system/myap-controller-manager',
+      ],
+      [1],
+    );
+    expect(r.stderr).toMatch(
+      /cannot tell whether the old operator runs: its Deployment myapp-system\/myap-controller-manager \(--operator\) does not exist/,
+    );
+    const cr = await plane.client.request<Json>(
+      'GET',
+      '/apis/myapp.timd.cn/v1/namespaces/typo/myapps/test-myapp',
+    );
+    expect(cr.metadata.deletionTimestamp).toBeUndefined();
   });
 });

@@ -194,6 +194,23 @@ controllerManagerDescribe(
           }
           if (o.kind === 'Route') expect(now?.spec.host).toBe(was?.spec.host);
         }
+        // Nothing duplicated: each kind holds exactly the operator's objects, no second one beside them.
+        for (const [kind, path] of [
+          ['Deployment', `/apis/apps/v1/namespaces/${ns}/deployments`],
+          ['Service', `/api/v1/namespaces/${ns}/services`],
+          ['Ingress', `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses`],
+          ['Route', `/apis/route.openshift.io/v1/namespaces/${ns}/routes`],
+        ] as const) {
+          const live = (await plane.client.request<{ items: Json[] }>('GET', path)).items.map(
+            (o) => o.metadata.name,
+          );
+          expect(live.sort(), kind).toEqual(
+            fixture.objects
+              .filter((o) => o.kind === kind)
+              .map((o) => o.metadata.name)
+              .sort(),
+          );
+        }
         // No pod restarted: no new ReplicaSet.
         expect(await replicaSets(ns)).toEqual(rsBefore);
 
