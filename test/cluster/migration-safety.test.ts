@@ -261,4 +261,32 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     );
     expect(cr.metadata.deletionTimestamp).toBeUndefined();
   });
+
+  it('adopt apply killed after each call, on a NodePool with its finalizer, ends with the pool gone and its RuntimeClass kept', async () => {
+    const fixture = await createAsOperator(plane.cp.info, 'node-pool', '', { name: 'crashpool' });
+    const runtimeClass = fixture.objects.find((o) => o.kind === 'RuntimeClass') ?? {};
+    expect(fixture.cr.metadata.finalizers).toEqual(['node.finalizers.node-pool.lailin.xyz']);
+    const chart = chartDir('crashpool');
+    // NodePools are cluster-scoped: listed whatever the namespaces; this namespace holds nothing else to import.
+    specforge(['import', '--chart', chart, '-n', 'no-such-namespace']);
+    const args = [
+      'adopt',
+      'apply',
+      '--chart',
+      chart,
+      '--field-manager',
+      'kustomize-controller',
+      '--operator-gone',
+    ];
+    const planned = specforge(['adopt', 'plan', ...args.slice(2)]).stdout;
+    expect(planned).toMatch(/remove finalizer node\.finalizers\.node-pool\.lailin\.xyz/);
+    const calls = (planned.match(/^(PATCH|DELETE) /gm) ?? []).length;
+    let kills = 0;
+    while ((await applyKilledAfterOneCall(args)) === 'killed') kills += 1;
+    expect(kills).toBe(calls);
+    await waitFor('the old NodePool gone', async () => (await get(fixture.cr)) === undefined, 60_000);
+    const rc = await get(runtimeClass);
+    expect(rc?.metadata.uid).toBe(runtimeClass.metadata?.uid);
+    expect(rc?.metadata.ownerReferences ?? []).toEqual([]);
+  });
 });
