@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { KubeClient } from './controller/kube.js';
 import { fileCredentials, loadCredentials } from './controller/kubeconfig.js';
 import { UsageError } from './usage-error.js';
@@ -9,7 +10,7 @@ import { UsageError } from './usage-error.js';
 export async function connect(options: { kubeconfig?: string; context?: string }): Promise<KubeClient> {
   if (options.context === undefined)
     return KubeClient.fromCredentials(await loadCredentials(options.kubeconfig));
-  const file = options.kubeconfig ?? process.env.KUBECONFIG?.split(':')[0];
+  const file = options.kubeconfig ?? process.env.KUBECONFIG?.split(delimiter)[0];
   if (file === undefined || file === '') throw new UsageError('--context needs --kubeconfig (or KUBECONFIG)');
   const creds = await fileCredentials(file, options.context);
   if (creds === undefined)

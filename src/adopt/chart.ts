@@ -1,6 +1,5 @@
-import { basename, dirname } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import { loadCharts } from '../render/load-charts.js';
+import { objectsOfFiles } from '../render/files.js';
+import { loadChartDir } from '../render/load-charts.js';
 import { parseChartSettings } from '../render/chart-settings.js';
 import { renderChartsAsync } from '../render/render.js';
 import type { SpecError } from '../specs/errors.js';
@@ -22,11 +21,8 @@ export interface AdoptChart {
  * tool will own. Errors come back as data: a chart that does not render adopts nothing.
  */
 export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
-  const name = basename(chartDir.replace(/\/+$/, ''));
-  const { inputs, errors } = await loadCharts(dirname(chartDir.replace(/\/+$/, '')));
-  const input = inputs.find((i) => i.name === name);
+  const { input, errors } = await loadChartDir(chartDir);
   if (input === undefined) throw new UsageError(`${chartDir} is not a chart directory`);
-  const ownErrors = errors.filter((e) => e.file.startsWith(input.dir));
   const settings =
     input.settings === undefined ? {} : parseChartSettings(input.settings.text, input.settings.file).settings;
   // Only the seed operators' resources are old ones: a spec of specforge's own kinds (nodes.specforge.dev NodePools)
@@ -42,14 +38,11 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
       })),
   );
   const result = await renderChartsAsync([input]);
-  const rendered: RenderedRef[] = [...result.files]
-    .filter(([path]) => !path.endsWith('/kustomization.yaml'))
-    .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>)) // eslint-disable-line @typescript-eslint/no-explicit-any
-    .map((o) => ({
-      apiVersion: String(o.apiVersion),
-      kind: String(o.kind),
-      name: String(o.metadata?.name),
-      ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
-    }));
-  return { resources, rendered, errors: [...ownErrors, ...result.errors] };
+  const rendered: RenderedRef[] = objectsOfFiles(result.files).map((o) => ({
+    apiVersion: String(o.apiVersion),
+    kind: String(o.kind),
+    name: String(o.metadata?.name),
+    ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
+  }));
+  return { resources, rendered, errors: [...errors, ...result.errors] };
 }

@@ -1,17 +1,22 @@
+import { SEED_KINDS } from '../import/seeds.js';
+import { groupOf as groupOfObject } from '../rules/objects.js';
+
 /** API paths of the kinds the seed operators made, and of custom resources by their CRD's plural. */
 
-/** Kind → [API prefix, plural, namespaced] for the objects the seed operators create. */
-export const OPERATOR_MADE: Readonly<Record<string, readonly [string, string, boolean]>> = {
-  'apps/Deployment': ['/apis/apps/v1', 'deployments', true],
-  '/Service': ['/api/v1', 'services', true],
-  'networking.k8s.io/Ingress': ['/apis/networking.k8s.io/v1', 'ingresses', true],
-  'route.openshift.io/Route': ['/apis/route.openshift.io/v1', 'routes', true],
-  'node.k8s.io/RuntimeClass': ['/apis/node.k8s.io/v1', 'runtimeclasses', false],
-};
+/**
+ * `group/Kind` → [API prefix, plural, namespaced] for the objects the seed operators create: the kinds of the seed
+ * table (src/import/seeds.ts), each once.
+ */
+export const OPERATOR_MADE: Readonly<Record<string, readonly [string, string, boolean]>> = Object.fromEntries(
+  SEED_KINDS.flatMap((k) => k.made).map((m) => [
+    `${groupOf(m.apiVersion)}/${m.kind}`,
+    [m.prefix, m.plural, m.namespaced] as const,
+  ]),
+);
 
-/** `apps/v1` → `apps`; `v1` → ''. */
+/** `apps/v1` → `apps`; `v1` → '' (src/rules/objects.ts, for an apiVersion alone). */
 export function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+  return groupOfObject({ apiVersion });
 }
 
 /** The collection path of a kind the operators made, in `namespace` when namespaced; undefined for others. */

@@ -6,22 +6,22 @@
  * the seed's and specforge's membership rules disagree on. Exit 0 all adoptable, 1 something blocked or replaced
  * (or an error: nothing written), 2 usage.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
 import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
 import { connect } from '../kube-connect.js';
-import { loadCharts } from '../render/load-charts.js';
+import { objectsOfFiles } from '../render/files.js';
+import { loadChartDir } from '../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../render/render.js';
 import type { Obj } from '../rules/objects.js';
 import { formatError, type SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
 import { UsageError } from '../usage-error.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
-import { pinsFor, type LiveSet } from './pins.js';
+import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import { SEED_KINDS, type MadeObject, type SeedKind } from './seeds.js';
 import { specFileName, specFileText } from './spec-file.js';
 
@@ -71,11 +71,12 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
   const lives: ReadResource[] = [];
   for (const { cr, seed } of found) {
     const made = await readMade(client, cr, seed);
-    const text = specText(cr, seed, made);
+    const pins = resourcePins(cr, seed, made);
+    const text = specFileText(cr, pins);
     const file = join(a.chart, specFileName(cr));
     errors.push(...parseSpecText(text, file).errors);
     files.set(file, text);
-    lives.push({ cr, seed, ...made, file });
+    lives.push({ cr, seed, ...made, file, pins });
   }
   const rendered = errors.length > 0 ? [] : await renderWith(a.chart, chartName, files, errors);
   if (errors.length > 0) {
@@ -85,7 +86,7 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     );
     return 1;
   }
-  const report = lives.map((l) => reportFor(l, { pinned: pinnedIn(files.get(l.file) ?? ''), rendered }));
+  const report = lives.map((l) => reportFor(l, { pinned: l.pins as Obj, rendered }));
   const nodes = await nodeDisagreements(
     client,
     lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
@@ -107,21 +108,15 @@ interface ReadResource extends MadeSet {
   readonly cr: Obj;
   readonly seed: SeedKind;
   readonly file: string;
+  /** The pins written into its spec file. */
+  readonly pins: Pins;
 }
 
-/** The spec file of `cr`, with the pins of the objects its operator made that it owns. Pure. */
-function specText(cr: Obj, seed: SeedKind, { live, owned }: MadeSet): string {
+/** The pins of `cr`: what the objects its operator made, and that name it as owner, pin. Pure. */
+function resourcePins(cr: Obj, seed: SeedKind, { live, owned }: MadeSet): Pins {
   const name = String(cr.metadata?.name);
   const ownedLive = Object.fromEntries(Object.entries(live).filter(([kind]) => owned.has(kind))) as LiveSet;
-  return specFileText(
-    cr,
-    pinsFor({ kind: seed.kind, name, spec: cr.spec ?? {} }, ownedLive, defaultNames(name)),
-  );
-}
-
-/** The `adopt` block of a spec file's text (`{}` when it has none). Pure. */
-function pinnedIn(text: string): Obj {
-  return (parseAllDocuments(text)[0]?.toJS() as Obj | undefined)?.adopt ?? {};
+  return pinsFor({ kind: seed.kind, name, spec: cr.spec ?? {} }, ownedLive, defaultNames(name));
 }
 
 /** What one imported resource is judged against: its spec file's pins and every object the chart renders. */
@@ -364,21 +359,16 @@ async function renderWith(
   files: ReadonlyMap<string, string>,
   errors: SpecError[],
 ): Promise<Obj[]> {
-  let input: ChartInput = { name, dir: chartDir, specFiles: [] };
-  if (existsSync(chartDir)) {
-    const loaded = await loadCharts(dirname(chartDir.replace(/\/+$/, '')));
-    input = loaded.inputs.find((i) => i.name === name) ?? input;
-    errors.push(...loaded.errors.filter((e) => e.file.startsWith(chartDir)));
-  }
+  const loaded = await loadChartDir(chartDir);
+  errors.push(...loaded.errors);
+  const input: ChartInput = loaded.input ?? { name, dir: chartDir, specFiles: [] };
   const specFiles = [
     ...input.specFiles.filter((f) => !files.has(f.file)),
     ...[...files].map(([file, text]) => ({ file, relative: `${name}/${basename(file)}`, text })),
   ].sort((a, b) => (a.file < b.file ? -1 : 1));
   const result = await renderChartsAsync([{ ...input, specFiles }]);
   errors.push(...result.errors);
-  return [...result.files]
-    .filter(([p]) => !p.endsWith('kustomization.yaml'))
-    .flatMap(([, t]) => parseAllDocuments(t).map((d) => d.toJS() as Obj));
+  return objectsOfFiles(result.files);
 }
 
 async function nodeDisagreements(

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
@@ -63,6 +63,19 @@ export async function loadCharts(chartsDir: string): Promise<{
       });
   }
   return { inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
+}
+
+/**
+ * One chart directory (`charts/<name>`), read as {@link loadCharts} reads each chart of its parent, and only that
+ * chart (no other chart's module runs). Undefined, with no error, when the directory is missing or not a directory.
+ */
+export async function loadChartDir(chartDir: string): Promise<{ input?: ChartInput; errors: SpecError[] }> {
+  const dir = chartDir.replace(/\/+$/, '');
+  const chartsDir = dirname(dir);
+  const errors: SpecError[] = [];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return { errors };
+  const input = await loadChart(chartsDir, basename(dir), chartsRoot(chartsDir), errors);
+  return { input, errors };
 }
 
 function chartsRoot(chartsDir: string): string {

@@ -4,16 +4,15 @@
  * test here passes because the hazard is real; a fixture that drifted from what the operators create would fail it.
  * The renders are of each chart's plain sample (no `adopt:` pins, whatever charts/ holds): today's default output.
  */
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeClient, isStatus } from '../../src/controller/kube.js';
-import { run, tempDir } from '../support/tmp.js';
-import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
+import { expect, it } from 'vitest';
+import { isStatus } from '../../src/controller/kube.js';
+import { run } from '../support/tmp.js';
 import { ROOT, kubectlAt } from './gitops-tools.js';
 import { waitFor } from './helpers.js';
-import { adminConfig } from './kubeconfig.js';
+import { seedPlane } from './seed-plane.js';
 import {
   LAST_APPLIED,
   NODE_POOL_FINALIZER,
@@ -22,7 +21,6 @@ import {
   SEED_RESOURCE,
   controllerManagerDescribe,
   createAsOperator,
-  installSeedCrds,
   objectPath,
   resourcePath,
   sampleManifest,
@@ -39,26 +37,9 @@ const GC_DEADLINE_MS = 60_000;
 const FLUX_APPLY = ['apply', '--server-side', '--force-conflicts', '--field-manager=kustomize-controller'];
 
 controllerManagerDescribe('seed operators on a control plane with kube-controller-manager', () => {
-  let cp!: ControlPlane;
-  let client!: KubeClient;
-  const workDirs: string[] = [];
+  const plane = seedPlane();
 
-  beforeAll(async () => {
-    // CRDs first: the garbage collector's first discovery then already watches their resources.
-    cp = await startPrivateControlPlane({
-      controllerManager: true,
-      beforeControllerManager: installSeedCrds,
-    });
-    client = await KubeClient.fromKubeConfig(adminConfig(cp.info));
-  }, 180_000);
-
-  afterAll(async () => {
-    client?.close();
-    await cp?.stop();
-    for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const getJson = (path: string): Promise<Json> => client.request<Json>('GET', path);
+  const getJson = (path: string): Promise<Json> => plane.client.request<Json>('GET', path);
   const live = (o: Json): Promise<Json> => getJson(objectPath(o));
   const gone = async (o: Json): Promise<boolean> => {
     try {
@@ -87,8 +68,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   /** Renders a copy of the seed's chart (namespace and spec as the fixture's) in-process; returns its dist dir. */
   async function renderChart(seed: SeedOperator, namespace: string, spec?: Json): Promise<string> {
-    const work = tempDir('specforge-seed-');
-    workDirs.push(work);
+    const work = plane.workDir('specforge-seed-');
     const chart = SEED_CHART[seed];
     const dir = join(work, 'charts', chart);
     cpSync(join(ROOT, 'charts', chart), dir, { recursive: true });
@@ -109,7 +89,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
   }
 
   function fluxApply(dist: string, namespace: string): { status: number; out: string } {
-    const r = kubectlAt(cp.info, [...FLUX_APPLY, '-n', namespace, '-k', dist], { allow: [0, 1] });
+    const r = kubectlAt(plane.cp.info, [...FLUX_APPLY, '-n', namespace, '-k', dist], { allow: [0, 1] });
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   }
 
@@ -126,7 +106,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     '%s fixture: Deployment and Service named after the CR, selecting {app: <cr>}, owned by the CR, spec annotation',
     async (seed) => {
       const ns = `a-${seed}`;
-      const f = await createAsOperator(cp.info, seed, ns);
+      const f = await createAsOperator(plane.cp.info, seed, ns);
       const nodePort = seed === 'opdemo' ? 30002 : 30000;
       const deployment = byKind(f, 'Deployment', 'nginx-app');
       const service = byKind(f, 'Service', 'nginx-app');
@@ -176,7 +156,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   it('myapp fixture: selector and pod labels {app: <namespace>, release: canary}, Ingress class by annotation', async () => {
     const ns = 'a-myapp';
-    const f = await createAsOperator(cp.info, 'myapp', ns);
+    const f = await createAsOperator(plane.cp.info, 'myapp', ns);
     const deployment = byKind(f, 'Deployment', 'test-myapp');
     const service = byKind(f, 'Service', 'test-myapp');
     const ingress = byKind(f, 'Ingress', 'test-myapp');
@@ -223,7 +203,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   it('pod-route fixture: fixed names pod-route, podroute-service, podroute-route; three labels; no Route host', async () => {
     const ns = 'a-pod-route';
-    const f = await createAsOperator(cp.info, 'pod-route', ns);
+    const f = await createAsOperator(plane.cp.info, 'pod-route', ns);
     const labels = { app: 'PodRoute', podroute_cr: 'podroute-sample', tier: 'backend-podroute' };
     const deployment = byKind(f, 'Deployment', 'pod-route');
     const service = byKind(f, 'Service', 'podroute-service');
@@ -261,7 +241,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
   it('node-pool fixture: finalizer, RuntimeClass node-pool-<cr> (runc, plain ownerRef), member Nodes rewritten', async () => {
     // A member with a foreign label and taint, and a Node with the role label set to "true" (not a member for 05).
     const admin = (path: string, body: Json): Promise<Json> =>
-      client.request<Json>('POST', `${path}?fieldManager=kubelet`, body);
+      plane.client.request<Json>('POST', `${path}?fieldManager=kubelet`, body);
     await admin('/api/v1/nodes', {
       apiVersion: 'v1',
       kind: 'Node',
@@ -273,7 +253,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
       kind: 'Node',
       metadata: { name: 'a-true', labels: { 'node-role.kubernetes.io/master': 'true', team: 'b' } },
     });
-    const f = await createAsOperator(cp.info, 'node-pool', 'ignored', { memberNodes: ['a-member-1'] });
+    const f = await createAsOperator(plane.cp.info, 'node-pool', 'ignored', { memberNodes: ['a-member-1'] });
     expect(f.cr.metadata.namespace).toBeUndefined();
     expect(f.cr.metadata.finalizers).toEqual([NODE_POOL_FINALIZER]);
     expect(managerEntry(f.cr, 'manager')?.fieldsV1).toEqual({
@@ -317,7 +297,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     async (seed, nodePort) => {
       const ns = `b-${seed}`;
       const spec = { ports: [{ port: 80, targetPort: 80, nodePort }] };
-      const f = await createAsOperator(cp.info, seed, ns, { spec });
+      const f = await createAsOperator(plane.cp.info, seed, ns, { spec });
       const applied = fluxApply(await renderChart(seed, ns, spec), ns);
       expect(applied.out).toContain('serverside-applied');
       expect(applied.status).toBe(0);
@@ -331,7 +311,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
         );
         expect(now.metadata.ownerReferences).toEqual([controllerRef(f.cr)]);
       }
-      await client.request('DELETE', objectPath(f.cr));
+      await plane.client.request('DELETE', objectPath(f.cr));
       for (const o of adopted)
         await waitFor(`GC to delete ${o.kind} ${o.metadata.name}`, () => gone(o), GC_DEADLINE_MS);
     },
@@ -339,7 +319,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   it("pod-route: the render makes a second set beside the operator's, and deleting the CR deletes the old set", async () => {
     const ns = 'b-pod-route';
-    const f = await createAsOperator(cp.info, 'pod-route', ns);
+    const f = await createAsOperator(plane.cp.info, 'pod-route', ns);
     const applied = fluxApply(await renderChart('pod-route', ns), ns);
     expect(applied.status).toBe(0);
     const rendered = ['Deployment', 'Service', 'Route'].map((kind) => ({
@@ -348,7 +328,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
       metadata: { name: 'podroute-sample', namespace: ns },
     }));
     for (const o of [...f.objects, ...rendered]) expect(await gone(o)).toBe(false);
-    await client.request('DELETE', objectPath(f.cr));
+    await plane.client.request('DELETE', objectPath(f.cr));
     for (const o of f.objects)
       await waitFor(`GC to delete ${o.kind} ${o.metadata.name}`, () => gone(o), GC_DEADLINE_MS);
     for (const o of rendered) expect(await gone(o)).toBe(false);
@@ -359,7 +339,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
   it("opdemo: the render over the operator's Deployment changes the pod labels, so a new ReplicaSet rolls out", async () => {
     const ns = 'c-opdemo';
     const spec = { ports: [{ port: 80, targetPort: 80, nodePort: 30022 }] };
-    const f = await createAsOperator(cp.info, 'opdemo', ns, { spec });
+    const f = await createAsOperator(plane.cp.info, 'opdemo', ns, { spec });
     const deployment = byKind(f, 'Deployment');
     const first = await waitFor('the deployment controller to make the first ReplicaSet', async () => {
       const sets = await replicaSetsOf(deployment);
@@ -387,7 +367,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   it('myapp: the render fails on the immutable selector, and the Service is switched to a selector no pod has', async () => {
     const ns = 'd-myapp';
-    const f = await createAsOperator(cp.info, 'myapp', ns);
+    const f = await createAsOperator(plane.cp.info, 'myapp', ns);
     const applied = fluxApply(await renderChart('myapp', ns), ns);
     expect(applied.status).not.toBe(0);
     expect(applied.out).toMatch(/spec\.selector: Invalid value: .*field is immutable/);
@@ -411,7 +391,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     async (_case, oldNodePort, newNodePort, error) => {
       const ns = `e-opdemo-${oldNodePort}`;
       const before = { ports: [{ port: 80, targetPort: 80, nodePort: oldNodePort }] };
-      const f = await createAsOperator(cp.info, 'opdemo', ns, { spec: before });
+      const f = await createAsOperator(plane.cp.info, 'opdemo', ns, { spec: before });
       expect(fluxApply(await renderChart('opdemo', ns, before), ns).status).toBe(0);
       const changed = { ports: [{ port: 8080, targetPort: 8080, nodePort: newNodePort }] };
       const applied = fluxApply(await renderChart('opdemo', ns, changed), ns);
@@ -428,18 +408,18 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
   // NodePool finalizer -----------------------------------------------------------------------------------------
 
   it('node-pool: with the operator gone its finalizer holds the deleted NodePool; released, GC deletes the RuntimeClass', async () => {
-    const f = await createAsOperator(cp.info, 'node-pool', 'ignored', {
+    const f = await createAsOperator(plane.cp.info, 'node-pool', 'ignored', {
       name: 'pool-f',
       memberNodes: ['f-member'],
     });
     const rc = byKind(f, 'RuntimeClass', 'node-pool-pool-f');
-    await client.request('DELETE', objectPath(f.cr));
+    await plane.client.request('DELETE', objectPath(f.cr));
     await new Promise((r) => setTimeout(r, 5000));
     const held = await live(f.cr);
     expect(held.metadata.deletionTimestamp).toBeDefined();
     expect(held.metadata.finalizers).toEqual([NODE_POOL_FINALIZER]);
     expect(await gone(rc)).toBe(false);
-    await client.request(
+    await plane.client.request(
       'PATCH',
       objectPath(f.cr),
       [
@@ -459,7 +439,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
 
   it('the operator stand-in runs a Deployment with a pod and renews its Lease until stopped', async () => {
     const ns = 'opdemo-system';
-    const standIn = await startOperatorStandIn(cp.info, 'opdemo', ns, { renewMs: 300 });
+    const standIn = await startOperatorStandIn(plane.cp.info, 'opdemo', ns, { renewMs: 300 });
     const leasePath = resourcePath('coordination.k8s.io/v1', 'leases', ns, standIn.lease);
     const pods = async (): Promise<Json[]> =>
       (
