@@ -87,7 +87,8 @@ clusterDescribe('adoption pins on a real kube-apiserver', () => {
     'accepts the pinned render of chart %s (server-side dry run, strict fields)',
     (chart) => {
       const ns = createNamespace();
-      const objects = renderObjects(chart, { namespace: ns });
+      // NodePorts are cluster-wide: another file's objects on this shared plane may hold the sample's port.
+      const objects = renderObjects(chart, { namespace: ns, edit: setNodePort(nodePort()) });
       const out = kubectl(
         [...FLUX_APPLY, '--dry-run=server', '--validate=strict', '-f', '-'],
         [0],
