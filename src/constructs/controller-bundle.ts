@@ -16,6 +16,13 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
+import {
+  KEY_LENGTHS_PATTERN,
+  RESERVED_KEY_PATTERN,
+  RESERVED_NAMESPACES,
+  TAINT_EFFECTS,
+  TAINT_ID_LENGTHS_PATTERN,
+} from '../specs/node-keys.js';
 import { ownerLabels, selectorLabels } from './labels.js';
 
 /** The controller's label-key and label-value rules, as CEL over map keys (Kubernetes qualified names). */
@@ -25,18 +32,35 @@ const QUALIFIED_NAME =
 const KEY_PATTERN =
   '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$';
 const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
-/** The taint effects Kubernetes knows. */
-const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 /** A taint's identity, `key:effect`, as the controller's ownership record writes it. */
-const TAINT_ID_PATTERN = `${KEY_PATTERN.slice(0, -1)}:(${EFFECTS.join('|')})$`;
+const TAINT_ID_PATTERN = `${KEY_PATTERN.slice(0, -1)}:(${TAINT_EFFECTS.join('|')})$`;
 /** Longest qualified name (253-character prefix, `/`, 63-character name). */
 const MAX_KEY = 317;
 
+/** A CEL string literal holding `text` (a regular expression). */
+function celString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** What the CRD says when a key is reserved (the rule of `src/specs/node-keys.ts`). */
+const RESERVED_MESSAGE = `are reserved for Kubernetes: ${RESERVED_NAMESPACES}`;
+/** What the CRD says when a key's parts are too long for a Node. */
+const LENGTHS_MESSAGE =
+  'must have a prefix of at most 253 characters and a name of at most 63 (what a Node accepts)';
+
 /**
- * Key prefixes a pool may not put on Nodes: `node.kubernetes.io/` belongs to Kubernetes (cordon, not-ready, …),
- * `node-role.kubernetes.io/` decides pool membership.
+ * CEL over a list or map of keys (`element`: the key, as CEL over the element `k`): no key in the reserved namespaces, and each key's parts
+ * within the lengths a Node accepts. `lengths` is the length pattern for a label key or for a taint id.
  */
-export const RESERVED_PREFIXES = ['node.kubernetes.io/', 'node-role.kubernetes.io/'] as const;
+function keyRules(what: string, element: string, lengths: string): k8s.ValidationRule[] {
+  return [
+    {
+      rule: `self.all(k, !${element}.matches(${celString(RESERVED_KEY_PATTERN)}))`,
+      message: `${what} ${RESERVED_MESSAGE}`,
+    },
+    { rule: `self.all(k, ${element}.matches(${celString(lengths)}))`, message: `${what} ${LENGTHS_MESSAGE}` },
+  ];
+}
 
 /** Props of {@link ControllerBundle}: where and how the NodePool controller runs. */
 export interface ControllerBundleProps {
@@ -76,14 +100,6 @@ function conditionSchema(): k8s.JsonSchemaProps {
   };
 }
 
-/** CEL refusing keys under a reserved prefix in a list of strings (label keys or taint ids). */
-function notReserved(what: string): k8s.ValidationRule {
-  return {
-    rule: `self.all(k, ${RESERVED_PREFIXES.map((p) => `!k.startsWith('${p}')`).join(' && ')})`,
-    message: `${what} under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
-  };
-}
-
 /**
  * `spec.adopt`: label keys and taint ids (`key:effect`) the pool takes over on its member Nodes when they are there
  * and no pool owns them (what an older operator wrote). Patterns sit under `items` (cdk8s passes them through as
@@ -101,7 +117,7 @@ function adoptSchema(): k8s.JsonSchemaProps {
         description: 'Label keys to adopt.',
         maxItems: 64,
         xKubernetesListType: 'set',
-        xKubernetesValidations: [notReserved('adopt label keys')],
+        xKubernetesValidations: keyRules('adopt label keys', 'k', KEY_LENGTHS_PATTERN),
         items: { type: 'string', minLength: 1, maxLength: MAX_KEY, pattern: KEY_PATTERN },
       },
       taints: {
@@ -109,7 +125,7 @@ function adoptSchema(): k8s.JsonSchemaProps {
         description: 'Taints to adopt, as key:effect.',
         maxItems: 64,
         xKubernetesListType: 'set',
-        xKubernetesValidations: [notReserved('adopt taint keys')],
+        xKubernetesValidations: keyRules('adopt taint keys', 'k', TAINT_ID_LENGTHS_PATTERN),
         items: {
           type: 'string',
           minLength: 1,
@@ -145,10 +161,7 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
                 rule: `self.all(k, size(k) <= ${MAX_KEY} && k.matches('${QUALIFIED_NAME}'))`,
                 message: 'label keys must be qualified names ([prefix/]name)',
               },
-              {
-                rule: `self.all(k, ${RESERVED_PREFIXES.map((p) => `!k.startsWith('${p}')`).join(' && ')})`,
-                message: `label keys under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
-              },
+              ...keyRules('label keys', 'k', KEY_LENGTHS_PATTERN),
             ],
           },
           taints: {
@@ -156,19 +169,14 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
             description: 'Taints put on every member Node.',
             maxItems: 64,
             // At the list, not under items: cdk8s passes schemas under items through unconverted.
-            xKubernetesValidations: [
-              {
-                rule: `self.all(t, ${RESERVED_PREFIXES.map((p) => `!t.key.startsWith('${p}')`).join(' && ')})`,
-                message: `taint keys under ${RESERVED_PREFIXES.join(' and ')} are reserved`,
-              },
-            ],
+            xKubernetesValidations: keyRules('taint keys', 'k.key', KEY_LENGTHS_PATTERN),
             items: {
               type: 'object',
               required: ['key', 'effect'],
               properties: {
                 key: { type: 'string', minLength: 1, maxLength: MAX_KEY, pattern: KEY_PATTERN },
                 value: { type: 'string', maxLength: 63, pattern: LABEL_VALUE },
-                effect: { type: 'string', enum: [...EFFECTS] },
+                effect: { type: 'string', enum: [...TAINT_EFFECTS] },
               },
             },
           },
@@ -201,6 +209,17 @@ export function nodePoolSchema(): k8s.JsonSchemaProps {
             format: 'int32',
             minimum: 0,
             description: 'Keys listed in spec.adopt that member Nodes record as owned by this pool.',
+          },
+          ownedKeys: {
+            type: 'object',
+            description:
+              'Label keys and taints (key:effect) this pool asks or asked for and that Nodes may still carry for it. ' +
+              "Written by the controller: a key a Node's ownership annotation records is changed or removed only if " +
+              'its pool lists it here or in its spec.',
+            properties: {
+              labels: { type: 'array', items: { type: 'string' } },
+              taints: { type: 'array', items: { type: 'string' } },
+            },
           },
           conditions: {
             type: 'array',

@@ -8,7 +8,14 @@
  * - Node writes are JSON merge patches guarded by resourceVersion; on 409 the Node is re-read and re-decided.
  * - Pool status is recomputed at most every `statusDebounceMs` while Nodes change, and written only when it differs.
  */
-import { decide, toMergePatch, type Adoption, type Decision, type PoolLookup } from './decide.js';
+import {
+  decide,
+  toMergePatch,
+  type Adoption,
+  type Decision,
+  type Distrusted,
+  type PoolLookup,
+} from './decide.js';
 import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from './kube.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
@@ -23,7 +30,6 @@ import {
   OWNED_ANNOTATION,
   ownerPools,
   parseOwned,
-  taintId,
   toNodeView,
   toPoolView,
   VERSION,
@@ -33,7 +39,9 @@ import {
   type PoolView,
   type RawObject,
 } from './model.js';
+import { invalidKeys, nextOwnedKeys, reservedKeys, type KeySets } from './pool-keys.js';
 import { WorkQueue, type Timers } from './queue.js';
+import { RESERVED_NAMESPACES } from '../specs/node-keys.js';
 import { Reflector, realDelay, type Delay } from './reflector.js';
 
 export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
@@ -110,7 +118,8 @@ function sameCounts(a: PoolStatus, b: PoolStatus): boolean {
   return (
     a.observedGeneration === b.observedGeneration &&
     a.members === b.members &&
-    a.adoptedKeys === b.adoptedKeys
+    a.adoptedKeys === b.adoptedKeys &&
+    JSON.stringify(a.ownedKeys ?? null) === JSON.stringify(b.ownedKeys ?? null)
   );
 }
 
@@ -119,21 +128,6 @@ function statusPatch(before: PoolStatus, after: PoolStatus): Record<string, unkn
   if (after.adoptedKeys === undefined && before.adoptedKeys !== undefined)
     return { ...after, adoptedKeys: null };
   return { ...after };
-}
-
-/** The pool's own keys under a reserved prefix (wanted or listed for adoption), which are never written. */
-function reservedKeys(pool: PoolView): string[] {
-  return [
-    ...Object.keys(pool.labels)
-      .filter(isReservedKey)
-      .map((k) => `label ${k}`),
-    ...pool.taints
-      .map(taintId)
-      .filter(isReservedKey)
-      .map((id) => `taint ${id}`),
-    ...pool.adopt.labels.filter(isReservedKey).map((k) => `adopt label ${k}`),
-    ...pool.adopt.taints.filter(isReservedKey).map((id) => `adopt taint ${id}`),
-  ];
 }
 
 /** The Event note for what one Node write adopted for one pool. */
@@ -397,6 +391,7 @@ export class NodePoolController {
           this.notePending(node.name, node.resourceVersion);
         logger.debug('node updated', { node: node.name, members: decision.members });
         await this.adoptedEvents(node.name, decision.adopted);
+        if (decision.ownedChanged) await this.distrustedEvent(node.name, decision.distrusted);
         return;
       } catch (err) {
         if (isStatus(err, 404)) return;
@@ -419,6 +414,25 @@ export class NodePoolController {
       this.options.logger.info('adopted keys', { pool: name, node, keys: list.map((a) => a.key) });
       await this.event(pool, 'Adopted', note, false);
     }
+  }
+
+  /**
+   * One Warning Event on the Node (and a log line) when a write dropped record entries that were not trusted: keys
+   * no pool of this cluster asks or asked for, which were left on the Node as they are.
+   */
+  private async distrustedEvent(node: string, distrusted: readonly Distrusted[]): Promise<void> {
+    if (distrusted.length === 0) return;
+    const why = {
+      reserved: 'a Kubernetes key',
+      'not-asked': 'not asked for',
+      'unknown-pool': 'no such pool',
+    };
+    const what = distrusted.map((d) => `${d.kind} ${d.key} (pool ${d.pool}: ${why[d.why]})`);
+    const note =
+      `The ownership annotation ${OWNED_ANNOTATION} names keys no NodePool asks or asked for; they were left on ` +
+      `the Node untouched and dropped from the record: ${what.join('; ')}.`;
+    this.options.logger.warn('untrusted ownership record entries ignored', { node, keys: what });
+    await this.event({ apiVersion: 'v1', kind: 'Node', name: node }, 'OwnershipIgnored', note, true);
   }
 
   private async reconcilePool(name: string): Promise<void> {
@@ -559,8 +573,13 @@ export class NodePoolController {
 
   /** The status a pool should show, from the caches. Pure with respect to the API. */
   computeStatus(pool: PoolView): PoolStatus {
-    const { members, adoptedKeys, pending, conflicts, failures } = this.survey(pool);
-    const condition = readyCondition(pending, { conflicts, failures, reserved: reservedKeys(pool) });
+    const { members, adoptedKeys, pending, conflicts, failures, named, settled } = this.survey(pool);
+    const condition = readyCondition(pending, {
+      conflicts,
+      failures,
+      reserved: reservedKeys(pool),
+      invalid: invalidKeys(pool),
+    });
     const before = readyOf(pool.status);
     const lastTransitionTime =
       before !== undefined && before.status === condition.status
@@ -570,6 +589,7 @@ export class NodePoolController {
       observedGeneration: pool.generation,
       members,
       ...(adoptListed(pool) > 0 ? { adoptedKeys } : {}),
+      ownedKeys: nextOwnedKeys(pool, named, settled),
       conditions: [{ ...condition, observedGeneration: pool.generation, lastTransitionTime }],
     };
   }
@@ -578,38 +598,50 @@ export class NodePoolController {
   private survey(pool: PoolView): Survey {
     // The index holds every Node with the membership label; spec.membership may admit only some values.
     const candidates = this.membersOf.get(pool.name) ?? new Set<string>();
+    const named = { labels: new Set<string>(), taints: new Set<string>() };
     const out = {
       members: 0,
       adoptedKeys: 0,
       pending: 0,
       conflicts: [] as string[],
       failures: [] as string[],
+      named,
+      settled: true,
     };
     for (const n of new Set([...candidates, ...(this.ownersOf.get(pool.name) ?? [])])) {
       const node = this.nodes.store.get(n);
       if (node === undefined) continue;
+      addNamed(named, node, pool.name);
+      out.settled &&= !this.inFlight.has(n) && !this.patchedFrom.has(n);
       if (candidates.has(n) && isMember(node, pool)) {
         out.members += 1;
         out.adoptedKeys += countAdopted(pool, node);
       }
       const d = this.decide(node);
       if (d.changed) out.pending += 1;
-      for (const c of d.conflicts)
-        if (c.pool === pool.name && c.with !== 'reserved')
-          out.conflicts.push(`${n}: ${c.kind} ${c.key} (${c.with})`);
+      out.conflicts.push(...conflictsOf(d, pool.name).map((c) => `${n}: ${c}`));
       const failure = this.failed.get(n);
       if (failure !== undefined) out.failures.push(`${n}: ${failure}`);
     }
     return out;
   }
 
-  private async event(pool: PoolView, reason: string, note: string, warning: boolean): Promise<void> {
+  private async event(
+    about: PoolView | EventSubject,
+    reason: string,
+    note: string,
+    warning: boolean,
+  ): Promise<void> {
+    const regarding: EventSubject =
+      'kind' in about
+        ? about
+        : { apiVersion: `${GROUP}/${VERSION}`, kind: 'NodePool', name: about.name, uid: about.uid };
     const namespace = this.options.eventNamespace ?? 'default';
     const body = {
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
       metadata: {
-        name: `${pool.name}.${(BigInt(Date.now()) * 1_000_000n + BigInt(++this.eventSeq)).toString(16)}`,
+        name: `${regarding.name}.${(BigInt(Date.now()) * 1_000_000n + BigInt(++this.eventSeq)).toString(16)}`,
         namespace,
       },
       eventTime: microTime(Date.now()),
@@ -619,7 +651,7 @@ export class NodePoolController {
       reason,
       type: warning ? 'Warning' : 'Normal',
       note: note.slice(0, 1000),
-      regarding: { apiVersion: `${GROUP}/${VERSION}`, kind: 'NodePool', name: pool.name, uid: pool.uid },
+      regarding,
     };
     try {
       await this.options.client.request(
@@ -629,9 +661,31 @@ export class NodePoolController {
       );
       this.options.metrics.writes.inc({ resource: 'events' });
     } catch (err) {
-      this.options.logger.warn('could not record event', { pool: pool.name, reason, error: String(err) });
+      this.options.logger.warn('could not record event', {
+        about: regarding.name,
+        reason,
+        error: String(err),
+      });
     }
   }
+}
+
+/** Adds the keys the Node's ownership record names under `pool` to `named`. */
+function addNamed(named: { labels: Set<string>; taints: Set<string> }, node: NodeView, pool: string): void {
+  const entry = node.owned[pool];
+  if (entry === undefined) return;
+  for (const k of entry.labels) named.labels.add(k);
+  for (const k of entry.taints) named.taints.add(k);
+}
+
+/**
+ * A decision's conflicts for one pool, as `kind key (with)`; reserved and invalid keys are reported from the pool's
+ * spec instead (`ReservedKey`, `InvalidKey`).
+ */
+function conflictsOf(decision: Decision, pool: string): string[] {
+  return decision.conflicts
+    .filter((c) => c.pool === pool && c.with !== 'reserved' && c.with !== 'invalid')
+    .map((c) => `${c.kind} ${c.key} (${c.with})`);
 }
 
 /** The keys `spec.adopt` lists that the Node's ownership record names under this pool. */
@@ -646,12 +700,24 @@ function countAdopted(pool: PoolView, node: NodeView): number {
   );
 }
 
+/** What an Event is about. */
+interface EventSubject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid?: string;
+}
+
 interface Survey {
   readonly members: number;
   readonly adoptedKeys: number;
   readonly pending: number;
   readonly conflicts: readonly string[];
   readonly failures: readonly string[];
+  /** The keys the Nodes' ownership records name under the pool. */
+  readonly named: KeySets;
+  /** False while a write to one of its Nodes is under way or not yet seen through the watch. */
+  readonly settled: boolean;
 }
 
 interface Problems {
@@ -659,11 +725,13 @@ interface Problems {
   readonly failures: readonly string[];
   /** The pool's own label keys and taints under a reserved prefix, which are never written. */
   readonly reserved: readonly string[];
+  /** The pool's own keys a Node would refuse, which are left out of every write. */
+  readonly invalid: readonly string[];
 }
 
 function readyCondition(
   pending: number,
-  { conflicts, failures, reserved }: Problems,
+  { conflicts, failures, reserved, invalid }: Problems,
 ): Omit<PoolCondition, 'lastTransitionTime'> {
   if (failures.length > 0) {
     return {
@@ -678,7 +746,15 @@ function readyCondition(
       type: 'Ready',
       status: 'False',
       reason: 'ReservedKey',
-      message: `Reserved keys (node.kubernetes.io/, node-role.kubernetes.io/) are never written: ${reserved.slice(0, 3).join('; ')}`,
+      message: `Keys reserved for Kubernetes (${RESERVED_NAMESPACES}) are never written: ${reserved.slice(0, 3).join('; ')}. Remove them from the NodePool.`,
+    };
+  }
+  if (invalid.length > 0) {
+    return {
+      type: 'Ready',
+      status: 'False',
+      reason: 'InvalidKey',
+      message: `Keys no Node accepts are left out (the other keys, and other pools, are still applied): ${invalid.slice(0, 3).join('; ')}. Fix them in the NodePool.`,
     };
   }
   if (conflicts.length > 0) {

@@ -13,15 +13,22 @@
  * - Two pools wanting the same key with different values: the pool whose name sorts first wins; a conflict is
  *   reported.
  * - Taints are identified by `key:effect`, as Kubernetes does; foreign taints keep their place in the list.
- * - Keys under `node.kubernetes.io/` and `node-role.kubernetes.io/` are never written or owned by a pool (so the
- *   controller never fights the node lifecycle controller or changes membership); a pool asking for one gets a
- *   `reserved` conflict.
+ * - Keys in the `kubernetes.io` and `k8s.io` namespaces (and their subdomains: `node.kubernetes.io/`,
+ *   `node-role.kubernetes.io/`, `topology.kubernetes.io/`, `kubernetes.io/hostname`, …) are Kubernetes': never
+ *   written, owned or removed by a pool, whatever a record says; a pool asking for one gets a `reserved` conflict.
+ * - The ownership record is untrusted input (anyone who may annotate a Node can write it): a key it records under
+ *   pool `P` counts as owned only when `P` is a pool of the cache that asks or asked for it (`askedKeys` in
+ *   `pool-keys.ts`). Any other recorded key is left on the Node as foreign, dropped from the record, and reported
+ *   (`distrusted`). With `keepUnknown`, entries of pools the cache does not hold are kept as they are.
+ * - A key or value a Node would refuse (the CRD of an older version may have let it in) is left out of the write, so
+ *   one pool's bad data never blocks the other pools on the Node; the pool gets an `invalid` conflict.
  * - Adoption (`spec.adopt`): a listed label key or taint id that is on the Node and that no ownership record names
  *   is recorded as owned by the listing pool first, whatever its value; the rules above then set it to the wanted
  *   value or remove it. A listed key another pool's record names is not adopted (an `owned` conflict, unless the pool
  *   wants the key, when the rules for shared keys apply); a reserved one never (a `reserved` conflict).
  * - Membership (`spec.membership`): see {@link isMember}.
  */
+import { nodeLabelProblem, nodeTaintProblem } from '../specs/node-keys.js';
 import { isMember } from './membership.js';
 import {
   isReadableOwned,
@@ -35,6 +42,9 @@ import {
   type PoolView,
   type Taint,
 } from './model.js';
+import { trustRecord, type Distrusted } from './trust.js';
+
+export type { Distrusted } from './trust.js';
 
 /** Where pools come from: the NodePool cache, indexed by name. */
 export interface PoolLookup {
@@ -48,9 +58,10 @@ export interface Conflict {
   /**
    * `foreign`: the Node has the key from someone else; `pool`: another pool wants another value; `reserved`: the key
    * is under a reserved prefix (see {@link isReservedKey}) and is never written or adopted; `owned`: the pool lists
-   * the key in `spec.adopt`, but another pool's ownership record names it, so it is not adopted.
+   * the key in `spec.adopt`, but another pool's ownership record names it, so it is not adopted; `invalid`: a Node
+   * would refuse the key or its value, so it is left out of the write.
    */
-  readonly with: 'foreign' | 'pool' | 'reserved' | 'owned';
+  readonly with: 'foreign' | 'pool' | 'reserved' | 'owned' | 'invalid';
 }
 
 /** A key a pool adopts on a Node in this decision: recorded as owned, then corrected, kept or removed. */
@@ -86,6 +97,8 @@ export interface Decision {
   readonly conflicts: readonly Conflict[];
   /** The keys adopted by this decision (empty once every listed key is owned, removed or refused). */
   readonly adopted: readonly Adoption[];
+  /** Record entries not trusted (see {@link Distrusted}), dropped from the record when it is rewritten. */
+  readonly distrusted: readonly Distrusted[];
 }
 
 interface Wanted<T> {
@@ -128,6 +141,8 @@ interface ClaimContext<V> {
   readonly current: (id: string) => V | undefined;
   readonly ownedAll: ReadonlySet<string>;
   readonly same: (a: V, b: V) => boolean;
+  /** Why a Node would refuse this key or value, if it would. */
+  readonly problem: (id: string, value: V) => string | undefined;
   readonly conflicts: Conflict[];
 }
 
@@ -139,6 +154,10 @@ function claim<V>(
 ): void {
   if (isReservedKey(item.id)) {
     ctx.conflicts.push({ pool, kind: ctx.kind, key: item.id, with: 'reserved' });
+    return;
+  }
+  if (ctx.problem(item.id, item.value) !== undefined) {
+    ctx.conflicts.push({ pool, kind: ctx.kind, key: item.id, with: 'invalid' });
     return;
   }
   const existing = ctx.current(item.id);
@@ -178,6 +197,7 @@ function planLabels({ node, owned, active, kept }: PlanInput, conflicts: Conflic
     current: (key) => node.labels[key],
     ownedAll,
     same: (a, b) => a === b,
+    problem: nodeLabelProblem,
     conflicts,
   };
   const claims: Claims<string> = { want: new Map(), byPool: new Map() };
@@ -217,6 +237,7 @@ function planTaints({ node, owned, active, kept }: PlanInput, conflicts: Conflic
     current: (id) => current.get(id),
     ownedAll,
     same: sameValue,
+    problem: (_id, taint) => nodeTaintProblem(taint),
     conflicts,
   };
   const claims: Claims<Taint> = { want: new Map(), byPool: new Map() };
@@ -407,8 +428,9 @@ export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions
   const active = activePools(node, pools);
   const kept = unknownEntries(node, pools, options);
   const conflicts: Conflict[] = [];
-  const adoption = planAdoption(node, active, conflicts);
-  const input: PlanInput = { node, owned: adoption.owned, active, kept };
+  const { trusted, distrusted } = trustRecord(node, pools, options.keepUnknown === true);
+  const adoption = planAdoption(trusted, active, conflicts);
+  const input: PlanInput = { node: trusted, owned: adoption.owned, active, kept };
   const labels = planLabels(input, conflicts);
   const taints = planTaints(input, conflicts);
   const ownedRaw = serializeOwned(buildOwned(active, kept, labels, taints));
@@ -427,6 +449,7 @@ export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions
     members: active.map((p) => p.name),
     conflicts: unique(conflicts),
     adopted: adoptionOutcomes(adoption.adopting, labels, taints),
+    distrusted,
   };
 }
 

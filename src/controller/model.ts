@@ -3,6 +3,7 @@
  * conversions from API objects. The informer caches hold these slim views, never whole objects, so memory stays
  * small on clusters with thousands of Nodes.
  */
+import { isReservedNodeKey } from '../specs/node-keys.js';
 
 /** API group of the NodePool kind this controller serves. */
 export const GROUP = 'nodes.specforge.dev';
@@ -17,14 +18,12 @@ export const FINALIZER = `${GROUP}/cleanup`;
  */
 export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
 /**
- * Label and taint key prefixes a pool never writes or owns: the node lifecycle controller's (`node.kubernetes.io/`)
- * and pool membership itself (`node-role.kubernetes.io/`).
+ * True for a label key or taint id (`key:effect`) that is Kubernetes' own: prefix `kubernetes.io`, `k8s.io` or a
+ * subdomain of either (see `src/specs/node-keys.ts`). The node lifecycle controller's keys, the kubelet's, the cloud
+ * provider's and pool membership itself (`node-role.kubernetes.io/`): a pool never writes, owns or removes one.
  */
-export const RESERVED_PREFIXES = ['node.kubernetes.io/', MEMBERSHIP_PREFIX] as const;
-
-/** True for a label key or taint id (`key:effect`) under a {@link RESERVED_PREFIXES} prefix. */
 export function isReservedKey(key: string): boolean {
-  return RESERVED_PREFIXES.some((prefix) => key.startsWith(prefix));
+  return isReservedNodeKey(key);
 }
 
 /** Field manager / reporting controller name. */
@@ -76,6 +75,11 @@ export interface PoolStatus {
    * pool whose `spec.adopt` lists something.
    */
   readonly adoptedKeys?: number;
+  /**
+   * The label keys and taint ids this pool asks for or asked for and some Node's ownership record may still name
+   * under it: the memory that makes a record trustworthy (see `pool-keys.ts`).
+   */
+  readonly ownedKeys?: AdoptKeys;
   readonly conditions?: readonly PoolCondition[];
 }
 
@@ -106,6 +110,8 @@ export interface PoolView {
   readonly adopt: AdoptKeys;
   /** `spec.membership`, or undefined for the default rule (the membership label present, any value). */
   readonly membership: MembershipRule | undefined;
+  /** `status.ownedKeys`, read defensively (empty lists when absent or unreadable); undefined means empty. */
+  readonly recorded?: AdoptKeys;
   readonly status: PoolStatus;
 }
 
@@ -261,6 +267,11 @@ function readMembership(value: unknown): MembershipRule | undefined {
   return typeof rule === 'string' ? { value: rule } : undefined;
 }
 
+/** `status.ownedKeys`, read like `spec.adopt`. */
+function readRecorded(status: Record<string, unknown> | undefined): AdoptKeys {
+  return readAdopt(status?.ownedKeys);
+}
+
 /** Slim view of a NodePool: the informer's transform. */
 export function toPoolView(obj: RawObject): PoolView {
   const meta = obj.metadata ?? {};
@@ -275,6 +286,7 @@ export function toPoolView(obj: RawObject): PoolView {
     taints: readTaints(obj.spec?.taints),
     adopt: readAdopt(obj.spec?.adopt),
     membership: readMembership(obj.spec?.membership),
+    recorded: readRecorded(obj.status),
     status: (obj.status ?? {}) as PoolStatus,
   };
 }

@@ -10,7 +10,8 @@ import {
 import type { FieldPath } from './paths.js';
 import { containerPortsOfSpec } from './ports.js';
 import type { Violation } from './schemas.js';
-import { checkLabels, RESERVED_NODE_KEY_PREFIXES } from './semantic.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED } from './node-keys.js';
+import { checkLabels } from './semantic.js';
 import type {
   AdoptContainerPins,
   AdoptExposedNames,
@@ -26,7 +27,7 @@ import { appendAll } from '../util/append.js';
 /**
  * The checks of an `adopt` block (schemas/adopt.schema.json) a JSON Schema cannot express: label keys and values
  * as the API server wants them, pod labels that carry the selector, object names by each kind's name rule, port
- * names of ports the spec makes, a Route host, Node keys outside the reserved prefixes. Input has passed the
+ * names of ports the spec makes, a Route host, Node keys outside the reserved namespaces (`node-keys.ts`). Input has passed the
  * kind's schema. The one rule of both doors: the spec loader and the constructs (through `checkSpecDocument`).
  */
 export function checkAdopt(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
@@ -180,13 +181,8 @@ function checkNodeKeys(keys: AdoptNodeKeys): Violation[] {
   const check = (at: FieldPath, key: string, entry: string, seen: Set<string>): void => {
     const problem = checkLabelKey(key);
     if (problem !== undefined) out.push({ path: at, expected: problem, found: `key ${describeValue(key)}` });
-    const reserved = RESERVED_NODE_KEY_PREFIXES.find((p) => key.startsWith(p));
-    if (reserved !== undefined)
-      out.push({
-        path: at,
-        expected: `a key outside ${RESERVED_NODE_KEY_PREFIXES.join(' and ')} (reserved for Kubernetes and for pool membership)`,
-        found: describeValue(entry),
-      });
+    if (isReservedNodeKey(key))
+      out.push({ path: at, expected: RESERVED_KEY_EXPECTED, found: describeValue(entry) });
     if (seen.has(entry))
       out.push({ path: at, expected: 'each key once', found: `a second ${describeValue(entry)}` });
     seen.add(entry);

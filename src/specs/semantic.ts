@@ -21,6 +21,7 @@ import {
   checkResources,
   checkServicePortsApi,
 } from './api-rules.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED } from './node-keys.js';
 import { appendAll } from '../util/append.js';
 
 /**
@@ -277,19 +278,9 @@ function checkMyapp(spec: MyappSpec): Violation[] {
   return spec.host === undefined ? [] : checkIngressHost(['spec', 'host'], spec.host);
 }
 
-/** Node key prefixes a pool may not set: Kubernetes' own, and the pool-membership label. */
-export const RESERVED_NODE_KEY_PREFIXES = ['node.kubernetes.io/', 'node-role.kubernetes.io/'] as const;
-
 function checkReserved(path: FieldPath, key: string): Violation[] {
-  const prefix = RESERVED_NODE_KEY_PREFIXES.find((p) => key.startsWith(p));
-  if (prefix === undefined) return [];
-  return [
-    {
-      path,
-      expected: `a key outside ${RESERVED_NODE_KEY_PREFIXES.join(' and ')} (reserved for Kubernetes and for pool membership)`,
-      found: describeValue(key),
-    },
-  ];
+  if (!isReservedNodeKey(key)) return [];
+  return [{ path, expected: RESERVED_KEY_EXPECTED, found: describeValue(key) }];
 }
 
 function checkNodePool(spec: NodePoolSpec): Violation[] {

@@ -22,7 +22,7 @@ export const POLICY = [
   /a container port the spec makes/, // an adoption pin naming a port the spec does not make pins nothing
   /no such pin \(platform/, // an adoption pin for an object the chart's platform does not render
   /name of a container port|no container port has a name/, // a named targetPort must resolve to a container port
-  /reserved for Kubernetes and for pool membership/, // NodePool keys under node(-role).kubernetes.io/
+  /reserved for Kubernetes/, // NodePool keys in the kubernetes.io and k8s.io namespaces (the CRD refuses them too)
   /from 1 to 1000|length from 3 to 1000/, // the Myapp seed CRD's ranges
   /one taint per key and effect/, // a Node cannot hold two taints with one key and effect
   /metadata\.name: expected a DNS label \(RFC 1123\)/, // NodePool names become the label key node-role.kubernetes.io/<name>

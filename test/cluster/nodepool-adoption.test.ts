@@ -231,17 +231,17 @@ clusterDescribe('NodePool adoption', () => {
     [
       'a reserved label key',
       { adopt: { labels: ['node.kubernetes.io/instance-type'] } },
-      'adopt label keys under node.kubernetes.io/ and node-role.kubernetes.io/ are reserved',
+      'adopt label keys are reserved for Kubernetes',
     ],
     [
       'a membership label key',
       { adopt: { labels: [`${ROLE}other`] } },
-      'adopt label keys under node.kubernetes.io/ and node-role.kubernetes.io/ are reserved',
+      'adopt label keys are reserved for Kubernetes',
     ],
     [
       'a reserved taint key',
       { adopt: { taints: ['node.kubernetes.io/unschedulable:NoSchedule'] } },
-      'adopt taint keys under node.kubernetes.io/ and node-role.kubernetes.io/ are reserved',
+      'adopt taint keys are reserved for Kubernetes',
     ],
     ['an invalid label key', { adopt: { labels: ['not a key'] } }, 'spec.adopt.labels[0]'],
     ['a taint without an effect', { adopt: { taints: ['dedicated'] } }, 'spec.adopt.taints[0]'],

@@ -5,6 +5,7 @@ import {
   OWNED_ANNOTATION,
   parseOwned,
   serializeOwned,
+  taintId,
   toNodeView,
   type AdoptKeys,
   type MembershipRule,
@@ -12,6 +13,7 @@ import {
   type PoolView,
   type Taint,
 } from '../../src/controller/model.js';
+import { specKeys } from '../../src/controller/pool-keys.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 
@@ -39,6 +41,26 @@ function pool(
 /** A pool that adopts `adopt` keys and, optionally, uses a membership rule. */
 function adopting(base: PoolView, adopt: Partial<AdoptKeys>, membership?: MembershipRule): PoolView {
   return { ...base, adopt: { labels: [], taints: [], ...adopt }, membership };
+}
+
+/** The pool as its status remembers `keys` it asked for before (`status.ownedKeys`, written by the controller). */
+function remembering(base: PoolView, labels: string[], taints: string[] = []): PoolView {
+  return { ...base, recorded: { labels, taints } };
+}
+
+/** Every key the pools' specs asked for so far, accumulated per pool: what `status.ownedKeys` keeps. */
+type Memory = Map<string, { labels: Set<string>; taints: Set<string> }>;
+
+/** The pools, each remembering (and adding to `memory`) every key its specs asked for so far. */
+function remembered(pools: readonly PoolView[], memory: Memory): PoolView[] {
+  return pools.map((p) => {
+    const m = memory.get(p.name) ?? { labels: new Set<string>(), taints: new Set<string>() };
+    memory.set(p.name, m);
+    const spec = specKeys(p);
+    for (const k of spec.labels) m.labels.add(k);
+    for (const k of spec.taints) m.taints.add(k);
+    return remembering(p, [...m.labels], [...m.taints]);
+  });
 }
 
 function lookup(...pools: PoolView[]): PoolLookup {
@@ -86,14 +108,14 @@ describe('decide', () => {
     expect(decide(once, lookup(p)).changed).toBe(false);
   });
 
-  it('removes only the owned keys a pool no longer wants', () => {
+  it('removes only the owned keys a pool no longer wants (and asked for before)', () => {
     const owned = { gpu: { labels: ['a', 'b'], taints: ['t:NoSchedule'] } };
     const n = node(
       { [ROLE + 'gpu']: '', a: '1', b: '2', foreign: 'x' },
       [{ key: 't', effect: 'NoSchedule' }],
       owned,
     );
-    const d = decide(n, lookup(pool('gpu', { a: '1' })));
+    const d = decide(n, lookup(remembering(pool('gpu', { a: '1' }), ['a', 'b'], ['t:NoSchedule'])));
     expect(d.labelPatch).toEqual({ b: null });
     expect(d.taints).toEqual([]);
     expect(JSON.parse(d.ownedRaw ?? '')).toEqual({ gpu: { labels: ['a'], taints: [] } });
@@ -121,7 +143,7 @@ describe('decide', () => {
     expect(cleaned.changed).toBe(false);
   });
 
-  it('cleans everything a pool owned when the Node leaves it, when the pool is deleting, and when it is gone', () => {
+  it('cleans everything a pool owned when the Node leaves it and when the pool is deleting', () => {
     const p = pool('gpu', { a: '1' }, [{ key: 't', effect: 'NoSchedule' }]);
     const member = step(node({ [ROLE + 'gpu']: '', keep: 'me' }), lookup(p));
     const left = {
@@ -130,8 +152,7 @@ describe('decide', () => {
     };
     for (const [n, pools] of [
       [left, lookup(p)],
-      [member, lookup(pool('gpu', { a: '1' }, [], true))],
-      [member, lookup()],
+      [member, lookup(remembering(pool('gpu', {}, [], true), ['a'], ['t:NoSchedule']))],
     ] as const) {
       const after = step(n, pools);
       expect(after.labels.a).toBeUndefined();
@@ -139,6 +160,17 @@ describe('decide', () => {
       expect(after.taints).toEqual([]);
       expect(after.ownedRaw).toBeUndefined();
     }
+  });
+
+  it('leaves the keys of a pool that no longer exists on the Node (nobody vouches for them) and drops its record', () => {
+    const p = pool('gpu', { a: '1' }, [{ key: 't', effect: 'NoSchedule' }]);
+    const member = step(node({ [ROLE + 'gpu']: '', keep: 'me' }), lookup(p));
+    const d = decide(member, lookup());
+    expect(d).toMatchObject({ labelPatch: {}, taints: undefined, ownedChanged: true, ownedRaw: undefined });
+    expect(d.distrusted).toEqual([
+      { pool: 'gpu', kind: 'label', key: 'a', why: 'unknown-pool' },
+      { pool: 'gpu', kind: 'taint', key: 't:NoSchedule', why: 'unknown-pool' },
+    ]);
   });
 
   it('keeps a key two pools share until neither wants it', () => {
@@ -149,10 +181,10 @@ describe('decide', () => {
       a: { labels: ['onlyA', 'shared'], taints: [] },
       b: { labels: ['shared'], taints: [] },
     });
-    const onlyB = step(both, lookup(b));
+    const onlyB = step(both, lookup({ ...a, deleting: true }, b));
     expect(onlyB.labels).toMatchObject({ shared: 'x' });
     expect(onlyB.labels.onlyA).toBeUndefined();
-    expect(step(onlyB, lookup()).labels.shared).toBeUndefined();
+    expect(step(onlyB, lookup(pool('b', { shared: 'x' }, [], true))).labels.shared).toBeUndefined();
   });
 
   it('lets the pool whose name sorts first win a value conflict between two pools, and reports it', () => {
@@ -167,7 +199,8 @@ describe('decide', () => {
   it('writes a merge patch guarded by resourceVersion, with null for removals', () => {
     const owned = { gpu: { labels: ['old'], taints: ['t:NoSchedule'] } };
     const n = node({ [ROLE + 'gpu']: '', old: '1' }, [{ key: 't', effect: 'NoSchedule' }], owned);
-    const patch = toMergePatch(n, decide(n, lookup(pool('gpu'))), OWNED_ANNOTATION);
+    const was = remembering(pool('gpu'), ['old'], ['t:NoSchedule']);
+    const patch = toMergePatch(n, decide(n, lookup(was)), OWNED_ANNOTATION);
     expect(patch).toEqual({
       metadata: { resourceVersion: '7', labels: { old: null }, annotations: { [OWNED_ANNOTATION]: null } },
       spec: { taints: null },
@@ -249,10 +282,12 @@ describe('decide', () => {
       mine: { labels: ['mine'], taints: [] },
       other: { labels: ['shared', 'theirs'], taints: ['theirs:NoSchedule'] },
     });
-    // Without a selector the cache sees every pool: one it does not hold is gone, and its keys are cleaned.
-    const cleaned = decide(n, pools);
-    expect(cleaned.labelPatch).toEqual({ mine: '1', theirs: null, shared: null });
-    expect(cleaned.taints).toEqual([]);
+    // Without a selector the cache sees every pool: one it does not hold is gone, and nobody vouches for its
+    // keys: they stay, its record entry goes.
+    const gone = decide(n, pools);
+    expect(gone.labelPatch).toEqual({ mine: '1' });
+    expect(gone.taints).toBeUndefined();
+    expect(JSON.parse(gone.ownedRaw ?? '{}')).toEqual({ mine: { labels: ['mine'], taints: [] } });
   });
 
   it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
@@ -262,7 +297,8 @@ describe('decide', () => {
     const counting: PoolLookup = { get: (name) => (asked.push(name), all.get(name)) };
     const n = node({ [ROLE + 'p7']: '', [ROLE + 'p9']: '' }, [], { p3: { labels: ['k3'], taints: [] } });
     const d = decide(n, counting);
-    expect(asked.sort()).toEqual(['p7', 'p9']);
+    // The pools its membership labels and its ownership record name (the record's p3 must vouch for k3).
+    expect(asked.sort()).toEqual(['p3', 'p7', 'p9']);
     expect(d.labelPatch).toEqual({ k7: 'v', k9: 'v' });
   });
 
@@ -270,6 +306,106 @@ describe('decide', () => {
     expect(serializeOwned({ b: { labels: ['z', 'a'], taints: [] }, a: { labels: [], taints: [] } })).toBe(
       '{"b":{"labels":["a","z"],"taints":[]}}',
     );
+  });
+});
+
+describe('decide, do no harm (Kubernetes keys, untrusted records, keys a Node refuses)', () => {
+  /** Keys the kubelet, the scheduler, the node lifecycle controller or the cloud provider set. */
+  const SYSTEM_LABELS = {
+    'kubernetes.io/hostname': 'n1',
+    'kubernetes.io/os': 'linux',
+    'topology.kubernetes.io/zone': 'z1',
+    'node-restriction.kubernetes.io/tier': 'gold',
+    'k8s.io/thing': 'v',
+    'example.k8s.io/thing': 'v',
+  };
+  const UNINITIALIZED: Taint = {
+    key: 'node.cloudprovider.kubernetes.io/uninitialized',
+    value: 'true',
+    effect: 'NoSchedule',
+  };
+
+  it("never removes Kubernetes' own keys that a pool lists in spec.adopt, and reports each as reserved", () => {
+    const keys = Object.keys(SYSTEM_LABELS);
+    const p = adopting(pool('gpu', { mine: '1' }), { labels: keys, taints: [taintId(UNINITIALIZED)] });
+    const n = node({ [ROLE + 'gpu']: '', ...SYSTEM_LABELS }, [UNINITIALIZED]);
+    const d = decide(n, lookup(p));
+    expect(d.labelPatch).toEqual({ mine: '1' });
+    expect(d.taints).toBeUndefined();
+    expect(d.adopted).toEqual([]);
+    expect(
+      d.conflicts
+        .filter((c) => c.with === 'reserved')
+        .map((c) => c.key)
+        .sort(),
+    ).toEqual([...keys, taintId(UNINITIALIZED)].sort());
+    const deleted = step(step(n, lookup(p)), lookup({ ...p, deleting: true }));
+    expect(deleted.labels).toEqual({ [ROLE + 'gpu']: '', ...SYSTEM_LABELS });
+    expect(deleted.taints).toEqual([UNINITIALIZED]);
+  });
+
+  it("never writes Kubernetes' own keys a pool asks for, in any kubernetes.io or k8s.io subdomain", () => {
+    const p = pool('gpu', { 'kubernetes.io/hostname': 'other', 'topology.kubernetes.io/zone': 'z9' }, [
+      { key: 'node.cloudprovider.kubernetes.io/uninitialized', effect: 'NoExecute' },
+    ]);
+    const d = decide(node({ [ROLE + 'gpu']: '', ...SYSTEM_LABELS }), lookup(p));
+    expect(d).toMatchObject({ changed: false, labelPatch: {}, taints: undefined });
+    expect(d.conflicts.map((c) => c.with)).toEqual(['reserved', 'reserved', 'reserved']);
+  });
+
+  it("ignores a planted ownership record naming Kubernetes' keys: nothing removed, the entry dropped and reported", () => {
+    const planted = {
+      gpu: { labels: Object.keys(SYSTEM_LABELS), taints: [taintId(UNINITIALIZED)] },
+      ghost: { labels: ['kubernetes.io/os'], taints: [] },
+    };
+    const n = node({ [ROLE + 'gpu']: '', ...SYSTEM_LABELS }, [UNINITIALIZED], planted);
+    for (const pools of [lookup(pool('gpu')), lookup({ ...pool('gpu'), deleting: true }), lookup()]) {
+      const after = step(n, pools);
+      expect(after.labels).toEqual(n.labels);
+      expect(after.taints).toEqual([UNINITIALIZED]);
+      expect(after.ownedRaw).toBeUndefined();
+    }
+    expect(decide(n, lookup(pool('gpu'))).distrusted.map((d) => d.why)).toContain('reserved');
+  });
+
+  it('removes a recorded key only when the pool it is recorded under asks or asked for it', () => {
+    // Someone who may annotate Nodes wrote that pool gpu owns `team` and `dedicated:NoSchedule`; gpu never asked.
+    const planted = { gpu: { labels: ['team', 'a'], taints: ['dedicated:NoSchedule'] } };
+    const dedicated: Taint = { key: 'dedicated', value: 'x', effect: 'NoSchedule' };
+    const n = node({ [ROLE + 'gpu']: '', team: 'blue', a: '1' }, [dedicated], planted);
+    const gpu = pool('gpu', { a: '1' });
+    const d = decide(n, lookup(gpu));
+    expect(d).toMatchObject({ labelPatch: {}, taints: undefined, ownedChanged: true });
+    expect(JSON.parse(d.ownedRaw ?? '')).toEqual({ gpu: { labels: ['a'], taints: [] } });
+    expect(d.distrusted).toEqual([
+      { pool: 'gpu', kind: 'label', key: 'team', why: 'not-asked' },
+      { pool: 'gpu', kind: 'taint', key: 'dedicated:NoSchedule', why: 'not-asked' },
+    ]);
+    // A pool that asked for `team` before (its status remembers it) may remove it.
+    const was = remembering(gpu, ['a', 'team'], ['dedicated:NoSchedule']);
+    expect(decide(n, lookup(was))).toMatchObject({ labelPatch: { team: null }, taints: [], distrusted: [] });
+  });
+
+  it('leaves out a key a Node would refuse, reports it invalid, and still converges the other pool on the Node', () => {
+    const long = 'x'.repeat(64);
+    const bad = pool('bad', { [long]: 'v', [`${'p'.repeat(254)}/k`]: 'v', fine: 'v', odd: '-no-' }, [
+      { key: 'k', effect: 'Sometimes' },
+      { key: `${long}`, effect: 'NoSchedule' },
+    ]);
+    const good = pool('good', { g: '1' }, [{ key: 'g', effect: 'NoSchedule' }]);
+    const n = node({ [ROLE + 'bad']: '', [ROLE + 'good']: '' });
+    const d = decide(n, lookup(bad, good));
+    expect(d.labelPatch).toEqual({ fine: 'v', g: '1' });
+    expect(d.taints).toEqual([{ key: 'g', effect: 'NoSchedule' }]);
+    expect(d.conflicts.filter((c) => c.with === 'invalid').map((c) => `${c.pool} ${c.kind}`)).toEqual([
+      'bad label',
+      'bad label',
+      'bad label',
+      'bad taint',
+      'bad taint',
+    ]);
+    const after = step(n, lookup(bad, good));
+    expect(decide(after, lookup(bad, good)).changed).toBe(false);
   });
 });
 
@@ -514,20 +650,29 @@ describe('decide, property-style over random Nodes, pools and foreign keys', () 
       const foreignLabels = randomLabels(r, 5, KEYS);
       const foreignTaints = randomTaints(r, 3, KEYS);
       const membership = Object.fromEntries(POOLS.filter(() => r() < 0.6).map((p) => [ROLE + p, '']));
-      const pools = POOLS.map((p) => pool(p, randomLabels(r, 3, KEYS), randomTaints(r, 2, KEYS)));
+      let pools = POOLS.map((p) => pool(p, randomLabels(r, 3, KEYS), randomTaints(r, 2, KEYS)));
+      const memory: Memory = new Map();
       let n = node({ ...foreignLabels, ...membership }, foreignTaints);
       // Several spec changes in a row, each followed by one reconcile.
       for (let round = 0; round < 3; round += 1) {
-        const current = pools.map((p) =>
-          r() < 0.5 ? pool(p.name, randomLabels(r, 3, KEYS), randomTaints(r, 2, KEYS)) : p,
+        const current = remembered(
+          pools.map((p) =>
+            r() < 0.5 ? pool(p.name, randomLabels(r, 3, KEYS), randomTaints(r, 2, KEYS)) : p,
+          ),
+          memory,
         );
+        pools = current;
         n = step(n, lookup(...current));
         expect(decide(n, lookup(...current)).changed, `seed ${seed}: converges in one step`).toBe(false);
         for (const [k, v] of Object.entries(foreignLabels))
           expect(n.labels[k], `seed ${seed}: label ${k}`).toBe(v);
         for (const t of foreignTaints) expect(n.taints, `seed ${seed}: taint ${t.key}`).toContainEqual(t);
       }
-      const cleaned = step(n, lookup());
+      const deleting = remembered(
+        pools.map((p) => ({ ...p, deleting: true })),
+        memory,
+      );
+      const cleaned = step(n, lookup(...deleting));
       expect(cleaned.labels, `seed ${seed}: only foreign labels left`).toEqual({
         ...foreignLabels,
         ...membership,
@@ -555,8 +700,10 @@ describe('decide, property-style over random Nodes, pools and foreign keys', () 
         );
       let n = node({ ...foreignLabels, ...membership }, foreignTaints);
       const listed = { labels: new Set<string>(), taints: new Set<string>() };
+      const memory: Memory = new Map();
+      let current: PoolView[] = [];
       for (let round = 0; round < 3; round += 1) {
-        const current = POOLS.map(randomPool);
+        current = remembered(POOLS.map(randomPool), memory);
         for (const p of current.filter((x) => isMember(n, x))) {
           for (const k of p.adopt.labels) if (!k.startsWith('node.kubernetes.io/')) listed.labels.add(k);
           for (const id of p.adopt.taints) if (!id.startsWith('node.kubernetes.io/')) listed.taints.add(id);
@@ -569,7 +716,7 @@ describe('decide, property-style over random Nodes, pools and foreign keys', () 
           if (!listed.taints.has(`${t.key}:${t.effect}`))
             expect(n.taints, `seed ${seed}: taint ${t.key}`).toContainEqual(t);
       }
-      const cleaned = step(n, lookup());
+      const cleaned = step(n, lookup(...current.map((p) => ({ ...p, deleting: true }))));
       const kept = Object.entries(foreignLabels).filter(([k]) => !listed.labels.has(k));
       expect(cleaned.labels, `seed ${seed}: only unlisted foreign labels left`).toEqual({
         ...Object.fromEntries(kept),

@@ -353,6 +353,26 @@ export const badInputCases: readonly BadInputCase[] = [
     expect: ['spec.labels["node-role.kubernetes.io/other"]', 'reserved'],
   },
   {
+    name: 'a NodePool label in a Kubernetes namespace (topology.kubernetes.io/zone)',
+    files: { 'a/x.yaml': pool('  labels:\n    topology.kubernetes.io/zone: z1\n') },
+    expect: ['spec.labels["topology.kubernetes.io/zone"]', 'reserved for Kubernetes'],
+  },
+  {
+    name: 'a NodePool taint in a k8s.io subdomain',
+    files: { 'a/x.yaml': pool('  taints:\n    - key: example.k8s.io/x\n      effect: NoSchedule\n') },
+    expect: ['spec.taints[0].key', 'reserved for Kubernetes', '"example.k8s.io/x"'],
+  },
+  {
+    name: 'a NodePool label whose name part is longer than 63 characters',
+    files: { 'a/x.yaml': pool(`  labels:\n    example.com/${'n'.repeat(64)}: v\n`) },
+    expect: [`spec.labels["example.com/${'n'.repeat(64)}"]`, 'at most 63 characters'],
+  },
+  {
+    name: 'a NodePool taint whose key prefix is longer than 253 characters',
+    files: { 'a/x.yaml': pool(`  taints:\n    - key: ${'p'.repeat(254)}/k\n      effect: NoSchedule\n`) },
+    expect: ['spec.taints[0].key', 'DNS-subdomain prefix'],
+  },
+  {
     name: 'a taint without a key',
     files: { 'a/x.yaml': pool('  taints:\n    - effect: NoSchedule\n') },
     expect: ['spec.taints[0].key', 'required'],
@@ -522,7 +542,23 @@ export const badInputCases: readonly BadInputCase[] = [
       'a/x.yaml':
         pool('  labels: {a: b}\n') + 'adopt:\n  nodeKeys: {labels: [node-role.kubernetes.io/gpu]}\n',
     },
-    expect: ['adopt.nodeKeys.labels[0]', 'reserved for Kubernetes and for pool membership'],
+    expect: ['adopt.nodeKeys.labels[0]', 'reserved for Kubernetes'],
+  },
+  {
+    name: 'a NodePool adopting a kubelet label (kubernetes.io/hostname)',
+    files: {
+      'a/x.yaml': pool('  labels: {a: b}\n') + 'adopt:\n  nodeKeys: {labels: [kubernetes.io/hostname]}\n',
+    },
+    expect: ['adopt.nodeKeys.labels[0]', 'reserved for Kubernetes', '"kubernetes.io/hostname"'],
+  },
+  {
+    name: "a NodePool adopting the cloud provider's taint",
+    files: {
+      'a/x.yaml':
+        pool('  labels: {a: b}\n') +
+        'adopt:\n  nodeKeys: {taints: ["node.cloudprovider.kubernetes.io/uninitialized:NoSchedule"]}\n',
+    },
+    expect: ['adopt.nodeKeys.taints[0]', 'reserved for Kubernetes'],
   },
   {
     name: 'a NodePool adopting a taint without an effect',
