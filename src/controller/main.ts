@@ -14,7 +14,14 @@ import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { realDelay, type Delay } from './reflector.js';
+import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
+import { subdomainProblem } from '../specs/api-rules.js';
+import { checkDns1123Label } from '../specs/k8s-names.js';
+
+/** Bounds of `--workers`: at least one, or nothing is ever reconciled; more than 64 only adds contention. */
+export const MIN_WORKERS = 1;
+export const MAX_WORKERS = 64;
 
 export interface ControllerOptions {
   /** A loaded KubeConfig; wins over `kubeconfig`. */
@@ -149,8 +156,31 @@ function probeChecks(
   };
 }
 
+/** What is wrong with options given in code (the command line checks its flags the same way, with exit 2). */
+function optionsProblem(options: ControllerOptions): string | undefined {
+  const { workers, port, selector } = options;
+  if (
+    workers !== undefined &&
+    !(Number.isInteger(workers) && workers >= MIN_WORKERS && workers <= MAX_WORKERS)
+  )
+    return `workers: expected an integer from ${MIN_WORKERS} to ${MAX_WORKERS}, found ${workers}.`;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
+    return `port: expected an integer from 0 to 65535, found ${port}.`;
+  const selectorProblem = selector === undefined ? undefined : labelSelectorProblem(selector);
+  if (selectorProblem !== undefined)
+    return `selector: expected a Kubernetes label selector: ${selectorProblem} in "${selector}".`;
+  return undefined;
+}
+
+/** Throws a RangeError naming the option when {@link optionsProblem} finds one. */
+function assertOptions(options: ControllerOptions): void {
+  const problem = optionsProblem(options);
+  if (problem !== undefined) throw new RangeError(`startController: ${problem}`);
+}
+
 /** Starts a controller and returns at once with its handle. */
 export async function startController(options: ControllerOptions = {}): Promise<ControllerHandle> {
+  assertOptions(options);
   const identity = options.identity ?? defaultIdentity();
   const logger = (options.logger ?? jsonLogger()).child({ identity });
   const metrics = createMetrics({ defaultMetrics: options.processMetrics });
@@ -217,19 +247,51 @@ const USAGE = `Usage: specforge controller [options]
   --lease-name NAME        Lease name (default specforge-nodepool-controller)
   --identity ID            leader-election identity (default: hostname + random suffix)
   --leader-elect BOOL      true|false (default true)
-  --port N                 /healthz, /readyz and /metrics port (default 8080)
-  --resync-seconds N       re-check every object this often (default 600)
-  --workers N              concurrent reconciles (default 8)
-  --selector SELECTOR      only Nodes and NodePools matching this label selector
+  --port N                 /healthz, /readyz and /metrics port, 0-65535, 0: any free port (default 8080)
+  --resync-seconds N       re-check every object this often, 0-86400, 0: never (default 600)
+  --workers N              concurrent reconciles, ${MIN_WORKERS}-${MAX_WORKERS} (default 8)
+  --selector SELECTOR      only Nodes and NodePools matching this label selector (e.g. shard=a,tier!=x)
   --log-level LEVEL        debug|info|warn|error (default info)
 `;
 
-function toInt(value: string | undefined, flag: string): number | undefined {
+/** Inclusive bounds of each numeric flag. */
+const RANGES = {
+  port: [0, 65_535],
+  'resync-seconds': [0, 86_400],
+  workers: [MIN_WORKERS, MAX_WORKERS],
+} as const;
+
+/** A numeric flag: digits only (no sign, exponent, fraction or hex), within its {@link RANGES}. */
+function toInt(value: string | undefined, flag: keyof typeof RANGES): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`--${flag} expects a non-negative integer, got "${value}"`);
+  const [min, max] = RANGES[flag];
+  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= min && n <= max))
+    throw new Error(`--${flag}: expected an integer from ${min} to ${max}, found "${value}".`);
   return n;
+}
+
+/** A name flag: must be a name of the rule the API server applies to it. */
+function toName(
+  value: string | undefined,
+  flag: string,
+  check: (v: string) => string | undefined,
+): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = check(value);
+  if (problem !== undefined) throw new Error(`--${flag}: expected ${problem}, found "${value}".`);
+  return value;
+}
+
+function toSelector(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = labelSelectorProblem(value);
+  if (problem !== undefined)
+    throw new Error(
+      `--selector: expected a Kubernetes label selector (key=value, key!=value, key in (a,b), !key, …, ` +
+        `comma-separated): ${problem} in "${value}".`,
+    );
+  return value;
 }
 
 function parseControllerArgs(argv: readonly string[]): ControllerOptions & { help?: boolean } {
@@ -252,21 +314,21 @@ function parseControllerArgs(argv: readonly string[]): ControllerOptions & { hel
   });
   const leaderElect = values['leader-elect'];
   if (leaderElect !== undefined && leaderElect !== 'true' && leaderElect !== 'false') {
-    throw new Error(`--leader-elect expects true or false, got "${leaderElect}"`);
+    throw new Error(`--leader-elect: expected true or false, found "${leaderElect}".`);
   }
   const level = (values['log-level'] ?? 'info') as Level;
   if (!['debug', 'info', 'warn', 'error'].includes(level))
-    throw new Error(`--log-level expects debug|info|warn|error, got "${level}"`);
+    throw new Error(`--log-level: expected debug, info, warn or error, found "${level}".`);
   return {
     kubeconfig: values.kubeconfig,
-    namespace: values.namespace,
-    leaseName: values['lease-name'],
+    namespace: toName(values.namespace, 'namespace', checkDns1123Label),
+    leaseName: toName(values['lease-name'], 'lease-name', subdomainProblem),
     identity: values.identity,
     leaderElect: leaderElect !== 'false',
     port: toInt(values.port, 'port') ?? 8080,
     resyncSeconds: toInt(values['resync-seconds'], 'resync-seconds'),
     workers: toInt(values.workers, 'workers'),
-    selector: values.selector,
+    selector: toSelector(values.selector),
     logger: jsonLogger(level),
     processMetrics: true,
     help: values.help,

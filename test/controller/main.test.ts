@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,60 @@ describe('runController', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await runController(['--port', 'eighty'])).toBe(2);
     expect(await runController(['--leader-elect', 'maybe'])).toBe(2);
+  });
+
+  it.each([
+    [['--port', '99999'], '--port: expected an integer from 0 to 65535, found "99999".'],
+    [['--port=-1'], '--port: expected an integer from 0 to 65535, found "-1".'],
+    [['--port', '8e3'], '--port: expected an integer from 0 to 65535, found "8e3".'],
+    [['--workers', '0'], '--workers: expected an integer from 1 to 64, found "0".'],
+    [['--workers', '1000000000'], '--workers: expected an integer from 1 to 64, found "1000000000".'],
+    [['--workers', '2.5'], '--workers: expected an integer from 1 to 64, found "2.5".'],
+    [['--workers', '0x10'], '--workers: expected an integer from 1 to 64, found "0x10".'],
+    [['--resync-seconds', '9999999999'], '--resync-seconds: expected an integer from 0 to 86400'],
+    [['--selector', 'tier in (a,b'], '--selector: expected a Kubernetes label selector'],
+    [['--selector', '=x'], '--selector: expected a Kubernetes label selector'],
+    [['--selector', 'a b'], '--selector: expected a Kubernetes label selector'],
+    [['--selector', 'k=not a value'], '--selector: expected a Kubernetes label selector'],
+    [['--namespace', 'Not_A_Namespace'], '--namespace: expected a DNS label'],
+    [['--lease-name', 'UPPER'], '--lease-name: expected a lowercase DNS subdomain'],
+  ])(
+    'returns 2 with a sentence naming the flag for %j, before connecting to anything',
+    async (args, sentence) => {
+      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      // A kubeconfig that cannot be read: a flag that got through would fail with exit 1, not 2.
+      expect(await runController([...args, '--kubeconfig', '/nonexistent/kubeconfig'])).toBe(2);
+      const text = String(err.mock.calls[0]?.[0]);
+      expect(text).toContain(`specforge controller: ${sentence}`);
+      expect(text).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it('refuses out-of-range options given in code with a RangeError naming the option', async () => {
+    await expect(startController({ workers: 0, logger: silentLogger })).rejects.toThrow(
+      'startController: workers: expected an integer from 1 to 64, found 0.',
+    );
+    await expect(startController({ port: 70000, logger: silentLogger })).rejects.toThrow(/port: expected/);
+    await expect(startController({ selector: 'a in (', logger: silentLogger })).rejects.toThrow(/selector/);
+  });
+
+  it('through the command line, exits 2 for bad flags with one sentence and no stack trace', () => {
+    for (const args of [
+      ['--port', '99999'],
+      ['--workers', '0'],
+      ['--workers', '1000000000'],
+      ['--selector', 'tier in (a,b'],
+    ]) {
+      const r = spawnSync(
+        process.execPath,
+        ['bin/specforge.js', 'controller', ...args, '--kubeconfig', '/nonexistent/kubeconfig'],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^specforge controller: --\S+: expected /);
+      expect(r.stderr).not.toMatch(/Error|\n\s+at /);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it('prints the usage and returns 0 for --help', async () => {
