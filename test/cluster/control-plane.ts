@@ -79,6 +79,8 @@ export interface ControlPlaneInfo {
   readonly server: string;
   readonly token: string;
   readonly kubeconfigPath: string;
+  /** etcd's client URL: for tests that must store what the API server would now refuse (data of an older CRD). */
+  readonly etcd?: string;
 }
 
 export function freePort(): Promise<number> {
@@ -160,7 +162,12 @@ export class ControlPlane {
   }
 
   get info(): ControlPlaneInfo {
-    return { server: this.server, token: this.token, kubeconfigPath: join(this.dir, 'kubeconfig') };
+    return {
+      server: this.server,
+      token: this.token,
+      kubeconfigPath: join(this.dir, 'kubeconfig'),
+      etcd: `http://127.0.0.1:${this.etcdPort}`,
+    };
   }
 
   private log(name: string): number {

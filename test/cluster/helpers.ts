@@ -2,7 +2,7 @@
  * Helpers for cluster tests: an admin client, per-test scopes (unique names plus a label selector, so controllers
  * of parallel tests never see each other's objects), object factories, polling, and controller lifecycle.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
 import { silentLogger, jsonLogger } from '../../src/controller/log.js';
@@ -112,6 +112,37 @@ export class Scope {
       spec,
     };
     return this.admin.request<RawObject>('POST', '/apis/nodes.specforge.dev/v1/nodepools', body);
+  }
+
+  /**
+   * Stores a NodePool straight into etcd, past the CRD's validation: a pool an older CRD let in. The API server and
+   * the controller's watch then read it like any other.
+   */
+  async createPoolUnchecked(name: string, spec: Record<string, unknown>): Promise<void> {
+    if (this.info.etcd === undefined) throw new Error('no etcd URL for this control plane');
+    this.pools.add(name);
+    const object = {
+      apiVersion: 'nodes.specforge.dev/v1',
+      kind: 'NodePool',
+      metadata: {
+        name,
+        uid: randomUUID(),
+        generation: 1,
+        creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        labels: { [SCOPE_LABEL]: this.id },
+      },
+      spec: { handler: 'runc', ...spec },
+    };
+    const b64 = (text: string): string => Buffer.from(text).toString('base64');
+    const res = await fetch(`${this.info.etcd}/v3/kv/put`, {
+      method: 'POST',
+      body: JSON.stringify({
+        key: b64(`/registry/nodes.specforge.dev/nodepools/${name}`),
+        value: b64(JSON.stringify(object)),
+      }),
+    });
+    if (!res.ok) throw new Error(`etcd put ${name}: ${res.status} ${await res.text()}`);
+    await waitFor(`${name} served`, () => this.pool(name));
   }
 
   async pool(name: string): Promise<RawObject | undefined> {
