@@ -99,6 +99,17 @@ clusterDescribe('NodePool controller', () => {
     expect(taintIds(after)).toEqual(
       ['added=v:PreferNoSchedule', 'keep=:NoSchedule', 'node.kubernetes.io/not-ready=:NoSchedule'].sort(),
     );
+    // The pool's memory of the keys it asked for forgets the dropped ones once no Node carries them.
+    await waitFor('status.ownedKeys pruned', async () => {
+      const keys = (await s.pool(pool))?.status?.ownedKeys;
+      return JSON.stringify(keys) ===
+        JSON.stringify({
+          labels: ['added', 'change', 'keep'],
+          taints: ['added:PreferNoSchedule', 'keep:NoSchedule'],
+        })
+        ? keys
+        : undefined;
+    });
   });
 
   it("keeps a Node in two pools carrying both, and removing one pool keeps the other pool's keys", async () => {

@@ -123,6 +123,36 @@ clusterDescribe('NodePool controller does no harm', () => {
     expect(ignored?.note).toContain(`label kubernetes.io/hostname (pool ${pool}: a Kubernetes key)`);
   });
 
+  it('still removes a key the pool dropped while the controller was down: its status remembers asking for it', async () => {
+    const pool = s.name('mem');
+    const node = s.name('n');
+    await s.createNode(node, { labels: { [ROLE + pool]: '' } });
+    await s.createPool(pool, {
+      labels: { keep: '1', drop: '1' },
+      taints: [{ key: 'drop', effect: 'NoSchedule' }],
+    });
+    const first = await s.startController();
+    await s.waitNode(
+      node,
+      'both keys',
+      (n) => n.labels.drop === '1' && n.taints.some((t) => t.key === 'drop'),
+    );
+    await waitFor('status.ownedKeys written', async () => {
+      const keys = (await s.pool(pool))?.status?.ownedKeys as { labels?: string[] } | undefined;
+      return keys?.labels?.includes('drop') === true ? keys : undefined;
+    });
+    await first.stop();
+    await s.patchPoolSpec(pool, { labels: { keep: '1', drop: null }, taints: null });
+    await s.startController();
+    const after = await s.waitNode(
+      node,
+      'dropped key removed',
+      (n) => n.labels.drop === undefined && !n.taints.some((t) => t.key === 'drop'),
+    );
+    expect(labelsOf(after)).toEqual({ [ROLE + pool]: '', keep: '1' });
+    expect(ownedOf(after)).toEqual({ [pool]: { labels: ['keep'], taints: [] } });
+  });
+
   it("keeps converging a pool on Nodes shared with a pool whose keys no Node accepts, and reports the bad pool's keys", async () => {
     const good = s.name('good');
     const bad = s.name('bad');
