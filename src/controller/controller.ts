@@ -25,7 +25,6 @@ import {
   CONTROLLER_NAME,
   FINALIZER,
   GROUP,
-  isReservedKey,
   membershipPools,
   OWNED_ANNOTATION,
   ownerPools,
@@ -39,9 +38,21 @@ import {
   type PoolView,
   type RawObject,
 } from './model.js';
-import { invalidKeys, nextOwnedKeys, reservedKeys, type KeySets } from './pool-keys.js';
+import { invalidKeys, nextOwnedKeys, reservedKeys } from './pool-keys.js';
+import {
+  addNamed,
+  adoptionNote,
+  adoptListed,
+  conflictsOf,
+  countAdopted,
+  readyCondition,
+  readyOf,
+  sameCondition,
+  sameCounts,
+  statusPatch,
+  type Survey,
+} from './pool-status.js';
 import { WorkQueue, type Timers } from './queue.js';
-import { RESERVED_NAMESPACES } from '../specs/node-keys.js';
 import { Reflector, realDelay, type Delay } from './reflector.js';
 
 export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
@@ -112,51 +123,6 @@ function specChanged(old: PoolView | undefined, pool: PoolView | undefined): boo
   if (old.deleting !== pool.deleting) return true;
   const spec = (p: PoolView): string => JSON.stringify([p.labels, p.taints, p.adopt, p.membership ?? null]);
   return spec(old) !== spec(pool);
-}
-
-function sameCounts(a: PoolStatus, b: PoolStatus): boolean {
-  return (
-    a.observedGeneration === b.observedGeneration &&
-    a.members === b.members &&
-    a.adoptedKeys === b.adoptedKeys &&
-    JSON.stringify(a.ownedKeys ?? null) === JSON.stringify(b.ownedKeys ?? null)
-  );
-}
-
-/** The status as a merge patch: a merge patch keeps fields it does not name, so a count that went away is nulled. */
-function statusPatch(before: PoolStatus, after: PoolStatus): Record<string, unknown> {
-  if (after.adoptedKeys === undefined && before.adoptedKeys !== undefined)
-    return { ...after, adoptedKeys: null };
-  return { ...after };
-}
-
-/** The Event note for what one Node write adopted for one pool. */
-function adoptionNote(node: string, adopted: readonly Adoption[]): string {
-  const what = adopted.map((a) => {
-    const found = a.kind === 'label' ? `${a.key}="${a.found}"` : `${a.key} (value "${a.found}")`;
-    const outcome = a.outcome === 'corrected' ? `corrected to "${a.value ?? ''}"` : a.outcome;
-    return `${a.kind} ${found}: ${outcome}`;
-  });
-  return `Node ${node}: adopted ${what.join('; ')}.`;
-}
-
-/** How many keys a pool lists in `spec.adopt` (reserved ones included: they are reported, never adopted). */
-function adoptListed(pool: PoolView): number {
-  return pool.adopt.labels.length + pool.adopt.taints.length;
-}
-
-function sameCondition(a: PoolCondition | undefined, b: Omit<PoolCondition, 'lastTransitionTime'>): boolean {
-  return (
-    a !== undefined &&
-    a.status === b.status &&
-    a.reason === b.reason &&
-    a.message === b.message &&
-    a.observedGeneration === b.observedGeneration
-  );
-}
-
-function readyOf(status: PoolStatus): PoolCondition | undefined {
-  return status.conditions?.find((c) => c.type === 'Ready');
 }
 
 export class NodePoolController {
@@ -670,108 +636,10 @@ export class NodePoolController {
   }
 }
 
-/** Adds the keys the Node's ownership record names under `pool` to `named`. */
-function addNamed(named: { labels: Set<string>; taints: Set<string> }, node: NodeView, pool: string): void {
-  const entry = node.owned[pool];
-  if (entry === undefined) return;
-  for (const k of entry.labels) named.labels.add(k);
-  for (const k of entry.taints) named.taints.add(k);
-}
-
-/**
- * A decision's conflicts for one pool, as `kind key (with)`; reserved and invalid keys are reported from the pool's
- * spec instead (`ReservedKey`, `InvalidKey`).
- */
-function conflictsOf(decision: Decision, pool: string): string[] {
-  return decision.conflicts
-    .filter((c) => c.pool === pool && c.with !== 'reserved' && c.with !== 'invalid')
-    .map((c) => `${c.kind} ${c.key} (${c.with})`);
-}
-
-/** The keys `spec.adopt` lists that the Node's ownership record names under this pool. */
-function countAdopted(pool: PoolView, node: NodeView): number {
-  const entry = node.owned[pool.name];
-  if (entry === undefined) return 0;
-  const labels = new Set(pool.adopt.labels);
-  const taints = new Set(pool.adopt.taints);
-  return (
-    entry.labels.filter((k) => labels.has(k) && !isReservedKey(k)).length +
-    entry.taints.filter((id) => taints.has(id) && !isReservedKey(id)).length
-  );
-}
-
 /** What an Event is about. */
 interface EventSubject {
   readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
   readonly uid?: string;
-}
-
-interface Survey {
-  readonly members: number;
-  readonly adoptedKeys: number;
-  readonly pending: number;
-  readonly conflicts: readonly string[];
-  readonly failures: readonly string[];
-  /** The keys the Nodes' ownership records name under the pool. */
-  readonly named: KeySets;
-  /** False while a write to one of its Nodes is under way or not yet seen through the watch. */
-  readonly settled: boolean;
-}
-
-interface Problems {
-  readonly conflicts: readonly string[];
-  readonly failures: readonly string[];
-  /** The pool's own label keys and taints under a reserved prefix, which are never written. */
-  readonly reserved: readonly string[];
-  /** The pool's own keys a Node would refuse, which are left out of every write. */
-  readonly invalid: readonly string[];
-}
-
-function readyCondition(
-  pending: number,
-  { conflicts, failures, reserved, invalid }: Problems,
-): Omit<PoolCondition, 'lastTransitionTime'> {
-  if (failures.length > 0) {
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'ReconcileFailed',
-      message: `Writing Nodes failed: ${failures.slice(0, 3).join('; ')}`,
-    };
-  }
-  if (reserved.length > 0) {
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'ReservedKey',
-      message: `Keys reserved for Kubernetes (${RESERVED_NAMESPACES}) are never written: ${reserved.slice(0, 3).join('; ')}. Remove them from the NodePool.`,
-    };
-  }
-  if (invalid.length > 0) {
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'InvalidKey',
-      message: `Keys no Node accepts are left out (the other keys, and other pools, are still applied): ${invalid.slice(0, 3).join('; ')}. Fix them in the NodePool.`,
-    };
-  }
-  if (conflicts.length > 0) {
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'Conflict',
-      message: `${conflicts.length} label(s)/taint(s) are held by another owner and left alone: ${conflicts.slice(0, 3).join('; ')}`,
-    };
-  }
-  if (pending > 0) {
-    return { type: 'Ready', status: 'False', reason: 'Progressing', message: 'Nodes are being updated.' };
-  }
-  return {
-    type: 'Ready',
-    status: 'True',
-    reason: 'Converged',
-    message: "Every member Node carries the pool's labels and taints.",
-  };
 }
