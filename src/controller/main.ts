@@ -156,20 +156,24 @@ function probeChecks(
   };
 }
 
+/** Undefined when `n` is undefined or an integer from `min` to `max`, else a sentence naming `what`. */
+function rangeProblem(what: string, n: number | undefined, min: number, max: number): string | undefined {
+  if (n === undefined || (Number.isInteger(n) && n >= min && n <= max)) return undefined;
+  return `${what}: expected an integer from ${min} to ${max}, found ${n}.`;
+}
+
 /** What is wrong with options given in code (the command line checks its flags the same way, with exit 2). */
 function optionsProblem(options: ControllerOptions): string | undefined {
-  const { workers, port, selector } = options;
-  if (
-    workers !== undefined &&
-    !(Number.isInteger(workers) && workers >= MIN_WORKERS && workers <= MAX_WORKERS)
-  )
-    return `workers: expected an integer from ${MIN_WORKERS} to ${MAX_WORKERS}, found ${workers}.`;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
-    return `port: expected an integer from 0 to 65535, found ${port}.`;
-  const selectorProblem = selector === undefined ? undefined : labelSelectorProblem(selector);
-  if (selectorProblem !== undefined)
-    return `selector: expected a Kubernetes label selector: ${selectorProblem} in "${selector}".`;
-  return undefined;
+  const { selector, identity } = options;
+  const identityWrong = identity === undefined ? undefined : identityProblem(identity);
+  if (identityWrong !== undefined) return `identity: expected ${identityWrong}, found "${identity ?? ''}".`;
+  const selectorWrong = selector === undefined ? undefined : labelSelectorProblem(selector);
+  if (selectorWrong !== undefined)
+    return `selector: expected a Kubernetes label selector: ${selectorWrong} in "${selector ?? ''}".`;
+  return (
+    rangeProblem('workers', options.workers, MIN_WORKERS, MAX_WORKERS) ??
+    rangeProblem('port', options.port, 0, 65_535)
+  );
 }
 
 /** Throws a RangeError naming the option when {@link optionsProblem} finds one. */
@@ -283,6 +287,11 @@ function toName(
   return value;
 }
 
+/** A leader-election identity: not empty (an empty holder reads as a free Lease, so two processes would lead). */
+function identityProblem(value: string): string | undefined {
+  return value.trim() === '' ? 'a non-empty identity (an empty one reads as "no holder")' : undefined;
+}
+
 function toSelector(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const problem = labelSelectorProblem(value);
@@ -323,7 +332,7 @@ function parseControllerArgs(argv: readonly string[]): ControllerOptions & { hel
     kubeconfig: values.kubeconfig,
     namespace: toName(values.namespace, 'namespace', checkDns1123Label),
     leaseName: toName(values['lease-name'], 'lease-name', subdomainProblem),
-    identity: values.identity,
+    identity: toName(values.identity, 'identity', identityProblem),
     leaderElect: leaderElect !== 'false',
     port: toInt(values.port, 'port') ?? 8080,
     resyncSeconds: toInt(values['resync-seconds'], 'resync-seconds'),

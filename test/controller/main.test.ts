@@ -40,6 +40,7 @@ describe('runController', () => {
     [['--selector', 'k=not a value'], '--selector: expected a Kubernetes label selector'],
     [['--namespace', 'Not_A_Namespace'], '--namespace: expected a DNS label'],
     [['--lease-name', 'UPPER'], '--lease-name: expected a lowercase DNS subdomain'],
+    [['--identity', ''], '--identity: expected a non-empty identity'],
   ])(
     'returns 2 with a sentence naming the flag for %j, before connecting to anything',
     async (args, sentence) => {
