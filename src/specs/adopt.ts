@@ -10,7 +10,7 @@ import {
 import type { FieldPath } from './paths.js';
 import { containerPortsOfSpec } from './ports.js';
 import type { Violation } from './schemas.js';
-import { isReservedNodeKey, RESERVED_KEY_EXPECTED } from './node-keys.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from './node-keys.js';
 import { checkLabels } from './semantic.js';
 import type {
   AdoptContainerPins,
@@ -182,7 +182,12 @@ function checkNodeKeys(keys: AdoptNodeKeys): Violation[] {
     const problem = checkLabelKey(key);
     if (problem !== undefined) out.push({ path: at, expected: problem, found: `key ${describeValue(key)}` });
     if (isReservedNodeKey(key))
-      out.push({ path: at, expected: RESERVED_KEY_EXPECTED, found: describeValue(entry) });
+      out.push({
+        path: at,
+        expected: RESERVED_KEY_EXPECTED,
+        found: describeValue(entry),
+        hint: RESERVED_KEY_HINT,
+      });
     if (seen.has(entry))
       out.push({ path: at, expected: 'each key once', found: `a second ${describeValue(entry)}` });
     seen.add(entry);

@@ -25,6 +25,10 @@ export const RESERVED_NAMESPACES =
 /** The `expected` text of a reserved key, in spec errors, prop errors and CRD messages alike. */
 export const RESERVED_KEY_EXPECTED = `a key outside ${RESERVED_NAMESPACES}: those are reserved for Kubernetes (node-role.kubernetes.io/<pool> is pool membership)`;
 
+/** The fix a reserved-key error suggests. */
+export const RESERVED_KEY_HINT =
+  'Use a key under a domain of your own (example.com/<name>), or drop it: Kubernetes and its components set these keys themselves.';
+
 /** The lengths Kubernetes allows a qualified name's parts: prefix at most 253, name at most 63 (RE2 and ECMAScript). */
 export const KEY_LENGTHS_PATTERN = '^([^/]{1,253}/)?[^/]{1,63}$';
 /** The same over a taint id (`key:effect`): the key's parts before the `:`. */

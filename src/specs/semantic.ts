@@ -21,7 +21,7 @@ import {
   checkResources,
   checkServicePortsApi,
 } from './api-rules.js';
-import { isReservedNodeKey, RESERVED_KEY_EXPECTED } from './node-keys.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from './node-keys.js';
 import { appendAll } from '../util/append.js';
 
 /**
@@ -280,7 +280,7 @@ function checkMyapp(spec: MyappSpec): Violation[] {
 
 function checkReserved(path: FieldPath, key: string): Violation[] {
   if (!isReservedNodeKey(key)) return [];
-  return [{ path, expected: RESERVED_KEY_EXPECTED, found: describeValue(key) }];
+  return [{ path, expected: RESERVED_KEY_EXPECTED, found: describeValue(key), hint: RESERVED_KEY_HINT }];
 }
 
 function checkNodePool(spec: NodePoolSpec): Violation[] {

@@ -355,7 +355,11 @@ export const badInputCases: readonly BadInputCase[] = [
   {
     name: 'a NodePool label in a Kubernetes namespace (topology.kubernetes.io/zone)',
     files: { 'a/x.yaml': pool('  labels:\n    topology.kubernetes.io/zone: z1\n') },
-    expect: ['spec.labels["topology.kubernetes.io/zone"]', 'reserved for Kubernetes'],
+    expect: [
+      'spec.labels["topology.kubernetes.io/zone"]',
+      'reserved for Kubernetes',
+      'Use a key under a domain of your own',
+    ],
   },
   {
     name: 'a NodePool taint in a k8s.io subdomain',
@@ -549,7 +553,12 @@ export const badInputCases: readonly BadInputCase[] = [
     files: {
       'a/x.yaml': pool('  labels: {a: b}\n') + 'adopt:\n  nodeKeys: {labels: [kubernetes.io/hostname]}\n',
     },
-    expect: ['adopt.nodeKeys.labels[0]', 'reserved for Kubernetes', '"kubernetes.io/hostname"'],
+    expect: [
+      'adopt.nodeKeys.labels[0]',
+      'reserved for Kubernetes',
+      '"kubernetes.io/hostname"',
+      'Use a key under a domain of your own',
+    ],
   },
   {
     name: "a NodePool adopting the cloud provider's taint",
