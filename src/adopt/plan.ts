@@ -62,7 +62,11 @@ export function leftAlone(state: AdoptState, options: AdoptOptions): string[] {
       const owners = o.ownerReferences.map(
         (r) => `${r.kind} ${r.name}${r.controller === true ? ' (its controller)' : ''}`,
       );
-      const managers = [...new Set(o.managedFields.map((e) => e.manager ?? '(unnamed)'))];
+      const managers = [
+        ...new Set(
+          o.managedFields.filter((e) => (e.subresource ?? '') === '').map((e) => e.manager ?? '(unnamed)'),
+        ),
+      ];
       const ownedBy = owners.length === 0 ? '' : `; it belongs to ${owners.join(', ')}`;
       const from = managers.length === 0 ? '' : ` from ${managers.join(', ')}`;
       return (

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../controller/kube.js';
 import type { AdoptChart } from './chart.js';
-import type { AdoptOptions, Step } from './model.js';
+import type { AdoptOptions, AdoptState, Step } from './model.js';
 import { leftAlone, mostCalls, nextStep, plan } from './plan.js';
 import { readState, type AdoptClient } from './read.js';
 
@@ -39,18 +39,19 @@ export async function printPlan({ client, chart, chartDir, options, io }: AdoptR
 }
 
 /**
- * `adopt apply`: makes the calls, then reports what it left alone and the CRDs kept (resources outside the chart
+ * `adopt apply`: says what it leaves alone, makes the calls, then reports the CRDs kept (resources outside the chart
  * still use them). 0 when done, 1 (with a sentence) when the cluster did not settle.
  */
 export async function applyPlan(run: AdoptRun): Promise<number> {
   const { client, chart, chartDir, io } = run;
-  const result = await applySteps(run);
+  const first = await readState(client, chart.resources, chart.rendered);
+  for (const line of leftAlone(first, run.options)) io.out(line);
+  const result = await applySteps(run, first);
   if (typeof result === 'string') {
     io.err(`specforge: ${result}`);
     return 1;
   }
   const left = await readState(client, chart.resources, chart.rendered);
-  for (const line of leftAlone(left, run.options)) io.out(line);
   for (const crd of left.crds)
     io.out(
       `kept CustomResourceDefinition ${crd.name}: ${crd.remaining} of its resources are not in ${chartDir}.`,
@@ -60,12 +61,15 @@ export async function applyPlan(run: AdoptRun): Promise<number> {
 }
 
 /**
- * Makes the next step until none is left, reading the cluster again before each; returns how many were made, or why
- * it stopped. Bounded: at most the calls the first read needs ({@link mostCalls}) plus {@link RETRIES}, and up to
- * {@link RETRIES} calls that lost a race are retried from a fresh read; any other failure is thrown.
+ * Makes the next step until none is left, from `first` and then reading the cluster again before each; returns how
+ * many were made, or why it stopped. Bounded: at most the calls `first` needs ({@link mostCalls}) plus
+ * {@link RETRIES}, and up to {@link RETRIES} calls that lost a race are retried from a fresh read; any other failure
+ * is thrown.
  */
-export async function applySteps({ client, chart, options, io }: AdoptRun): Promise<number | string> {
-  const first = await readState(client, chart.resources, chart.rendered);
+async function applySteps(
+  { client, chart, options, io }: AdoptRun,
+  first: AdoptState,
+): Promise<number | string> {
   const budget = mostCalls(first) + RETRIES;
   let made = 0;
   let conflicts = 0;
