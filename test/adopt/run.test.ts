@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPlan, RETRIES, type AdoptRun } from '../../src/adopt/run.js';
+import { applyPlan, printPlan, RETRIES, type AdoptRun } from '../../src/adopt/run.js';
 import { ApiError } from '../../src/controller/kube.js';
 
 const cr = {
@@ -35,7 +35,7 @@ const crd = {
  * An API server where every write is answered and then undone at once (as a controller still running would): the
  * Deployment is owned by the old resource whatever adopt does. `patch` answers each PATCH (or throws).
  */
-function neverSettling(patch: () => unknown = () => ({})) {
+function neverSettling(patch: () => unknown = () => ({}), deployments: unknown[] = [deployment]) {
   const sent: string[] = [];
   const client: AdoptRun['client'] = {
     request: async <T>(method: string, path: string): Promise<T> => {
@@ -46,7 +46,7 @@ function neverSettling(patch: () => unknown = () => ({})) {
       if (path === '/apis/apiextensions.k8s.io/v1/customresourcedefinitions') return { items: [crd] } as T;
       if (path === '/apis/app.example.com/v1/appservices') return { items: [cr] } as T;
       if (path === '/apis/app.example.com/v1/namespaces/opdemo/appservices/nginx-app') return cr as T;
-      if (path === '/apis/apps/v1/namespaces/opdemo/deployments') return { items: [deployment] } as T;
+      if (path === '/apis/apps/v1/namespaces/opdemo/deployments') return { items: deployments } as T;
       return { items: [] } as T;
     },
   };
@@ -87,5 +87,33 @@ describe('adopt apply on a cluster that does not settle', () => {
     });
     await expect(applyPlan(run)).rejects.toThrow(/the object has been modified/);
     expect(sent).toHaveLength(RETRIES + 1);
+  });
+});
+
+describe('adopt plan on a cluster where a rendered name belongs to another controller', () => {
+  it('plans no call on it and says it is left alone, naming its owner and managers', async () => {
+    const foreign = {
+      metadata: {
+        ...deployment.metadata,
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'Other', name: 'x', uid: 'x-uid', controller: true },
+        ],
+        managedFields: [{ manager: 'manager', operation: 'Update', apiVersion: 'apps/v1', fieldsV1: {} }],
+      },
+    };
+    const { run, out } = neverSettling(undefined, [foreign]);
+    const rendered = {
+      ...run,
+      chart: {
+        ...run.chart,
+        rendered: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'opdemo', name: 'nginx-app' }],
+      },
+    };
+    expect(await printPlan(rendered)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(
+      /^left alone: Deployment opdemo\/nginx-app is not owned by AppService opdemo\/nginx-app; it belongs to Other x \(its controller\)\. adopt changes nothing on it.*from manager/,
+    );
+    expect(text).not.toMatch(/^PATCH .*deployments/m);
   });
 });
