@@ -5,21 +5,16 @@
  * It deletes nothing but the old custom resources (with propagationPolicy Orphan) and their CRD.
  */
 import { parseArgs } from 'node:util';
-import { ApiError, type KubeClient } from '../controller/kube.js';
 import { connect } from '../kube-connect.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import { seedKindOf } from '../import/seeds.js';
+import { SEED_KINDS, seedKindOf } from '../import/seeds.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';
-import type { AdoptOptions, Step } from './model.js';
+import { fieldManagerProblem, managerNameProblem } from './field-manager.js';
 import { operatorRunning, type OperatorRef } from './operator.js';
-import { nextStep, plan } from './plan.js';
-import { readState } from './read.js';
+import { applyPlan, printPlan, type AdoptIo, type AdoptRun } from './run.js';
 
-export interface AdoptIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
+export type { AdoptIo } from './run.js';
 
 export const ADOPT_USAGE = `Usage: specforge adopt plan|apply --chart DIR --field-manager NAME
                       (--operator NS/DEPLOYMENT [--operator-lease NS/LEASE] | --operator-gone)
@@ -29,6 +24,10 @@ Moves the objects a seed operator made for the chart's specs to the GitOps tool,
 any of them: detach them from the old resources, hand the operator's managed fields to NAME (kustomize-controller
 for Flux, argocd-controller for Argo CD), remove the old finalizers, delete the old resources with
 propagationPolicy Orphan, and the old CRD once none of its resources is left. Refuses while the operator runs.
+Changes only objects whose ownerReferences name an old resource of the chart (by uid), and on them only the
+fields the operator's own manager set; another owner's reference stays its own. A live object the chart renders
+that no old resource owns is left alone, and the plan says so. NAME must be a name the API server takes and not
+an operator's own manager (opdemo, manager).
   plan    print every API call, change nothing
   apply   make them; safe to stop and run again at any point
   --operator-manager   the operator's field manager (default: opdemo for app.example.com, else manager)
@@ -76,18 +75,7 @@ export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<nu
     },
     io,
   };
-  if (a.mode === 'plan') await printPlan(run);
-  else await applyPlan(run);
-  return 0;
-}
-
-/** One adoption run: the cluster, the chart (as loaded and as named on the command line), the options, the output. */
-interface AdoptRun {
-  readonly client: KubeClient;
-  readonly chart: AdoptChart;
-  readonly chartDir: string;
-  readonly options: AdoptOptions;
-  readonly io: AdoptIo;
+  return a.mode === 'plan' ? printPlan(run) : applyPlan(run);
 }
 
 /**
@@ -97,76 +85,6 @@ interface AdoptRun {
 function operatorManagersFor(a: AdoptArgs, chart: AdoptChart): string[] {
   if (a.operatorManagers.length > 0) return a.operatorManagers;
   return [...new Set(chart.resources.map((r) => seedKindOf(r)?.manager ?? 'manager'))];
-}
-
-/** `adopt plan`: prints every call adoption would make, and how many; changes nothing. */
-async function printPlan({ client, chart, chartDir, options, io }: AdoptRun): Promise<void> {
-  const steps = plan(await readState(client, chart.resources, chart.rendered), options);
-  for (const s of steps) io.out(formatStep(s));
-  io.out(
-    `specforge: ${calls(steps.length)} to adopt ${chartDir}${steps.length === 0 ? ' (nothing to do)' : ''}.`,
-  );
-}
-
-/** `adopt apply`: makes the calls, then reports the CRDs kept (resources outside the chart still use them). */
-async function applyPlan(run: AdoptRun): Promise<void> {
-  const { client, chart, chartDir, io } = run;
-  const made = await applySteps(run);
-  const left = await readState(client, chart.resources, chart.rendered);
-  for (const crd of left.crds)
-    io.out(
-      `kept CustomResourceDefinition ${crd.name}: ${crd.remaining} of its resources are not in ${chartDir}.`,
-    );
-  io.out(`specforge: ${chartDir} adopted by ${run.options.fieldManager} (${calls(made)} made).`);
-}
-
-/**
- * Makes the next step until none is left, reading the cluster again before each; returns how many were made. Up to
- * 10 calls that lost a race ({@link lostRace}) are retried from a fresh read; any other failure is thrown.
- */
-async function applySteps({ client, chart, options, io }: AdoptRun): Promise<number> {
-  let made = 0;
-  for (let conflicts = 0; ;) {
-    const next = nextStep(await readState(client, chart.resources, chart.rendered), options);
-    if (next === undefined) return made;
-    try {
-      await send(client, next.step);
-      io.out(`${next.step.does}: done`);
-      made += 1;
-    } catch (e) {
-      if (!lostRace(e) || conflicts >= 10) throw e;
-      conflicts += 1;
-    }
-  }
-}
-
-/**
- * Whether a call failed because the cluster changed under it: a `test` precondition failed, the object changed
- * under us, or it is gone already (a DELETE that raced the API server's own). Read the cluster again and go on
- * from there. Pure.
- */
-function lostRace(e: unknown): boolean {
-  return e instanceof ApiError && [404, 409, 422].includes(e.status);
-}
-
-/** `1 call`, `2 calls`. Pure. */
-function calls(n: number): string {
-  return `${n} call${n === 1 ? '' : 's'}`;
-}
-
-function formatStep(s: Step): string {
-  const body = s.body === undefined ? '' : `\n    ${JSON.stringify(s.body)}`;
-  return `${s.method} ${s.path}${s.contentType === undefined ? '' : ` (${s.contentType})`}\n    # ${s.does}${body}`;
-}
-
-async function send(client: KubeClient, step: Step): Promise<void> {
-  const path = step.method === 'PATCH' ? `${step.path}?fieldManager=specforge-adopt` : step.path;
-  await client.request(
-    step.method,
-    path,
-    step.body,
-    step.contentType === undefined ? {} : { contentType: step.contentType },
-  );
 }
 
 function parseAdoptArgs(args: readonly string[]): AdoptArgs {
@@ -190,6 +108,8 @@ function parseAdoptArgs(args: readonly string[]): AdoptArgs {
     values['field-manager'],
     'adopt needs --field-manager NAME (kustomize-controller for Flux, argocd-controller for Argo CD)',
   );
+  const operatorManagers = values['operator-manager'] ?? [];
+  checkManagers(fieldManager, operatorManagers);
   const operator = operatorRefOf(values.operator, values['operator-lease']);
   const gone = values['operator-gone'] === true;
   if (!gone && operator.deployment === undefined && operator.lease === undefined)
@@ -202,9 +122,24 @@ function parseAdoptArgs(args: readonly string[]): AdoptArgs {
     fieldManager,
     operator,
     operatorGone: gone,
-    operatorManagers: values['operator-manager'] ?? [],
+    operatorManagers,
     ...connectionFlags(values.kubeconfig, values.context),
   };
+}
+
+/**
+ * Refuses, before any API call, a --field-manager the API server would refuse or that is an old operator's own (the
+ * seed operators' and any --operator-manager), and an --operator-manager the API server could not have written.
+ */
+function checkManagers(fieldManager: string, operatorManagers: readonly string[]): void {
+  for (const m of operatorManagers) {
+    const bad = managerNameProblem('--operator-manager', m);
+    if (bad !== undefined)
+      throw new UsageError(`${bad}; give the manager the operator wrote its fields with`, false);
+  }
+  const seeds = [...new Set([...SEED_KINDS.map((k) => k.manager), ...operatorManagers])];
+  const bad = fieldManagerProblem(fieldManager, seeds);
+  if (bad !== undefined) throw new UsageError(bad, false);
 }
 
 /** The one positional argument: `plan` or `apply`. */

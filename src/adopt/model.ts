@@ -1,6 +1,6 @@
 /**
- * What `specforge adopt` works on: the old custom resources of a chart's specs, the objects their operator made
- * (found by ownerReference uid), and the CRDs, as read from the API server. Plain data; the plan is a pure function
+ * What `specforge adopt` works on: the old custom resources of a chart's specs, the objects they own (by
+ * ownerReference uid), the other live objects the chart renders, and the CRDs, as read from the API server. Plain data; the plan is a pure function
  * of it (src/adopt/plan.ts).
  */
 
@@ -58,8 +58,13 @@ export interface LiveCrd {
 export interface AdoptState {
   /** The old custom resources named by the chart's specs that still exist. */
   readonly crs: readonly LiveObject[];
-  /** Objects whose ownerReferences name one of {@link crs} (by uid), or that carry the operator's managed fields. */
+  /** The objects whose ownerReferences name one of {@link crs} by uid: the only objects adoption changes. */
   readonly dependents: readonly LiveObject[];
+  /**
+   * Objects with a kind, namespace and name the chart renders that no old resource being adopted owns: another
+   * controller's, someone's by hand, or already adopted. Never changed; the plan says why it leaves each alone.
+   */
+  readonly others: readonly LiveObject[];
   /** The CRDs of the specs' kinds that still exist. */
   readonly crds: readonly LiveCrd[];
 }

@@ -1,5 +1,5 @@
 import { handOver } from './managed-fields.js';
-import { describe, type AdoptOptions, type AdoptState, type LiveObject, type Step } from './model.js';
+import { describe, type AdoptOptions, type AdoptState, type Step } from './model.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 
@@ -10,79 +10,111 @@ interface Planned {
 }
 
 /**
- * The next call of the cut-over for this state, in the only safe order (migration.md §3): detach every dependent
- * from the old resources (JSON patch with a `test` of the owner's uid), hand the operator's managed fields to the
- * GitOps manager (`test` of the resourceVersion), remove the old finalizers (`test` of the finalizer), delete the old
- * resources with `propagationPolicy: Orphan`, and, once none of its resources is left, the CRD. Undefined when
- * nothing is left to do. Pure: `adopt apply` reads the cluster again before every step, so a run killed anywhere
- * and started again continues where the cluster is.
+ * The next call of the cut-over for this state, in the only safe order (migration.md §3): adopt every dependent (one
+ * JSON patch: detach it from the old resources with a `test` of each owner's uid, and hand the operator's managed
+ * fields to the GitOps manager with a `test` of the resourceVersion, so no run ever leaves an object detached but
+ * not handed over), remove the old finalizers (`test` of the finalizer), delete the old resources with
+ * `propagationPolicy: Orphan`, and, once none of its resources is left, the CRD. Undefined when nothing is left to
+ * do. Pure: `adopt apply` reads the cluster again before every step, so a run killed anywhere and started again
+ * continues where the cluster is.
  */
 export function nextStep(state: AdoptState, options: AdoptOptions): Planned | undefined {
-  return (
-    detachStep(state) ??
-    handOverStep(state, options) ??
-    finalizerStep(state, options) ??
-    deleteStep(state) ??
-    crdStep(state)
-  );
+  return adoptStep(state, options) ?? finalizerStep(state, options) ?? deleteStep(state) ?? crdStep(state);
+}
+
+/**
+ * The most calls a state can need: one per dependent, per finalizer and per old resource, one per CRD. Each step
+ * takes one of them away, so a plan longer than this is a bug, not a cluster to wait for. Pure.
+ */
+export function mostCalls(state: AdoptState): number {
+  const finalizers = state.crs.reduce((n, cr) => n + cr.finalizers.length, 0);
+  return state.dependents.length + finalizers + state.crs.length + state.crds.length;
 }
 
 /** Every call `adopt apply` would make from this state, in order. Pure. */
 export function plan(state: AdoptState, options: AdoptOptions): Step[] {
   const steps: Step[] = [];
+  const most = mostCalls(state);
   let s = state;
   for (let next = nextStep(s, options); next !== undefined; next = nextStep(s, options)) {
+    if (steps.length >= most)
+      throw new Error(
+        `the adoption plan does not settle: ${most} calls planned and still "${next.step.does}" to do; nothing was changed`,
+      );
     steps.push(next.step);
     s = next.after(s);
-    if (steps.length > 10_000) throw new Error('adopt plan does not converge');
   }
   return steps;
 }
 
-function replaceObject(s: AdoptState, o: LiveObject, next: LiveObject): AdoptState {
-  return { ...s, dependents: s.dependents.map((d) => (d.path === o.path ? next : d)) };
+/**
+ * Why each of {@link AdoptState.others} is left alone, as sentences; none for an object the GitOps manager already
+ * manages (adopted before, or applied by the tool). Pure.
+ */
+export function leftAlone(state: AdoptState, options: AdoptOptions): string[] {
+  const adopting =
+    state.crs.length === 0
+      ? 'any old resource (none is left)'
+      : state.crs.map((cr) => describe(cr)).join(', ');
+  return state.others
+    .filter((o) => !o.managedFields.some((e) => e.manager === options.fieldManager))
+    .map((o) => {
+      const owners = o.ownerReferences.map(
+        (r) => `${r.kind} ${r.name}${r.controller === true ? ' (its controller)' : ''}`,
+      );
+      const managers = [
+        ...new Set(
+          o.managedFields.filter((e) => (e.subresource ?? '') === '').map((e) => e.manager ?? '(unnamed)'),
+        ),
+      ];
+      const ownedBy = owners.length === 0 ? '' : `; it belongs to ${owners.join(', ')}`;
+      const from = managers.length === 0 ? '' : ` from ${managers.join(', ')}`;
+      return (
+        `left alone: ${describe(o)} is not owned by ${adopting}${ownedBy}. adopt changes nothing on it, but the ` +
+        `chart renders an object of that name: applying it would take its fields${from} and fight ` +
+        `${owners.length === 0 ? 'whoever manages it' : 'its owner'}; rename or drop it in the chart unless that is meant`
+      );
+    });
 }
 
-function detachStep(state: AdoptState): Planned | undefined {
-  const owners = new Map(state.crs.map((cr) => [cr.uid, cr]));
+function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefined {
+  const owners = new Set(state.crs.map((cr) => cr.uid));
   for (const d of state.dependents) {
-    const i = d.ownerReferences.findIndex((r) => owners.has(r.uid));
-    const ref = d.ownerReferences[i];
-    if (ref === undefined) continue;
+    const refs = d.ownerReferences.flatMap((ref, i) => (owners.has(ref.uid) ? [{ ref, i }] : []));
+    if (refs.length === 0) continue;
+    const fields = handOver(d.managedFields, { ...options, detached: new Set(refs.map((r) => r.ref.uid)) });
+    const from = refs.map(({ ref }) => `${ref.kind} ${ref.name} (ownerReference uid ${ref.uid})`).join(', ');
+    const gave = [
+      ...new Set(
+        d.managedFields
+          .filter((e) => options.operatorManagers.includes(e.manager ?? '') && (e.subresource ?? '') === '')
+          .map((e) => e.manager ?? ''),
+      ),
+    ];
+    const fieldsDo =
+      gave.length === 0
+        ? `no field of ${options.operatorManagers.join(', ')} to hand over`
+        : `hand the fields ${gave.join(', ')} set on it to ${options.fieldManager}`;
     return {
       step: {
-        does: `detach ${describe(d)} from ${ref.kind} ${ref.name} (ownerReference uid ${ref.uid})`,
+        does: `adopt ${describe(d)}: detach it from ${from}, ${fieldsDo}`,
         method: 'PATCH',
         path: d.path,
         contentType: JSON_PATCH,
         body: [
-          { op: 'test', path: `/metadata/ownerReferences/${i}/uid`, value: ref.uid },
-          { op: 'remove', path: `/metadata/ownerReferences/${i}` },
-        ],
-      },
-      after: (s) =>
-        replaceObject(s, d, { ...d, ownerReferences: d.ownerReferences.filter((_, j) => j !== i) }),
-    };
-  }
-  return undefined;
-}
-
-function handOverStep(state: AdoptState, options: AdoptOptions): Planned | undefined {
-  for (const d of state.dependents) {
-    const fields = handOver(d.managedFields, options.operatorManagers, options.fieldManager);
-    if (fields === undefined) continue;
-    return {
-      step: {
-        does: `hand the fields of ${options.operatorManagers.join(', ')} on ${describe(d)} to ${options.fieldManager}`,
-        method: 'PATCH',
-        path: d.path,
-        contentType: JSON_PATCH,
-        body: [
+          ...refs.map(({ ref, i }) => ({
+            op: 'test',
+            path: `/metadata/ownerReferences/${i}/uid`,
+            value: ref.uid,
+          })),
           { op: 'test', path: '/metadata/resourceVersion', value: d.resourceVersion },
-          { op: 'replace', path: '/metadata/managedFields', value: fields },
+          ...[...refs].reverse().map(({ i }) => ({ op: 'remove', path: `/metadata/ownerReferences/${i}` })),
+          ...(fields === undefined
+            ? []
+            : [{ op: 'replace', path: '/metadata/managedFields', value: fields }]),
         ],
       },
-      after: (s) => replaceObject(s, d, { ...d, managedFields: fields }),
+      after: (s) => ({ ...s, dependents: s.dependents.filter((x) => x.path !== d.path) }),
     };
   }
   return undefined;

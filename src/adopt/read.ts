@@ -31,18 +31,21 @@ interface Crd {
 
 type Raw = { metadata?: Record<string, unknown>; apiVersion?: string; kind?: string };
 
+/** The calls adoption makes: KubeClient's `request` (a fake in unit tests). */
+export type AdoptClient = Pick<KubeClient, 'request'>;
+
 /**
  * Reads what adoption needs from the API server (GETs and LISTs only): the old resources of `resources` that still
- * exist, their CRDs, and the dependents: objects whose ownerReferences name one of them, and the rendered objects
- * that exist (a run killed after a detach finds them again by name, so their managed fields are still handed over).
+ * exist, their CRDs, the dependents (objects whose ownerReferences name one of them by uid), and the other live
+ * objects the chart renders (left alone, and said so).
  */
 export async function readState(
-  client: KubeClient,
+  client: AdoptClient,
   resources: readonly ResourceRef[],
   rendered: readonly RenderedRef[],
 ): Promise<AdoptState> {
   const { crs, crds } = await readResources(client, resources);
-  const dependents = await readDependents(client, {
+  const { dependents, others } = await readDependents(client, {
     uids: new Set(crs.map((c) => c.uid)),
     namespaces: new Set<string | undefined>([
       ...resources.map((r) => r.namespace),
@@ -50,11 +53,12 @@ export async function readState(
     ]),
     rendered,
   });
-  return {
-    crs,
-    dependents: [...dependents.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
-    crds: [...crds.values()],
-  };
+  return { crs, dependents: byPath(dependents), others: byPath(others), crds: [...crds.values()] };
+}
+
+/** The objects of a map by path, in path order. Pure. */
+function byPath(objects: ReadonlyMap<string, LiveObject>): LiveObject[] {
+  return [...objects.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /**
@@ -62,7 +66,7 @@ export async function readState(
  * each read once with the count of its resources left.
  */
 async function readResources(
-  client: KubeClient,
+  client: AdoptClient,
   resources: readonly ResourceRef[],
 ): Promise<{ crs: LiveObject[]; crds: Map<string, LiveCrd> }> {
   const crdList = await client.request<{ items: Crd[] }>(
@@ -100,7 +104,7 @@ function crdOf(crds: readonly Crd[], r: ResourceRef): Crd | undefined {
 }
 
 /** A CRD as adoption sees it, with how many of its resources (listed in `apiVersion`) are left. */
-async function readCrd(client: KubeClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
+async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
   // A CRD being deleted serves its resources no more (404); the served version was checked before.
   const being = crd.metadata.deletionTimestamp !== undefined;
   const all = being ? [] : await listServed(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
@@ -115,7 +119,7 @@ async function readCrd(client: KubeClient, crd: Crd, apiVersion: string): Promis
 }
 
 /** The resources a CRD serves, or none when it went away since the CRDs were listed (404). */
-async function listServed(client: KubeClient, path: string): Promise<Raw[]> {
+async function listServed(client: AdoptClient, path: string): Promise<Raw[]> {
   try {
     return (await client.request<{ items: Raw[] }>('GET', path)).items;
   } catch (e) {
@@ -124,31 +128,40 @@ async function listServed(client: KubeClient, path: string): Promise<Raw[]> {
   }
 }
 
-/** What makes an object of a kind the operators made a dependent. */
+/** What makes an object of a kind the operators made a dependent, or one to say is left alone. */
 interface DependentQuery {
-  /** The uids of the old resources: an object whose ownerReferences name one is theirs. */
+  /** The uids of the old resources: an object whose ownerReferences name one is theirs, and adopted. */
   readonly uids: ReadonlySet<string>;
   /** The namespaces to list in. */
   readonly namespaces: ReadonlySet<string | undefined>;
-  /** The objects the chart renders: an existing one is a dependent too. */
+  /** The objects the chart renders: an existing one no old resource owns is left alone, and said so. */
   readonly rendered: readonly RenderedRef[];
 }
 
-/** The dependents, by path: every object of a kind the operators made, in `q.namespaces`, that `q` selects. */
-async function readDependents(client: KubeClient, q: DependentQuery): Promise<Map<string, LiveObject>> {
+/**
+ * Every object of a kind the operators made, in `q.namespaces`, by path: the dependents (an old resource owns them)
+ * and the others the chart renders (no old resource owns them: whatever their name or managers, never adopted).
+ */
+async function readDependents(
+  client: AdoptClient,
+  q: DependentQuery,
+): Promise<{ dependents: Map<string, LiveObject>; others: Map<string, LiveObject> }> {
   const dependents = new Map<string, LiveObject>();
+  const others = new Map<string, LiveObject>();
   const where = Object.keys(OPERATOR_MADE).flatMap((groupKind) =>
     [...q.namespaces].map((ns) => ({ groupKind, ns })),
   );
   for (const { groupKind, ns } of where)
-    for (const o of await listKind(client, groupKind, ns))
-      if (isDependent(o, { groupKind, ns, query: q })) dependents.set(o.path, o);
-  return dependents;
+    for (const o of await listKind(client, groupKind, ns)) {
+      if (o.ownerReferences.some((ref) => q.uids.has(ref.uid))) dependents.set(o.path, o);
+      else if (isRendered(o, { groupKind, ns, rendered: q.rendered })) others.set(o.path, o);
+    }
+  return { dependents, others };
 }
 
 /** Every object of a kind the operators made in namespace `ns` (none when the cluster does not serve the kind). */
 async function listKind(
-  client: KubeClient,
+  client: AdoptClient,
   groupKind: string,
   ns: string | undefined,
 ): Promise<LiveObject[]> {
@@ -166,22 +179,21 @@ function listedObject(item: Raw, collection: string, groupKind: string): LiveObj
   );
 }
 
-/**
- * Whether `o`, listed as `groupKind` in namespace `ns`, is a dependent: an old resource owns it, or the chart renders
- * an object of its kind, name and namespace. Pure.
- */
-function isDependent(
+/** Whether the chart renders an object of `o`'s kind, name and namespace (`o` listed as `groupKind` in `ns`). Pure. */
+function isRendered(
   o: LiveObject,
-  { groupKind, ns, query }: { groupKind: string; ns: string | undefined; query: DependentQuery },
+  {
+    groupKind,
+    ns,
+    rendered,
+  }: { groupKind: string; ns: string | undefined; rendered: readonly RenderedRef[] },
 ): boolean {
-  const mine = o.ownerReferences.some((ref) => query.uids.has(ref.uid));
-  const renderedHere = query.rendered.some(
+  return rendered.some(
     (r) =>
       `${groupOf(r.apiVersion)}/${r.kind}` === groupKind &&
       r.name === o.name &&
       (r.namespace ?? ns) === (o.namespace ?? ns),
   );
-  return mine || renderedHere;
 }
 
 /** `/apis/apps/v1/namespaces/x/deployments` → `apps/v1`; `/api/v1/...` → `v1`. */
@@ -190,7 +202,7 @@ function apiVersionOf(collection: string): string {
   return parts[1] === 'api' ? (parts[2] ?? 'v1') : `${parts[2]}/${parts[3]}`;
 }
 
-async function getOrUndefined(client: KubeClient, path: string): Promise<Raw | undefined> {
+async function getOrUndefined(client: AdoptClient, path: string): Promise<Raw | undefined> {
   try {
     return await client.request<Raw>('GET', path);
   } catch (e) {
@@ -199,7 +211,7 @@ async function getOrUndefined(client: KubeClient, path: string): Promise<Raw | u
   }
 }
 
-async function listOrEmpty(client: KubeClient, path: string): Promise<Raw[]> {
+async function listOrEmpty(client: AdoptClient, path: string): Promise<Raw[]> {
   try {
     const list = await client.request<{ items: Raw[]; apiVersion?: string; kind?: string }>('GET', path);
     return list.items;

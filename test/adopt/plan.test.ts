@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handOver, unionFields } from '../../src/adopt/managed-fields.js';
 import type { AdoptState, LiveObject } from '../../src/adopt/model.js';
-import { nextStep, plan } from '../../src/adopt/plan.js';
+import { leftAlone, mostCalls, nextStep, plan } from '../../src/adopt/plan.js';
 
 const options = {
   fieldManager: 'kustomize-controller',
@@ -60,6 +60,7 @@ const deployment: LiveObject = {
 const state: AdoptState = {
   crs: [cr],
   dependents: [deployment],
+  others: [],
   crds: [
     {
       name: 'appservices.app.example.com',
@@ -70,20 +71,36 @@ const state: AdoptState = {
   ],
 };
 
+const hand = (detached: string[], operatorManagers = ['opdemo']) => ({
+  operatorManagers,
+  fieldManager: 'kustomize-controller',
+  detached: new Set(detached),
+});
+
+/** An ownerReferences key of managedFields, as the API server writes it. */
+const refKey = (uid: string): string => `k:{"uid":"${uid}"}`;
+
 describe('the adoption plan', () => {
-  it('detaches, hands fields over, deletes the old resource with Orphan, then its CRD, in that order', () => {
+  it('adopts each dependent in one call, deletes the old resource with Orphan, then its CRD, in that order', () => {
     const steps = plan(state, options);
     expect(steps.map((s) => `${s.method} ${s.path}`)).toEqual([
-      'PATCH /apis/apps/v1/namespaces/opdemo/deployments/nginx-app',
       'PATCH /apis/apps/v1/namespaces/opdemo/deployments/nginx-app',
       'DELETE /apis/app.example.com/v1/namespaces/opdemo/appservices/nginx-app',
       'DELETE /apis/apiextensions.k8s.io/v1/customresourcedefinitions/appservices.app.example.com',
     ]);
-    expect(steps[0]?.body).toEqual([
-      { op: 'test', path: '/metadata/ownerReferences/1/uid', value: 'cr-uid' },
-      { op: 'remove', path: '/metadata/ownerReferences/1' },
+    expect(steps[1]?.body).toMatchObject({ propagationPolicy: 'Orphan', preconditions: { uid: 'cr-uid' } });
+  });
+
+  it('detaches and hands over in one JSON patch, guarded by the owner uid and the resourceVersion', () => {
+    const body = plan(state, options)[0]?.body as { op: string; path: string; value?: unknown }[];
+    expect(body.map((o) => `${o.op} ${o.path}`)).toEqual([
+      'test /metadata/ownerReferences/1/uid',
+      'test /metadata/resourceVersion',
+      'remove /metadata/ownerReferences/1',
+      'replace /metadata/managedFields',
     ]);
-    expect(steps[2]?.body).toMatchObject({ propagationPolicy: 'Orphan', preconditions: { uid: 'cr-uid' } });
+    expect(body[0]?.value).toBe('cr-uid');
+    expect(body[1]?.value).toBe('11');
   });
 
   it('never removes an ownerReference to anything but the old resources', () => {
@@ -92,9 +109,8 @@ describe('the adoption plan', () => {
   });
 
   it("hands the operator's fields to the GitOps manager's Apply entry and keeps status entries", () => {
-    const body = plan(state, options)[1]?.body as { op: string; path: string; value: unknown }[];
-    expect(body[0]).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: '11' });
-    expect(body[1]?.value).toEqual([
+    const body = plan(state, options)[0]?.body as { op: string; path: string; value: unknown }[];
+    expect(body.at(-1)?.value).toEqual([
       deployment.managedFields[1],
       {
         manager: 'kustomize-controller',
@@ -104,6 +120,38 @@ describe('the adoption plan', () => {
         fieldsV1: { 'f:spec': { 'f:replicas': {} } },
       },
     ]);
+  });
+
+  it('changes nothing on a live object with a rendered name that no old resource owns, and says why', () => {
+    const foreign: LiveObject = {
+      ...deployment,
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'other', uid: 'x', controller: true },
+      ],
+      managedFields: [
+        { manager: 'manager', operation: 'Update', apiVersion: 'apps/v1', fieldsV1: { 'f:spec': {} } },
+      ],
+    };
+    const s: AdoptState = { ...state, dependents: [], others: [foreign] };
+    expect(plan(s, { ...options, operatorManagers: ['manager'] }).some((x) => x.path === foreign.path)).toBe(
+      false,
+    );
+    expect(leftAlone(s, options)).toEqual([
+      expect.stringMatching(
+        /^left alone: Deployment opdemo\/nginx-app is not owned by AppService opdemo\/nginx-app; it belongs to ReplicaSet other \(its controller\)\. adopt changes nothing on it.*take its fields from manager and fight its owner/,
+      ),
+    ]);
+  });
+
+  it('says nothing of a rendered object the GitOps manager already manages (adopted before)', () => {
+    const adopted: LiveObject = {
+      ...deployment,
+      ownerReferences: [],
+      managedFields: [
+        { manager: 'kustomize-controller', operation: 'Apply', apiVersion: 'apps/v1', fieldsV1: {} },
+      ],
+    };
+    expect(leftAlone({ ...state, dependents: [], others: [adopted] }, options)).toEqual([]);
   });
 
   it('removes a finalizer the stopped operator would never remove, before deleting', () => {
@@ -140,14 +188,24 @@ describe('the adoption plan', () => {
     expect(steps.some((s) => s.path.includes('customresourcedefinitions'))).toBe(false);
   });
 
+  it('plans at most one call per dependent, finalizer, old resource and CRD', () => {
+    const s: AdoptState = {
+      ...state,
+      crs: [{ ...cr, finalizers: ['node.finalizers.node-pool.lailin.xyz'] }],
+    };
+    expect(mostCalls(s)).toBe(4);
+    expect(plan(s, options)).toHaveLength(4);
+  });
+
   it('has nothing to do once adopted: running it again makes no call', () => {
     const adopted: AdoptState = {
       crs: [],
-      dependents: [
+      dependents: [],
+      others: [
         {
           ...deployment,
           ownerReferences: [deployment.ownerReferences[0]!],
-          managedFields: handOver(deployment.managedFields, ['opdemo'], 'kustomize-controller')!,
+          managedFields: handOver(deployment.managedFields, hand(['cr-uid']))!,
         },
       ],
       crds: [],
@@ -175,8 +233,7 @@ describe('managed fields', () => {
         },
         { manager: 'opdemo', operation: 'Update', apiVersion: 'v1', fieldsV1: { 'f:spec': {} } },
       ],
-      ['opdemo'],
-      'kustomize-controller',
+      hand([]),
     );
     expect(out).toEqual([
       {
@@ -189,8 +246,52 @@ describe('managed fields', () => {
   });
 
   it('has nothing to hand over without the operator', () => {
-    expect(
-      handOver([{ manager: 'kubectl', operation: 'Update' }], ['opdemo'], 'kustomize-controller'),
-    ).toBeUndefined();
+    expect(handOver([{ manager: 'kubectl', operation: 'Update' }], hand([]))).toBeUndefined();
+  });
+
+  it("keeps another owner's reference with the manager that set it, and gives the detached one to nobody", () => {
+    // A kubebuilder operator and another kubebuilder controller share the manager name `manager`: the entry holds
+    // both references; only the rest of it is the operator's to give.
+    const entry = {
+      manager: 'manager',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: {
+        'f:metadata': { 'f:ownerReferences': { '.': {}, [refKey('cr-uid')]: {}, [refKey('other')]: {} } },
+        'f:spec': { 'f:replicas': {} },
+      },
+    };
+    expect(handOver([entry], hand(['cr-uid'], ['manager']))).toEqual([
+      { ...entry, fieldsV1: { 'f:metadata': { 'f:ownerReferences': { '.': {}, [refKey('other')]: {} } } } },
+      {
+        manager: 'kustomize-controller',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      },
+    ]);
+  });
+
+  it("leaves a foreign manager's fields and its owner reference with it; only the detached reference leaves it", () => {
+    const foreign = {
+      manager: 'other-controller',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsV1: {
+        'f:metadata': { 'f:ownerReferences': { [refKey('other')]: {} }, 'f:labels': { 'f:x': {} } },
+        'f:spec': { 'f:paused': {} },
+      },
+    };
+    const sharing = {
+      ...foreign,
+      manager: 'kubectl-edit',
+      fieldsV1: {
+        'f:metadata': { 'f:ownerReferences': { [refKey('cr-uid')]: {} }, 'f:labels': { 'f:y': {} } },
+      },
+    };
+    const out = handOver([foreign, sharing], hand(['cr-uid']));
+    expect(out).toEqual([foreign, { ...sharing, fieldsV1: { 'f:metadata': { 'f:labels': { 'f:y': {} } } } }]);
   });
 });
