@@ -19,6 +19,7 @@ import { renderChartsAsync, type ChartInput } from '../render/render.js';
 import type { Obj } from '../rules/objects.js';
 import { formatError, type SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
+import { namespaceValue, nonEmptyValue } from '../flag-values.js';
 import { UsageError } from '../usage-error.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
@@ -435,17 +436,21 @@ function parseImportArgs(args: readonly string[]): ImportArgs {
   if (values.chart === undefined)
     throw new UsageError('import needs --chart DIR (the chart to write the spec files into)');
   const all = values['all-namespaces'] === true;
-  const ns = values.namespace ?? [];
+  const ns = [...new Set((values.namespace ?? []).map((n) => namespaceValue('-n', n)))];
   if (all === ns.length > 0)
     throw new UsageError('import needs either -n NAMESPACE (repeatable) or --all-namespaces');
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json')
     throw new UsageError(`--format takes text or json, got ${JSON.stringify(format)}`);
   return {
-    chart: values.chart,
+    chart: nonEmptyValue('--chart', values.chart, 'the chart directory to write the spec files into'),
     namespaces: all ? 'all' : ns,
     format,
-    ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-    ...(values.context === undefined ? {} : { context: values.context }),
+    ...(values.kubeconfig === undefined
+      ? {}
+      : { kubeconfig: nonEmptyValue('--kubeconfig', values.kubeconfig, 'a kubeconfig file') }),
+    ...(values.context === undefined
+      ? {}
+      : { context: nonEmptyValue('--context', values.context, 'a context of the kubeconfig') }),
   };
 }
