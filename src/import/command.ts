@@ -6,13 +6,13 @@
  * the seed's and specforge's membership rules disagree on. Exit 0 all adoptable, 1 something blocked or replaced
  * (or an error: nothing written), 2 usage.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
 import { connect } from '../kube-connect.js';
+import { writeChartFiles, type ChartWriteOutcome } from '../output/chart-files.js';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../render/render.js';
@@ -32,12 +32,17 @@ export interface ImportIo {
 }
 
 export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
-                       [--kubeconfig FILE] [--context NAME] [--format text|json]
+                       [--kubeconfig FILE] [--context NAME] [--format text|json] [--force]
 
 Reads the seed operators' custom resources (AppService, Myapp, Podroute, NodePool) from the cluster, read-only,
 and writes one spec file per resource into the chart DIR, with the adoption pins that take the objects the
 operator made over as they are. Reports what adoption does with each object, where the live objects differ from
 their resource's spec, and the Nodes whose NodePool membership the old and the new rule disagree on.
+
+Each file is named <kind>_<group>_<namespace>_<name>.yaml and starts with a line recording what import wrote. A
+re-import replaces a file only while it is unchanged since: a file the team edited, one import did not write, or a
+link is named and nothing is written (exit 1), unless --force. Import never deletes a file and never follows a link.
+-n takes a namespace name (an empty one is a usage error); --all-namespaces means every namespace.
 
 Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
 
@@ -55,6 +60,7 @@ interface ImportArgs {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly format: 'text' | 'json';
+  readonly force: boolean;
 }
 
 /** Runs `specforge import` with the arguments after `import`. */
@@ -92,8 +98,13 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     client,
     lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
   );
-  writeAll(files);
-  print(io, a.format, report, nodes);
+  const written = writeChartFiles(
+    a.chart,
+    new Map([...files].map(([file, text]) => [basename(file), text])),
+    { force: a.force },
+  );
+  if (written.refused.length > 0) return refuse(io, a.chart, written);
+  print(io, a.format, { report, nodes, written });
   const bad = report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
   return bad ? 1 : 0;
 }
@@ -381,25 +392,37 @@ async function nodeDisagreements(
   return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
 }
 
-/** Writes every file, each through a temporary file and a rename (a reader never sees half a spec). */
-function writeAll(files: ReadonlyMap<string, string>): void {
-  for (const [file, text] of files) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(`${file}.specforge-tmp`, text);
-    renameSync(`${file}.specforge-tmp`, file);
-  }
+/** Names every file import would not replace, and how to go on: exit 1, nothing written. */
+function refuse(io: ImportIo, chart: string, written: ChartWriteOutcome): number {
+  for (const r of written.refused)
+    io.err(
+      `${r.file}: import would replace this file, but ${r.why}. Keep your changes (commit them, or move the file away) and import again, or pass --force to replace it with what the cluster holds.`,
+    );
+  const n = written.refused.length;
+  io.err(`specforge: ${n} file${n === 1 ? '' : 's'} in the way; nothing imported, ${chart} unchanged.`);
+  return 1;
 }
 
-function print(
-  io: ImportIo,
-  format: 'text' | 'json',
-  report: Imported[],
-  nodes: { pool: string; node: string; value: string }[],
-): void {
+/** What import prints: a report per resource, the membership disagreements, and what it did to the chart's files. */
+interface Printed {
+  readonly report: Imported[];
+  readonly nodes: { pool: string; node: string; value: string }[];
+  readonly written: ChartWriteOutcome;
+}
+
+function print(io: ImportIo, format: 'text' | 'json', { report, nodes, written }: Printed): void {
   if (format === 'json') {
-    io.out(JSON.stringify({ resources: report, membership: nodes }, null, 2));
+    const files = {
+      created: written.created,
+      updated: written.updated,
+      replaced: written.forced,
+      unchanged: written.unchanged,
+    };
+    io.out(JSON.stringify({ resources: report, membership: nodes, files }, null, 2));
     return;
   }
+  for (const f of written.forced)
+    io.out(`${f.file}: replaced (--force), although ${f.why}; git shows what changed.`);
   for (const r of report) {
     io.out(`${r.resource} → ${r.file}`);
     for (const o of r.objects)
@@ -429,6 +452,7 @@ function parseImportArgs(args: readonly string[]): ImportArgs {
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
       format: { type: 'string' },
+      force: { type: 'boolean' },
     },
   });
   if (positionals.length > 0)
@@ -446,6 +470,7 @@ function parseImportArgs(args: readonly string[]): ImportArgs {
     chart: nonEmptyValue('--chart', values.chart, 'the chart directory to write the spec files into'),
     namespaces: all ? 'all' : ns,
     format,
+    force: values.force === true,
     ...(values.kubeconfig === undefined
       ? {}
       : { kubeconfig: nonEmptyValue('--kubeconfig', values.kubeconfig, 'a kubeconfig file') }),

@@ -184,7 +184,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     });
     const chart = chartDir('kubebuilder-appservice');
     specforge(['import', '--chart', chart, '-n', 'broken']);
-    const file = join(chart, readdirSync(chart).find((f) => f.startsWith('appservice.')) ?? '');
+    const file = join(chart, readdirSync(chart).find((f) => f.startsWith('appservice_')) ?? '');
     writeFileSync(
       file,
       'apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata: { name: nginx-app, namespace: broken }\nspec: { image: 5 }\n',
