@@ -16,7 +16,7 @@ export interface FakeApi {
   readonly url: string;
   /** A kubeconfig file whose current context reaches this server with a token. */
   readonly kubeconfig: string;
-  readonly requests: { method: string; path: string; headers: IncomingHttpHeaders }[];
+  readonly requests: { method: string; path: string; headers: IncomingHttpHeaders; rawHeaders: string[] }[];
   close(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export async function fakeApi(crds: Json[], resources: Json[]): Promise<FakeApi>
   }
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    requests.push({ method: req.method ?? '', path, headers: req.headers });
+    requests.push({ method: req.method ?? '', path, headers: req.headers, rawHeaders: req.rawHeaders });
     const items = path === '/apis/apiextensions.k8s.io/v1/customresourcedefinitions' ? crds : lists.get(path);
     res.setHeader('Content-Type', 'application/json');
     if (items !== undefined || /^\/apis\/[^/]+\/[^/]+\/namespaces\/[^/]+\/[^/]+$/.test(path)) {
