@@ -15,7 +15,12 @@ import type https from 'node:https';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Credentials } from './kube.js';
-import { resolveContext, type Impersonation, type ResolvedContext } from '../kubeconfig/entries.js';
+import {
+  resolveContext,
+  type ClusterConfig,
+  type Impersonation,
+  type ResolvedContext,
+} from '../kubeconfig/entries.js';
 import { KubeconfigError } from '../kubeconfig/error.js';
 import { runExecPlugin, type ExecCredential } from '../kubeconfig/exec.js';
 import { readMerged } from '../kubeconfig/file.js';
@@ -82,18 +87,22 @@ function headerKeyEscape(key: string): string {
     .join('');
 }
 
+/** The agent's TLS options: the cluster's CA, name and verification, the client certificate. */
+function tlsOf(cluster: ClusterConfig, cert?: Buffer, key?: Buffer): https.AgentOptions {
+  return {
+    ...(cluster.ca === undefined ? {} : { ca: cluster.ca }),
+    ...(cluster.insecure ? { rejectUnauthorized: false } : {}),
+    ...(cluster.servername === undefined ? {} : { servername: cluster.servername }),
+    ...(cert === undefined || key === undefined ? {} : { cert, key }),
+  };
+}
+
 /** The credentials of a resolved context: TLS, the auth header (refreshed), impersonation. */
 async function contextCredentials(ctx: ResolvedContext): Promise<Credentials> {
   const { cluster, user } = ctx;
   let exec: ExecCredential | undefined =
     user.exec === undefined ? undefined : await runExecPlugin(user.exec, cluster);
-  const tls: https.AgentOptions = {};
-  if (cluster.ca !== undefined) tls.ca = cluster.ca;
-  if (cluster.insecure) tls.rejectUnauthorized = false;
-  if (cluster.servername !== undefined) tls.servername = cluster.servername;
-  const cert = exec?.cert ?? user.cert;
-  const key = exec?.key ?? user.key;
-  if (cert !== undefined && key !== undefined) Object.assign(tls, { cert, key });
+  const tls = tlsOf(cluster, exec?.cert ?? user.cert, exec?.key ?? user.key);
   const fileToken = user.tokenFile === undefined ? undefined : tokenFromFile(user.tokenFile);
   const impersonate = impersonationHeaders(user.impersonate);
   const bearer = async (): Promise<string | undefined> => {
@@ -122,15 +131,13 @@ function contextName(merged: Awaited<ReturnType<typeof readMerged>>, context?: s
   const files = merged.files.join(', ');
   if (merged.empty.length === merged.files.length)
     throw new KubeconfigError(
-      files,
-      '',
+      { file: files, path: '' },
       'a kubeconfig with clusters, users, contexts and current-context',
       'an empty file',
       'Point --kubeconfig (or KUBECONFIG) at your kubeconfig.',
     );
   throw new KubeconfigError(
-    files,
-    'current-context',
+    { file: files, path: 'current-context' },
     'the context to use',
     'nothing',
     'Pass --context NAME, or run kubectl config use-context NAME.',
@@ -157,8 +164,7 @@ export async function loadCredentials(
   if (usable || context !== undefined) {
     if (merged.files.length === 0)
       throw new KubeconfigError(
-        files.join(delimiter),
-        '',
+        { file: files.join(delimiter), path: '' },
         `a kubeconfig with the context ${JSON.stringify(context)}`,
         'no such file',
         'Point --kubeconfig (or KUBECONFIG) at your kubeconfig.',
@@ -168,8 +174,7 @@ export async function loadCredentials(
   const inCluster = inClusterCredentials(env);
   if (inCluster !== undefined) return inCluster;
   throw new KubeconfigError(
-    files.join(delimiter),
-    '',
+    { file: files.join(delimiter), path: '' },
     'a kubeconfig (--kubeconfig, KUBECONFIG, ~/.kube/config) or a Pod with a service account',
     merged.files.length === 0
       ? 'no such file, and not in a cluster'

@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { KubeconfigError, found } from './error.js';
 import type { ClusterConfig, ExecConfig } from './entries.js';
+import { isMapping } from './file.js';
 
 type Json = Record<string, unknown>;
 
@@ -57,8 +58,7 @@ function run(exec: ExecConfig, cluster: ClusterConfig): Promise<string> {
               : `exit code ${String(e.code)}${firstLine(stderr)}`;
         reject(
           new KubeconfigError(
-            exec.file,
-            `${exec.path}.command`,
+            { file: exec.file, path: `${exec.path}.command` },
             'a plugin that prints an ExecCredential',
             why,
             exec.installHint ?? 'Run the plugin by hand to see why.',
@@ -91,49 +91,65 @@ function clusterInfo(c: ClusterConfig): Json {
 
 /** The credential in a plugin's output, checked. Pure. */
 export function credentialOf(exec: ExecConfig, stdout: string): ExecCredential {
+  const fail = failure(exec);
+  const status = statusOf(exec, stdout);
+  const token = typeof status.token === 'string' && status.token !== '' ? status.token : undefined;
+  const pair = certificatePair(status, fail);
+  if (token === undefined && pair === undefined) fail(`status ${found(status)} with neither`);
+  const expiresAt = expiryOf(status, fail);
+  return {
+    ...(token === undefined ? {} : { token }),
+    ...(pair ?? {}),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  };
+}
+
+type Fail = (what: string) => never;
+
+/** Throws the sentence for a plugin whose output is not what `exec` asks for. */
+function failure(exec: ExecConfig): Fail {
   const expected = `an ExecCredential (${exec.apiVersion}) with status.token, or status.clientCertificateData and status.clientKeyData`;
-  const fail = (what: string): never => {
+  return (what) => {
     throw new KubeconfigError(
-      exec.file,
-      `${exec.path}.command`,
+      { file: exec.file, path: `${exec.path}.command` },
       `the plugin to print ${expected}`,
       what,
       'Run the plugin by hand to see what it prints.',
     );
   };
+}
+
+/** The output's `status`, after checking it is an ExecCredential of the plugin's apiVersion. */
+function statusOf(exec: ExecConfig, stdout: string): Json {
+  const fail = failure(exec);
   let out: unknown;
   try {
     out = JSON.parse(stdout);
   } catch {
-    fail(
-      stdout.trim() === ''
-        ? 'no output'
-        : `output that is not JSON: ${JSON.stringify(stdout.trim().slice(0, 80))}`,
-    );
+    const text = stdout.trim();
+    return fail(text === '' ? 'no output' : `output that is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
   }
-  if (typeof out !== 'object' || out === null || Array.isArray(out)) return fail(found(out));
-  const o = out as Json;
-  if (o.kind !== 'ExecCredential') fail(`kind ${found(o.kind)}`);
-  if (o.apiVersion !== exec.apiVersion) fail(`apiVersion ${found(o.apiVersion)}`);
-  const status = o.status as Json | undefined;
-  if (typeof status !== 'object' || status === null || Array.isArray(status))
-    return fail(`status ${found(status)}`);
-  const token = typeof status.token === 'string' && status.token !== '' ? status.token : undefined;
+  if (!isMapping(out)) return fail(found(out));
+  if (out.kind !== 'ExecCredential') fail(`kind ${found(out.kind)}`);
+  if (out.apiVersion !== exec.apiVersion) fail(`apiVersion ${found(out.apiVersion)}`);
+  if (!isMapping(out.status)) return fail(`status ${found(out.status)}`);
+  return out.status;
+}
+
+/** The client certificate and key, both or neither. */
+function certificatePair(status: Json, fail: Fail): { cert: Buffer; key: Buffer } | undefined {
   const cert = status.clientCertificateData;
   const key = status.clientKeyData;
-  const pair = typeof cert === 'string' && cert !== '' && typeof key === 'string' && key !== '';
-  if ((cert !== undefined || key !== undefined) && !pair)
-    fail('a client certificate without its key (or a key without its certificate)');
-  if (token === undefined && !pair) fail(`status ${found(status)} with neither`);
-  let expiresAt: number | undefined;
-  if (status.expirationTimestamp !== undefined) {
-    expiresAt = typeof status.expirationTimestamp === 'string' ? Date.parse(status.expirationTimestamp) : NaN;
-    if (Number.isNaN(expiresAt))
-      fail(`status.expirationTimestamp ${found(status.expirationTimestamp)}, not an RFC 3339 time`);
-  }
-  return {
-    ...(token === undefined ? {} : { token }),
-    ...(pair ? { cert: Buffer.from(cert), key: Buffer.from(key) } : {}),
-    ...(expiresAt === undefined ? {} : { expiresAt }),
-  };
+  if (cert === undefined && key === undefined) return undefined;
+  if (typeof cert !== 'string' || cert === '' || typeof key !== 'string' || key === '')
+    return fail('a client certificate without its key (or a key without its certificate)');
+  return { cert: Buffer.from(cert), key: Buffer.from(key) };
+}
+
+function expiryOf(status: Json, fail: Fail): number | undefined {
+  const t = status.expirationTimestamp;
+  if (t === undefined || t === null) return undefined;
+  const at = typeof t === 'string' ? Date.parse(t) : NaN;
+  if (Number.isNaN(at)) fail(`status.expirationTimestamp ${found(t)}, not an RFC 3339 time`);
+  return at;
 }

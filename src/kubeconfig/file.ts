@@ -58,55 +58,65 @@ export async function readMerged(files: readonly string[], skipMissing: boolean)
     const doc = await readOne(file, skipMissing);
     if (doc === 'missing') continue;
     read.push(file);
-    if (doc === undefined) {
-      empty.push(file);
-      continue;
+    if (doc === undefined) empty.push(file);
+    else {
+      mergeInto(maps, file, doc);
+      currentContext ??= currentOf(file, doc);
     }
-    for (const key of Object.keys(LISTS) as ListKey[])
-      for (const e of entriesOf(file, doc, key)) if (!maps[key].has(e.name)) maps[key].set(e.name, e);
-    const current = doc['current-context'];
-    if (current !== undefined && current !== null && typeof current !== 'string')
-      throw new KubeconfigError(file, 'current-context', 'the name of a context', found(current));
-    if (currentContext === undefined && typeof current === 'string' && current !== '')
-      currentContext = { name: current, file };
   }
   return { files: read, ...maps, empty, ...(currentContext === undefined ? {} : { currentContext }) };
 }
 
-/** One file's top-level mapping; undefined when it is empty; `missing` when absent and `skipMissing`. */
-async function readOne(file: string, skipMissing: boolean): Promise<Json | undefined | 'missing'> {
-  let text: string;
+/** Adds the entries of `doc` whose names no earlier file took. */
+function mergeInto(maps: Record<ListKey, Map<string, Entry>>, file: string, doc: Json): void {
+  for (const key of Object.keys(LISTS) as ListKey[])
+    for (const e of entriesOf(file, doc, key)) if (!maps[key].has(e.name)) maps[key].set(e.name, e);
+}
+
+/** The current context `doc` sets, if any. */
+function currentOf(file: string, doc: Json): Merged['currentContext'] {
+  const current = doc['current-context'];
+  if (current === undefined || current === null || current === '') return undefined;
+  if (typeof current !== 'string')
+    throw new KubeconfigError({ file, path: 'current-context' }, 'the name of a context', found(current));
+  return { name: current, file };
+}
+
+/** The text of `file`; `missing` when absent and `skipMissing`. */
+function readText(file: string, skipMissing: boolean): string | 'missing' {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && skipMissing) return 'missing';
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'a directory'
-          : `unreadable (${code ?? String(e)})`;
+    const reasons: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'a directory' };
     throw new KubeconfigError(
-      file,
-      '',
+      { file, path: '' },
       'a readable kubeconfig file',
-      why,
+      reasons[code ?? ''] ?? `unreadable (${code ?? String(e)})`,
       'Pass --kubeconfig with the path of your kubeconfig (or set KUBECONFIG).',
     );
   }
+}
+
+/** One file's top-level mapping; undefined when it is empty; `missing` when absent and `skipMissing`. */
+async function readOne(file: string, skipMissing: boolean): Promise<Json | undefined | 'missing'> {
+  const text = readText(file, skipMissing);
+  if (text === 'missing') return text;
   const { parseDocument } = await import('yaml');
   const parsed = parseDocument(text, { uniqueKeys: true });
   const problem = parsed.errors[0];
   if (problem !== undefined)
-    throw new KubeconfigError(file, '', 'YAML', `a syntax error: ${problem.message.split('\n')[0] ?? ''}`);
-  if (parsed.contents === null) return undefined;
-  const doc: unknown = parsed.toJS({ maxAliasCount: 100 });
+    throw new KubeconfigError(
+      { file, path: '' },
+      'YAML',
+      `a syntax error: ${problem.message.split('\n')[0] ?? ''}`,
+    );
+  const doc: unknown = parsed.contents === null ? null : parsed.toJS({ maxAliasCount: 100 });
   if (doc === null || doc === undefined) return undefined;
   if (typeof doc !== 'object' || Array.isArray(doc))
     throw new KubeconfigError(
-      file,
-      '',
+      { file, path: '' },
       'a kubeconfig: a mapping with clusters, users, contexts and current-context',
       found(doc),
     );
@@ -117,16 +127,15 @@ function checkTop(file: string, doc: Json): Json {
   for (const key of Object.keys(doc))
     if (!TOP_LEVEL.includes(key))
       throw new KubeconfigError(
-        file,
-        key,
+        { file, path: key },
         `one of the kubeconfig fields ${TOP_LEVEL.join(', ')}`,
         `the unknown field ${JSON.stringify(key)}`,
         'Remove it or fix its spelling: specforge does not ignore what it does not know.',
       );
   if (doc.kind !== undefined && doc.kind !== 'Config')
-    throw new KubeconfigError(file, 'kind', '"Config"', found(doc.kind));
+    throw new KubeconfigError({ file, path: 'kind' }, '"Config"', found(doc.kind));
   if (doc.apiVersion !== undefined && doc.apiVersion !== 'v1')
-    throw new KubeconfigError(file, 'apiVersion', '"v1"', found(doc.apiVersion));
+    throw new KubeconfigError({ file, path: 'apiVersion' }, '"v1"', found(doc.apiVersion));
   return doc;
 }
 
@@ -136,34 +145,49 @@ function entriesOf(file: string, doc: Json, key: ListKey): Entry[] {
   const inner = LISTS[key];
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list))
-    throw new KubeconfigError(file, key, `a list of {name, ${inner}} entries`, found(list));
+    throw new KubeconfigError({ file, path: key }, `a list of {name, ${inner}} entries`, found(list));
   const seen = new Set<string>();
-  return list.map((item: unknown, i) => {
-    const at = `${key}[${i}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item))
-      throw new KubeconfigError(file, at, `a mapping {name, ${inner}}`, found(item));
-    const { name, [inner]: value, ...rest } = item as Json;
-    const unknown = Object.keys(rest)[0];
-    if (unknown !== undefined)
-      throw new KubeconfigError(
-        file,
-        `${at}.${unknown}`,
-        `only name and ${inner}`,
-        `the unknown field ${JSON.stringify(unknown)}`,
-      );
-    if (typeof name !== 'string' || name === '')
-      throw new KubeconfigError(file, `${at}.name`, `the ${inner}'s name`, found(name));
-    if (seen.has(name))
-      throw new KubeconfigError(
-        file,
-        `${at}.name`,
-        `a name no other ${inner} of the file has`,
-        JSON.stringify(name),
-        'kubectl refuses such a file too; rename or remove one.',
-      );
-    seen.add(name);
-    if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value)))
-      throw new KubeconfigError(file, `${at}.${inner}`, `the ${inner}'s fields (a mapping)`, found(value));
-    return { name, value: (value ?? {}) as Json, file, path: `${at}.${inner}` };
-  });
+  return list.map((item: unknown, i) => entryOf({ file, key, seen }, item, i));
+}
+
+/** One entry of a list, checked; `seen` collects the names of the file's list so far. */
+function entryOf(
+  { file, key, seen }: { file: string; key: ListKey; seen: Set<string> },
+  item: unknown,
+  i: number,
+): Entry {
+  const inner = LISTS[key];
+  const at = `${key}[${i}]`;
+  if (!isMapping(item))
+    throw new KubeconfigError({ file, path: at }, `a mapping {name, ${inner}}`, found(item));
+  const { name, [inner]: value, ...rest } = item;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined)
+    throw new KubeconfigError(
+      { file, path: `${at}.${unknown}` },
+      `only name and ${inner}`,
+      `the unknown field ${JSON.stringify(unknown)}`,
+    );
+  if (typeof name !== 'string' || name === '')
+    throw new KubeconfigError({ file, path: `${at}.name` }, `the ${inner}'s name`, found(name));
+  if (seen.has(name))
+    throw new KubeconfigError(
+      { file, path: `${at}.name` },
+      `a name no other ${inner} of the file has`,
+      JSON.stringify(name),
+      'kubectl refuses such a file too; rename or remove one.',
+    );
+  seen.add(name);
+  if (value !== undefined && value !== null && !isMapping(value))
+    throw new KubeconfigError(
+      { file, path: `${at}.${inner}` },
+      `the ${inner}'s fields (a mapping)`,
+      found(value),
+    );
+  return { name, value: (value ?? {}) as Json, file, path: `${at}.${inner}` };
+}
+
+/** Whether `v` is a YAML mapping (not a list, scalar or null). */
+export function isMapping(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
