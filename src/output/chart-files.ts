@@ -75,6 +75,7 @@ export function writeChartFiles(
   files: ReadonlyMap<string, string>,
   options: ChartWriteOptions = {},
 ): ChartWriteOutcome {
+  if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
   try {
     mkdirSync(chartDir, { recursive: true });
     const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
