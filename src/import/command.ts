@@ -12,7 +12,7 @@ import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
 import { connect } from '../kube-connect.js';
-import { writeChartFiles, type ChartWriteOutcome } from '../output/chart-files.js';
+import { stamped, writeChartFiles, type ChartWriteOutcome } from '../output/chart-files.js';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../render/render.js';
@@ -81,7 +81,8 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     const pins = resourcePins(cr, seed, made);
     const text = specFileText(cr, pins);
     const file = join(a.chart, specFileName(cr));
-    errors.push(...parseSpecText(text, file).errors);
+    // Parsed and rendered as written (with the stamp line): error line numbers are the file's.
+    errors.push(...parseSpecText(stamped(text), file).errors);
     files.set(file, text);
     lives.push({ cr, seed, ...made, file, pins });
   }
@@ -376,7 +377,11 @@ async function renderWith(
   const input: ChartInput = loaded.input ?? { name, dir: chartDir, specFiles: [] };
   const specFiles = [
     ...input.specFiles.filter((f) => !files.has(f.file)),
-    ...[...files].map(([file, text]) => ({ file, relative: `${name}/${basename(file)}`, text })),
+    ...[...files].map(([file, text]) => ({
+      file,
+      relative: `${name}/${basename(file)}`,
+      text: stamped(text),
+    })),
   ].sort((a, b) => (a.file < b.file ? -1 : 1));
   const result = await renderChartsAsync([{ ...input, specFiles }]);
   errors.push(...result.errors);
