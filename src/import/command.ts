@@ -7,20 +7,19 @@
  * (or an error: nothing written), 2 usage.
  */
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
 import { connect } from '../kube-connect.js';
-import { stamped, writeChartFiles, type ChartWriteOutcome } from '../output/chart-files.js';
+import { stamped, writeChartFiles } from '../output/chart-files.js';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../render/render.js';
 import type { Obj } from '../rules/objects.js';
 import { formatError, type SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
-import { namespaceValue, nonEmptyValue } from '../flag-values.js';
-import { UsageError } from '../usage-error.js';
+import { IMPORT_USAGE, parseImportArgs } from './args.js';
+import { print, refuse } from './print.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import { SEED_KINDS, type MadeObject, type SeedKind } from './seeds.js';
@@ -31,36 +30,12 @@ export interface ImportIo {
   readonly err: (line: string) => void;
 }
 
-export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
-                       [--kubeconfig FILE] [--context NAME] [--format text|json] [--force]
-
-Reads the seed operators' custom resources (AppService, Myapp, Podroute, NodePool) from the cluster, read-only,
-and writes one spec file per resource into the chart DIR, with the adoption pins that take the objects the
-operator made over as they are. Reports what adoption does with each object, where the live objects differ from
-their resource's spec, and the Nodes whose NodePool membership the old and the new rule disagree on.
-
-Each file is named <kind>_<group>_<namespace>_<name>.yaml and starts with a line recording what import wrote. A
-re-import replaces a file only while it is unchanged since: a file the team edited, one import did not write, or a
-link is named and nothing is written (exit 1), unless --force. Import never deletes a file and never follows a link.
--n takes a namespace name (an empty one is a usage error); --all-namespaces means every namespace.
-
-Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
-
 /** One imported resource and what adoption does with what its operator made. */
 export interface Imported {
   readonly resource: string;
   readonly file: string;
   readonly objects: ObjectVerdict[];
   readonly differences: Difference[];
-}
-
-interface ImportArgs {
-  readonly chart: string;
-  readonly namespaces: string[] | 'all';
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  readonly format: 'text' | 'json';
-  readonly force: boolean;
 }
 
 /** Runs `specforge import` with the arguments after `import`. */
@@ -395,92 +370,4 @@ async function nodeDisagreements(
   if (pools.length === 0) return [];
   const nodes = (await client.request<{ items: RawObject[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
   return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
-}
-
-/** Names every file import would not replace, and how to go on: exit 1, nothing written. */
-function refuse(io: ImportIo, chart: string, written: ChartWriteOutcome): number {
-  for (const r of written.refused)
-    io.err(
-      `${r.file}: import would replace this file, but ${r.why}. Keep your changes (commit them, or move the file away) and import again, or pass --force to replace it with what the cluster holds.`,
-    );
-  const n = written.refused.length;
-  io.err(`specforge: ${n} file${n === 1 ? '' : 's'} in the way; nothing imported, ${chart} unchanged.`);
-  return 1;
-}
-
-/** What import prints: a report per resource, the membership disagreements, and what it did to the chart's files. */
-interface Printed {
-  readonly report: Imported[];
-  readonly nodes: { pool: string; node: string; value: string }[];
-  readonly written: ChartWriteOutcome;
-}
-
-function print(io: ImportIo, format: 'text' | 'json', { report, nodes, written }: Printed): void {
-  if (format === 'json') {
-    const files = {
-      created: written.created,
-      updated: written.updated,
-      replaced: written.forced,
-      unchanged: written.unchanged,
-    };
-    io.out(JSON.stringify({ resources: report, membership: nodes, files }, null, 2));
-    return;
-  }
-  for (const f of written.forced)
-    io.out(`${f.file}: replaced (--force), although ${f.why}; git shows what changed.`);
-  for (const r of report) {
-    io.out(`${r.resource} → ${r.file}`);
-    for (const o of r.objects)
-      io.out(
-        `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}`,
-      );
-    for (const d of r.differences)
-      io.out(
-        `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the operator never applied the spec's value)`,
-      );
-  }
-  for (const n of nodes)
-    io.out(
-      `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
-    );
-  io.out(`specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}.`);
-}
-
-function parseImportArgs(args: readonly string[]): ImportArgs {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: {
-      chart: { type: 'string' },
-      namespace: { type: 'string', short: 'n', multiple: true },
-      'all-namespaces': { type: 'boolean', short: 'A' },
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      format: { type: 'string' },
-      force: { type: 'boolean' },
-    },
-  });
-  if (positionals.length > 0)
-    throw new UsageError(`import takes no positional argument, got ${JSON.stringify(positionals[0])}`);
-  if (values.chart === undefined)
-    throw new UsageError('import needs --chart DIR (the chart to write the spec files into)');
-  const all = values['all-namespaces'] === true;
-  const ns = [...new Set((values.namespace ?? []).map((n) => namespaceValue('-n', n)))];
-  if (all === ns.length > 0)
-    throw new UsageError('import needs either -n NAMESPACE (repeatable) or --all-namespaces');
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format takes text or json, got ${JSON.stringify(format)}`);
-  return {
-    chart: nonEmptyValue('--chart', values.chart, 'the chart directory to write the spec files into'),
-    namespaces: all ? 'all' : ns,
-    format,
-    force: values.force === true,
-    ...(values.kubeconfig === undefined
-      ? {}
-      : { kubeconfig: nonEmptyValue('--kubeconfig', values.kubeconfig, 'a kubeconfig file') }),
-    ...(values.context === undefined
-      ? {}
-      : { context: nonEmptyValue('--context', values.context, 'a context of the kubeconfig') }),
-  };
 }
