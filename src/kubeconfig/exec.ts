@@ -130,6 +130,7 @@ function statusOf(exec: ExecConfig, stdout: string): Json {
     return fail(text === '' ? 'no output' : `output that is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
   }
   if (!isMapping(out)) return fail(found(out));
+  if (Object.keys(out).length === 0) return fail('{}, an empty mapping');
   if (out.kind !== 'ExecCredential') fail(`kind ${found(out.kind)}`);
   if (out.apiVersion !== exec.apiVersion) fail(`apiVersion ${found(out.apiVersion)}`);
   if (!isMapping(out.status)) return fail(`status ${found(out.status)}`);

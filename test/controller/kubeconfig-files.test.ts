@@ -211,7 +211,11 @@ describe('a kubeconfig specforge cannot use as kubectl would is named in a sente
   });
 
   it.each<[string, string, RegExp]>([
-    ['{}', '{}', /expected the plugin to print an ExecCredential .* found kind nothing/],
+    [
+      '{}',
+      '{}',
+      /expected the plugin to print an ExecCredential .* found \{\}, an empty mapping\. Run the plugin by hand/,
+    ],
     ['not JSON', 'token', /found output that is not JSON: "token"/],
     ['nothing', '', /found no output/],
     [
