@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
-import { connect } from '../kube-connect.js';
+import { connect, unreachable } from '../kube-connect.js';
 import { stamped, writeChartFiles } from '../output/chart-files.js';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
@@ -18,7 +18,7 @@ import { renderChartsAsync, type ChartInput } from '../render/render.js';
 import type { Obj } from '../rules/objects.js';
 import { formatError, type SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
-import { IMPORT_USAGE, parseImportArgs } from './args.js';
+import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
 import { print, refuse } from './print.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
@@ -46,6 +46,17 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
   }
   const a = parseImportArgs(args);
   const client = await connect(a);
+  try {
+    return await importWith(client, a, io);
+  } catch (e) {
+    throw unreachable(client, e);
+  } finally {
+    client.close();
+  }
+}
+
+/** The import itself, once connected. */
+async function importWith(client: KubeClient, a: ImportArgs, io: ImportIo): Promise<number> {
   const errors: SpecError[] = [];
   const found = await readResources(client, a.namespaces, errors);
   const chartName = basename(a.chart.replace(/\/+$/, ''));
