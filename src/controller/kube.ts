@@ -77,8 +77,11 @@ export interface Credentials {
   readonly server: string;
   /** TLS options for the agent: ca, cert, key, rejectUnauthorized, servername. */
   readonly tls: https.AgentOptions;
-  /** Current auth headers (e.g. a bearer token read from a rotating file); re-read at most every 30 s. */
-  headers(): Promise<Record<string, string>>;
+  /**
+   * Current auth headers (e.g. a bearer token read from a rotating file); re-read at most every 30 s. A list is sent
+   * as one header line per value (Impersonate-Group).
+   */
+  headers(): Promise<Record<string, string | string[]>>;
   /** `user:password` for basic auth, if configured. */
   readonly basicAuth?: string;
 }
@@ -107,7 +110,7 @@ export async function credentialsFromKubeConfig(kc: KubeConfig): Promise<Credent
 }
 
 export class KubeClient {
-  private headers: Record<string, string> = {};
+  private headers: Record<string, string | string[]> = {};
   private headersAt = -Infinity;
   private readonly observers: RequestObserver[] = [];
   private readonly interceptors: Interceptor[] = [];
@@ -234,7 +237,7 @@ export class KubeClient {
   ): Promise<http.IncomingMessage> {
     const { payload, accept = 'application/json' } = extra;
     const url = new URL(path, this.connection.base);
-    const headers: Record<string, string> = { ...this.headers, Accept: accept };
+    const headers: Record<string, string | string[]> = { ...this.headers, Accept: accept };
     if (payload !== undefined) {
       headers['Content-Type'] = payload.contentType;
       headers['Content-Length'] = String(payload.body.length);

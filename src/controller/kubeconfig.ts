@@ -1,42 +1,41 @@
 /**
- * Finds the API server and credentials without loading `@kubernetes/client-node` for the common cases: in-cluster
- * service account, or a kubeconfig context with a token, token file, client certificate or basic auth. That library
- * costs about 85 MB of resident memory at import (it loads every generated API model), more than the controller's
- * whole working set, so it is imported only for what it alone handles: exec plugins, auth providers, several
- * KUBECONFIG files.
+ * Finds the API server and the identity to use, as kubectl does, for the controller and the cluster commands:
+ * `--kubeconfig FILE` alone, else every file of `KUBECONFIG` merged (first file wins each named entry; the current
+ * context from the first file that sets one; missing files skipped), else `~/.kube/config`, else the in-cluster
+ * service account. `--context` picks a context of whichever of these applies.
  *
- * Order, as kubectl and client-go: `--kubeconfig`, then `KUBECONFIG`, then `~/.kube/config`, then in-cluster.
+ * Every kubeconfig field kubectl knows is honoured or refused with a sentence naming the file and field (see
+ * `src/kubeconfig/entries.ts`): tokens, token files, client certificates, basic auth, exec plugins, impersonation
+ * (`as`, `as-uid`, `as-groups`, `as-user-extra` → `Impersonate-*` headers on every request), `tls-server-name`,
+ * `insecure-skip-tls-verify`; `proxy-url` and `auth-provider` are refused. `@kubernetes/client-node` is not used
+ * here: it ignores impersonation and refuses KUBECONFIG files that share an entry name, where kubectl merges them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type https from 'node:https';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, delimiter } from 'node:path';
-import { credentialsFromKubeConfig, type Credentials } from './kube.js';
+import { delimiter, join } from 'node:path';
+import type { Credentials } from './kube.js';
+import {
+  resolveContext,
+  type ClusterConfig,
+  type Impersonation,
+  type ResolvedContext,
+} from '../kubeconfig/entries.js';
+import { KubeconfigError } from '../kubeconfig/error.js';
+import { runExecPlugin, type ExecCredential } from '../kubeconfig/exec.js';
+import { readMerged } from '../kubeconfig/file.js';
+
+export { KubeconfigError } from '../kubeconfig/error.js';
 
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_TTL_MS = 60_000;
+/** Run an exec plugin again this long before its credential expires. */
+const EXEC_EARLY_MS = 10_000;
 
-interface NamedCluster {
-  name: string;
-  cluster: Record<string, unknown>;
-}
-interface NamedUser {
-  name: string;
-  user: Record<string, unknown>;
-}
-interface NamedContext {
-  name: string;
-  context: { cluster?: string; user?: string };
-}
-interface KubeconfigFile {
-  clusters?: NamedCluster[];
-  users?: NamedUser[];
-  contexts?: NamedContext[];
-  'current-context'?: string;
-}
+type Headers = Record<string, string | string[]>;
 
 /** Reads a token file, caching it for a minute (bound service-account tokens rotate on disk). */
-function tokenFromFile(file: string): () => Promise<Record<string, string>> {
+function tokenFromFile(file: string): () => string {
   let token = '';
   let at = -Infinity;
   return () => {
@@ -44,7 +43,7 @@ function tokenFromFile(file: string): () => Promise<Record<string, string>> {
       token = readFileSync(file, 'utf8').trim();
       at = performance.now();
     }
-    return Promise.resolve({ Authorization: `Bearer ${token}` });
+    return token;
   };
 }
 
@@ -57,102 +56,129 @@ export function inClusterCredentials(
   const port = env.KUBERNETES_SERVICE_PORT;
   if (host === undefined || port === undefined || !existsSync(join(dir, 'token'))) return undefined;
   const server = host.includes(':') ? `https://[${host}]:${port}` : `https://${host}:${port}`;
+  const token = tokenFromFile(join(dir, 'token'));
   return {
     server,
     tls: { ca: readFileSync(join(dir, 'ca.crt')) },
-    headers: tokenFromFile(join(dir, 'token')),
+    headers: () => Promise.resolve({ Authorization: `Bearer ${token()}` }),
   };
 }
 
-function bytes(base: string, data: unknown, file: unknown): Buffer | undefined {
-  if (typeof data === 'string') return Buffer.from(data, 'base64');
-  if (typeof file === 'string') return readFileSync(isAbsolute(file) ? file : join(base, file));
-  return undefined;
+/** The headers that make every request act as the impersonated identity (client-go's ImpersonatingRoundTripper). */
+export function impersonationHeaders(i: Impersonation | undefined): Headers {
+  if (i === undefined) return {};
+  const h: Headers = { 'Impersonate-User': i.user };
+  if (i.uid !== undefined) h['Impersonate-Uid'] = i.uid;
+  if (i.groups.length > 0) h['Impersonate-Group'] = [...i.groups];
+  for (const [key, values] of Object.entries(i.extra))
+    if (values.length > 0) h[`Impersonate-Extra-${headerKeyEscape(key)}`] = [...values];
+  return h;
 }
 
-function userAuth(base: string, user: Record<string, unknown>): Pick<Credentials, 'headers' | 'basicAuth'> {
-  if (typeof user.token === 'string') {
-    const header = { Authorization: `Bearer ${user.token}` };
-    return { headers: () => Promise.resolve(header) };
-  }
-  if (typeof user.tokenFile === 'string') {
-    return {
-      headers: tokenFromFile(isAbsolute(user.tokenFile) ? user.tokenFile : join(base, user.tokenFile)),
-    };
-  }
-  const basicAuth =
-    typeof user.username === 'string' && typeof user.password === 'string'
-      ? `${user.username}:${user.password}`
-      : undefined;
-  return { headers: () => Promise.resolve({}), basicAuth };
+/** An extra's key as a header name: what is not a token character is %-escaped, as client-go does. */
+function headerKeyEscape(key: string): string {
+  return [...Buffer.from(key, 'utf8')]
+    .map((b) => {
+      const c = String.fromCharCode(b);
+      return /[A-Za-z0-9!#$&'*+\-.^_`|~]/.test(c) && b < 128
+        ? c
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    })
+    .join('');
 }
 
-function tlsOptions(
-  base: string,
-  cluster: Record<string, unknown>,
-  user: Record<string, unknown>,
-): https.AgentOptions {
-  const tls: https.AgentOptions = {};
-  const ca = bytes(base, cluster['certificate-authority-data'], cluster['certificate-authority']);
-  const cert = bytes(base, user['client-certificate-data'], user['client-certificate']);
-  const key = bytes(base, user['client-key-data'], user['client-key']);
-  if (ca !== undefined) tls.ca = ca;
-  if (cert !== undefined) tls.cert = cert;
-  if (key !== undefined) tls.key = key;
-  if (cluster['insecure-skip-tls-verify'] === true) tls.rejectUnauthorized = false;
-  if (typeof cluster['tls-server-name'] === 'string') tls.servername = cluster['tls-server-name'];
-  return tls;
+/** The agent's TLS options: the cluster's CA, name and verification, the client certificate. */
+function tlsOf(cluster: ClusterConfig, cert?: Buffer, key?: Buffer): https.AgentOptions {
+  return {
+    ...(cluster.ca === undefined ? {} : { ca: cluster.ca }),
+    ...(cluster.insecure ? { rejectUnauthorized: false } : {}),
+    ...(cluster.servername === undefined ? {} : { servername: cluster.servername }),
+    ...(cert === undefined || key === undefined ? {} : { cert, key }),
+  };
 }
 
-function pickContext(
-  path: string,
-  config: KubeconfigFile,
-  name: string,
-): { cluster: Record<string, unknown> & { server: string }; user: Record<string, unknown> } {
-  const ctx = config.contexts?.find((c) => c.name === name)?.context;
-  if (ctx === undefined) throw new Error(`kubeconfig ${path}: no context "${name}"`);
-  const cluster = config.clusters?.find((c) => c.name === ctx.cluster)?.cluster;
-  if (typeof cluster?.server !== 'string') {
-    throw new Error(`kubeconfig ${path}: context "${name}" has no cluster with a server`);
-  }
-  const user = config.users?.find((u) => u.name === ctx.user)?.user ?? {};
-  return { cluster: cluster as Record<string, unknown> & { server: string }, user };
+/** The credentials of a resolved context: TLS, the auth header (refreshed), impersonation. */
+async function contextCredentials(ctx: ResolvedContext): Promise<Credentials> {
+  const { cluster, user } = ctx;
+  let exec: ExecCredential | undefined =
+    user.exec === undefined ? undefined : await runExecPlugin(user.exec, cluster);
+  const tls = tlsOf(cluster, exec?.cert ?? user.cert, exec?.key ?? user.key);
+  const fileToken = user.tokenFile === undefined ? undefined : tokenFromFile(user.tokenFile);
+  const impersonate = impersonationHeaders(user.impersonate);
+  const bearer = async (): Promise<string | undefined> => {
+    if (user.exec !== undefined) {
+      if (exec?.expiresAt !== undefined && Date.now() > exec.expiresAt - EXEC_EARLY_MS)
+        exec = await runExecPlugin(user.exec, cluster);
+      return exec?.token;
+    }
+    return fileToken === undefined ? user.token : fileToken();
+  };
+  return {
+    server: cluster.server,
+    tls,
+    ...(user.basicAuth === undefined ? {} : { basicAuth: user.basicAuth }),
+    headers: async () => {
+      const token = await bearer();
+      return { ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }), ...impersonate };
+    },
+  };
 }
 
-/**
- * Credentials for the current context of one kubeconfig file; undefined when the context needs what only
- * client-node does (exec, auth-provider). The YAML parser is loaded only here: in-cluster runs never need it.
- */
-export async function fileCredentials(path: string, context?: string): Promise<Credentials | undefined> {
-  const { parse } = await import('yaml');
-  const config = parse(readFileSync(path, 'utf8')) as KubeconfigFile;
-  const base = dirname(path);
-  const { cluster, user } = pickContext(path, config, context ?? config['current-context'] ?? '');
-  if (user.exec !== undefined || user['auth-provider'] !== undefined) return undefined;
-  return { server: cluster.server, tls: tlsOptions(base, cluster, user), ...userAuth(base, user) };
+/** The context to use: `--context`, else the current context; a sentence when there is none. */
+function contextName(merged: Awaited<ReturnType<typeof readMerged>>, context?: string): string {
+  if (context !== undefined) return context;
+  if (merged.currentContext !== undefined) return merged.currentContext.name;
+  const files = merged.files.join(', ');
+  if (merged.empty.length === merged.files.length)
+    throw new KubeconfigError(
+      { file: files, path: '' },
+      'a kubeconfig with clusters, users, contexts and current-context',
+      'an empty file',
+      'Point --kubeconfig (or KUBECONFIG) at your kubeconfig.',
+    );
+  throw new KubeconfigError(
+    { file: files, path: 'current-context' },
+    'the context to use',
+    'nothing',
+    'Pass --context NAME, or run kubectl config use-context NAME.',
+  );
 }
 
-async function viaClientNode(path: string | undefined): Promise<Credentials> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  if (path !== undefined) kc.loadFromFile(path);
-  else kc.loadFromDefault();
-  return credentialsFromKubeConfig(kc);
+/** Credentials of the context `context` (default: the current one) of the kubeconfig `path`, alone. */
+export async function fileCredentials(path: string, context?: string): Promise<Credentials> {
+  const merged = await readMerged([path], false);
+  return contextCredentials(resolveContext(merged, contextName(merged, context)));
 }
 
 /** Resolves credentials the way kubectl does (see the module comment). */
 export async function loadCredentials(
   kubeconfig?: string,
   env: NodeJS.ProcessEnv = process.env,
+  context?: string,
 ): Promise<Credentials> {
-  if (kubeconfig !== undefined) return (await fileCredentials(kubeconfig)) ?? viaClientNode(kubeconfig);
+  if (kubeconfig !== undefined) return fileCredentials(kubeconfig, context);
   const fromEnv = env.KUBECONFIG?.split(delimiter).filter((p) => p !== '') ?? [];
-  if (fromEnv.length > 1) return viaClientNode(undefined);
-  const file = fromEnv[0] ?? join(homedir(), '.kube', 'config');
-  if (existsSync(file)) return (await fileCredentials(file)) ?? viaClientNode(file);
+  const files = fromEnv.length > 0 ? fromEnv : [join(homedir(), '.kube', 'config')];
+  const merged = await readMerged(files, true);
+  const usable = merged.files.length > merged.empty.length;
+  if (usable || context !== undefined) {
+    if (merged.files.length === 0)
+      throw new KubeconfigError(
+        { file: files.join(delimiter), path: '' },
+        `a kubeconfig with the context ${JSON.stringify(context)}`,
+        'no such file',
+        'Point --kubeconfig (or KUBECONFIG) at your kubeconfig.',
+      );
+    return contextCredentials(resolveContext(merged, contextName(merged, context)));
+  }
   const inCluster = inClusterCredentials(env);
   if (inCluster !== undefined) return inCluster;
-  throw new Error(
-    'No kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster.',
+  throw new KubeconfigError(
+    { file: files.join(delimiter), path: '' },
+    'a kubeconfig (--kubeconfig, KUBECONFIG, ~/.kube/config) or a Pod with a service account',
+    merged.files.length === 0
+      ? 'no such file, and not in a cluster'
+      : 'only empty files, and not in a cluster',
+    'Pass --kubeconfig FILE.',
   );
 }

@@ -6,20 +6,20 @@
  * the seed's and specforge's membership rules disagree on. Exit 0 all adoptable, 1 something blocked or replaced
  * (or an error: nothing written), 2 usage.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { basename, join } from 'node:path';
 import { isStatus, type KubeClient } from '../controller/kube.js';
 import { membershipDisagreements } from '../controller/membership.js';
 import { toNodeView, type RawObject } from '../controller/model.js';
-import { connect } from '../kube-connect.js';
+import { connect, unreachable } from '../kube-connect.js';
+import { stamped, writeChartFiles } from '../output/chart-files.js';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../render/render.js';
 import type { Obj } from '../rules/objects.js';
 import { formatError, type SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
-import { UsageError } from '../usage-error.js';
+import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
+import { print, refuse } from './print.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import { SEED_KINDS, type MadeObject, type SeedKind } from './seeds.js';
@@ -30,30 +30,12 @@ export interface ImportIo {
   readonly err: (line: string) => void;
 }
 
-export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
-                       [--kubeconfig FILE] [--context NAME] [--format text|json]
-
-Reads the seed operators' custom resources (AppService, Myapp, Podroute, NodePool) from the cluster, read-only,
-and writes one spec file per resource into the chart DIR, with the adoption pins that take the objects the
-operator made over as they are. Reports what adoption does with each object, where the live objects differ from
-their resource's spec, and the Nodes whose NodePool membership the old and the new rule disagree on.
-
-Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
-
 /** One imported resource and what adoption does with what its operator made. */
 export interface Imported {
   readonly resource: string;
   readonly file: string;
   readonly objects: ObjectVerdict[];
   readonly differences: Difference[];
-}
-
-interface ImportArgs {
-  readonly chart: string;
-  readonly namespaces: string[] | 'all';
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  readonly format: 'text' | 'json';
 }
 
 /** Runs `specforge import` with the arguments after `import`. */
@@ -64,6 +46,17 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
   }
   const a = parseImportArgs(args);
   const client = await connect(a);
+  try {
+    return await importWith(client, a, io);
+  } catch (e) {
+    throw unreachable(client, e);
+  } finally {
+    client.close();
+  }
+}
+
+/** The import itself, once connected. */
+async function importWith(client: KubeClient, a: ImportArgs, io: ImportIo): Promise<number> {
   const errors: SpecError[] = [];
   const found = await readResources(client, a.namespaces, errors);
   const chartName = basename(a.chart.replace(/\/+$/, ''));
@@ -74,7 +67,8 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     const pins = resourcePins(cr, seed, made);
     const text = specFileText(cr, pins);
     const file = join(a.chart, specFileName(cr));
-    errors.push(...parseSpecText(text, file).errors);
+    // Parsed and rendered as written (with the stamp line): error line numbers are the file's.
+    errors.push(...parseSpecText(stamped(text), file).errors);
     files.set(file, text);
     lives.push({ cr, seed, ...made, file, pins });
   }
@@ -91,8 +85,13 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
     client,
     lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
   );
-  writeAll(files);
-  print(io, a.format, report, nodes);
+  const written = writeChartFiles(
+    a.chart,
+    new Map([...files].map(([file, text]) => [basename(file), text])),
+    { force: a.force },
+  );
+  if (written.refused.length > 0) return refuse(io, a.chart, written);
+  print(io, a.format, { report, nodes, written });
   const bad = report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
   return bad ? 1 : 0;
 }
@@ -364,7 +363,11 @@ async function renderWith(
   const input: ChartInput = loaded.input ?? { name, dir: chartDir, specFiles: [] };
   const specFiles = [
     ...input.specFiles.filter((f) => !files.has(f.file)),
-    ...[...files].map(([file, text]) => ({ file, relative: `${name}/${basename(file)}`, text })),
+    ...[...files].map(([file, text]) => ({
+      file,
+      relative: `${name}/${basename(file)}`,
+      text: stamped(text),
+    })),
   ].sort((a, b) => (a.file < b.file ? -1 : 1));
   const result = await renderChartsAsync([{ ...input, specFiles }]);
   errors.push(...result.errors);
@@ -378,74 +381,4 @@ async function nodeDisagreements(
   if (pools.length === 0) return [];
   const nodes = (await client.request<{ items: RawObject[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
   return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
-}
-
-/** Writes every file, each through a temporary file and a rename (a reader never sees half a spec). */
-function writeAll(files: ReadonlyMap<string, string>): void {
-  for (const [file, text] of files) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(`${file}.specforge-tmp`, text);
-    renameSync(`${file}.specforge-tmp`, file);
-  }
-}
-
-function print(
-  io: ImportIo,
-  format: 'text' | 'json',
-  report: Imported[],
-  nodes: { pool: string; node: string; value: string }[],
-): void {
-  if (format === 'json') {
-    io.out(JSON.stringify({ resources: report, membership: nodes }, null, 2));
-    return;
-  }
-  for (const r of report) {
-    io.out(`${r.resource} → ${r.file}`);
-    for (const o of r.objects)
-      io.out(
-        `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}`,
-      );
-    for (const d of r.differences)
-      io.out(
-        `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the operator never applied the spec's value)`,
-      );
-  }
-  for (const n of nodes)
-    io.out(
-      `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
-    );
-  io.out(`specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}.`);
-}
-
-function parseImportArgs(args: readonly string[]): ImportArgs {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: {
-      chart: { type: 'string' },
-      namespace: { type: 'string', short: 'n', multiple: true },
-      'all-namespaces': { type: 'boolean', short: 'A' },
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      format: { type: 'string' },
-    },
-  });
-  if (positionals.length > 0)
-    throw new UsageError(`import takes no positional argument, got ${JSON.stringify(positionals[0])}`);
-  if (values.chart === undefined)
-    throw new UsageError('import needs --chart DIR (the chart to write the spec files into)');
-  const all = values['all-namespaces'] === true;
-  const ns = values.namespace ?? [];
-  if (all === ns.length > 0)
-    throw new UsageError('import needs either -n NAMESPACE (repeatable) or --all-namespaces');
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format takes text or json, got ${JSON.stringify(format)}`);
-  return {
-    chart: values.chart,
-    namespaces: all ? 'all' : ns,
-    format,
-    ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-    ...(values.context === undefined ? {} : { context: values.context }),
-  };
 }

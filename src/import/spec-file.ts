@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { toYaml } from '../output/yaml.js';
 import type { Obj } from '../rules/objects.js';
 import type { Pins } from './pins.js';
@@ -5,11 +6,29 @@ import type { Pins } from './pins.js';
 /** Annotations that are the operator's or kubectl's bookkeeping, not the user's: never imported. */
 const BOOKKEEPING = ['spec', 'kubectl.kubernetes.io/last-applied-configuration'];
 
-/** The file an imported resource goes to in the chart: `<kind>.<namespace>.<name>.yaml` (`<kind>.<name>.yaml`). */
+/** The longest file name most file systems take, in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * The file an imported resource goes to in the chart: `<kind>_<group>_<namespace>_<name>.yaml` (no namespace part
+ * for a cluster-scoped kind; `core` for the core group), kind in lower case. `_` occurs in no kind, group,
+ * namespace or name, so no two resources share a file; a name too long for the file system is cut and ends in a
+ * hash of the whole. Pure.
+ */
 export function specFileName(cr: Obj): string {
-  const kind = String(cr.kind).toLowerCase();
-  const ns = cr.metadata?.namespace;
-  return ns === undefined ? `${kind}.${cr.metadata?.name}.yaml` : `${kind}.${ns}.${cr.metadata?.name}.yaml`;
+  const apiVersion = String(cr.apiVersion);
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : 'core';
+  const ns = cr.metadata?.namespace as string | undefined;
+  const parts = [
+    String(cr.kind).toLowerCase(),
+    group,
+    ...(ns === undefined ? [] : [ns]),
+    String(cr.metadata?.name),
+  ];
+  const whole = `${parts.join('_')}.yaml`;
+  if (Buffer.byteLength(whole) <= NAME_MAX) return whole;
+  const hash = createHash('sha256').update(whole).digest('hex').slice(0, 16);
+  return `${whole.slice(0, NAME_MAX - hash.length - '_.yaml'.length)}_${hash}.yaml`;
 }
 
 /**

@@ -114,7 +114,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     const chart = chartDir('myapp');
     const r = specforge(['import', '--chart', chart, '-n', 'bad'], [1]);
     expect(r.stderr).toMatch(
-      /myapp\.bad\.test-myapp\.yaml:\d+:\d+ \(document 1\) spec\.containerPort: expected .*found 0/,
+      /myapp_myapp\.timd\.cn_bad_test-myapp\.yaml:9:\d+ \(document 1\) spec\.containerPort: expected .*found 0/,
     );
     expect(r.stderr).toMatch(/nothing imported/);
     expect(existsSync(chart)).toBe(false);
@@ -185,7 +185,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     });
     const chart = chartDir('kubebuilder-appservice');
     specforge(['import', '--chart', chart, '-n', 'broken']);
-    const file = join(chart, readdirSync(chart).find((f) => f.startsWith('appservice.')) ?? '');
+    const file = join(chart, readdirSync(chart).find((f) => f.startsWith('appservice_')) ?? '');
     writeFileSync(
       file,
       'apiVersion: batch.schwarzeni.github.com/v1alpha1\nkind: AppService\nmetadata: { name: nginx-app, namespace: broken }\nspec: { image: 5 }\n',

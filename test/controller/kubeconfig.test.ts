@@ -60,18 +60,11 @@ describe('kubeconfig loading', () => {
     expect(await c?.headers()).toEqual({ Authorization: 'Bearer from-file' });
   });
 
-  it('leaves exec plugins to client-node', async () => {
-    const d = dir();
-    expect(
-      await fileCredentials(
-        kubeconfig(d, '{exec: {command: aws, apiVersion: client.authentication.k8s.io/v1}}'),
-      ),
-    ).toBeUndefined();
-  });
-
   it('names the file and context when the context is missing', async () => {
     const d = dir();
-    await expect(fileCredentials(kubeconfig(d, '{token: a}'), 'nope')).rejects.toThrow(/no context "nope"/);
+    await expect(fileCredentials(kubeconfig(d, '{token: a}'), 'nope')).rejects.toThrow(
+      /config contexts: expected a context named "nope", found only "c", "other"/,
+    );
   });
 
   it('uses the in-cluster service account when no kubeconfig exists', async () => {

@@ -1,0 +1,53 @@
+/**
+ * The values of the cluster commands' flags, checked as the API server checks the names they stand for, before
+ * anything is read or written. An empty value is a usage error, never "every namespace" or "the default": `-n
+ * "$TEAM_NS"` with the variable unset must not widen a command to the whole cluster. Shared by `import` (and open
+ * to `adopt`). Pure.
+ */
+import { UsageError } from './usage-error.js';
+
+/** A DNS-1123 label: what the API server accepts as a namespace name (and a Service's). */
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_MAX = 63;
+/** A DNS-1123 subdomain: what the API server accepts as most objects' names (Deployments, Leases, CRs...). */
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const SUBDOMAIN_MAX = 253;
+
+const LABEL_RULE = `a DNS-1123 label: 1-${LABEL_MAX} lowercase letters, digits or '-', starting and ending with a letter or digit`;
+const SUBDOMAIN_RULE = `a DNS-1123 subdomain: 1-${SUBDOMAIN_MAX} characters, dot-separated parts of lowercase letters, digits or '-', each starting and ending with a letter or digit`;
+
+/** `value` if it is a namespace name the API server accepts; else a {@link UsageError} naming `flag`. */
+export function namespaceValue(flag: string, value: string): string {
+  if (value === '')
+    throw new UsageError(
+      `${flag} "" is empty: expected a namespace name (${LABEL_RULE}). Is a shell variable unset? Name the namespace, or pass --all-namespaces to mean every namespace.`,
+    );
+  if (value.length > LABEL_MAX || !DNS1123_LABEL.test(value))
+    throw new UsageError(`${flag} ${JSON.stringify(value)} is not a namespace name: expected ${LABEL_RULE}.`);
+  return value;
+}
+
+/** `value` if it is an object name the API server accepts (a DNS-1123 subdomain); else a {@link UsageError}. */
+export function objectNameValue(flag: string, value: string): string {
+  if (value === '')
+    throw new UsageError(
+      `${flag} "" is empty: expected an object name (${SUBDOMAIN_RULE}). Is a shell variable unset?`,
+    );
+  if (value.length > SUBDOMAIN_MAX || !DNS1123_SUBDOMAIN.test(value))
+    throw new UsageError(
+      `${flag} ${JSON.stringify(value)} is not an object name: expected ${SUBDOMAIN_RULE}.`,
+    );
+  return value;
+}
+
+/**
+ * `value` if it is not empty: a path or a kubeconfig context name. kubectl reads `--kubeconfig ""` and `--context
+ * ""` as "the default", which an unset variable must not silently select.
+ */
+export function nonEmptyValue(flag: string, value: string, what: string): string {
+  if (value === '')
+    throw new UsageError(
+      `${flag} "" is empty: expected ${what}. Is a shell variable unset? Leave the flag out to mean the default.`,
+    );
+  return value;
+}

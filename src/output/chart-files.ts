@@ -1,0 +1,241 @@
+/**
+ * Writes a set of files into one chart directory, all or nothing, for `specforge import`: the only module that
+ * writes into a chart. Each file carries a first line with the SHA-256 of the rest (what import wrote); a file whose
+ * content no longer matches its line (the team edited it), that has no such line (someone else wrote it), or that
+ * is a link or not a regular file, is replaced only with `force`, and then named in the outcome. Nothing is written
+ * while any file is refused. Links are never followed: existing files are opened with O_NOFOLLOW, temporary files
+ * are created with O_EXCL|O_NOFOLLOW (a name already there, link or not, is skipped, never opened), and the rename
+ * that puts a file in place replaces a link itself, not what it points to. Held under a lock in the chart directory,
+ * so two imports into one chart do not interleave.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  fsyncSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../usage-error.js';
+import { LOCK_WAIT_MS } from './dist-writer.js';
+import { acquireLock } from './lock.js';
+
+const STAMP = /^# specforge-import sha256:([0-9a-f]{64})[^\n]*\n/;
+const LOCK = '.specforge-import-lock';
+const TMP_ATTEMPTS = 20;
+
+/** What is already at a target and why it may not be replaced without `force`. */
+export interface Refusal {
+  readonly file: string;
+  readonly why: string;
+}
+
+/** What a write did (or, refused, would have done): paths as given, joined to the chart directory. */
+export interface ChartWriteOutcome {
+  /** Nothing was written: these files are in the way (empty when the write happened). */
+  readonly refused: Refusal[];
+  readonly created: string[];
+  readonly updated: string[];
+  /** Files that were in the way and replaced because of `force`, with what they were. */
+  readonly forced: Refusal[];
+  readonly unchanged: string[];
+}
+
+export interface ChartWriteOptions {
+  /** Replace files that were edited since import wrote them, were not written by import, or are links. */
+  readonly force?: boolean;
+  /** @default LOCK_WAIT_MS */
+  readonly lockWaitMs?: number;
+}
+
+/** `text` with the first line that records what import wrote. Pure. */
+export function stamped(text: string): string {
+  return `# specforge-import sha256:${sha256(text)} (import replaces this file only while the rest is unchanged)\n${text}`;
+}
+
+/** Whether `content` is a file import wrote and nobody changed since (its first line matches the rest). Pure. */
+export function unedited(content: string): boolean {
+  const m = STAMP.exec(content);
+  return m !== null && m[1] === sha256(content.slice(m[0].length));
+}
+
+/**
+ * Writes `files` (a file name inside `chartDir` → the text import made, unstamped) into `chartDir`. Checks every
+ * target first; writes nothing when any is refused (see the module comment).
+ */
+export function writeChartFiles(
+  chartDir: string,
+  files: ReadonlyMap<string, string>,
+  options: ChartWriteOptions = {},
+): ChartWriteOutcome {
+  if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
+  try {
+    mkdirSync(chartDir, { recursive: true });
+    const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
+    try {
+      return writeLocked(chartDir, files, options.force === true);
+    } finally {
+      release();
+    }
+  } catch (e) {
+    throw unwritable(chartDir, e);
+  }
+}
+
+type Action = 'create' | 'update' | 'force' | 'refuse' | 'unchanged';
+
+/** What to do with one target that would get `next`: from what is there, without following a link. */
+function decide(target: string, next: string, force: boolean): { action: Action; why?: string } {
+  const found = inspectTarget(target);
+  if (found.kind === 'missing') return { action: 'create' };
+  if (found.kind === 'directory')
+    return { action: 'refuse', why: 'a directory is in the way (never replaced, even with --force)' };
+  if (found.kind === 'file' && found.content === next) return { action: 'unchanged' };
+  if (found.kind === 'file' && unedited(found.content)) return { action: 'update' };
+  return { action: force ? 'force' : 'refuse', why: found.why };
+}
+
+/** Adds `target` to the outcome's list for `action`. */
+function record(outcome: ChartWriteOutcome, action: Action, target: string, why: string): void {
+  if (action === 'refuse') outcome.refused.push({ file: target, why });
+  else if (action === 'force') outcome.forced.push({ file: target, why });
+  else
+    ({ create: outcome.created, update: outcome.updated, unchanged: outcome.unchanged })[action].push(target);
+}
+
+function writeLocked(
+  chartDir: string,
+  files: ReadonlyMap<string, string>,
+  force: boolean,
+): ChartWriteOutcome {
+  const outcome: ChartWriteOutcome = { refused: [], created: [], updated: [], forced: [], unchanged: [] };
+  const writes: { target: string; text: string }[] = [];
+  for (const [name, text] of files) {
+    if (name.includes('/') || name.startsWith('.')) throw new Error(`not a chart file name: ${name}`);
+    const target = join(chartDir, name);
+    const next = stamped(text);
+    const { action, why = '' } = decide(target, next, force);
+    record(outcome, action, target, why);
+    if (action !== 'refuse' && action !== 'unchanged') writes.push({ target, text: next });
+  }
+  if (outcome.refused.length > 0)
+    return { refused: outcome.refused, created: [], updated: [], forced: [], unchanged: [] };
+  const temps: { tmp: string; target: string }[] = [];
+  try {
+    for (const w of writes) temps.push({ tmp: writeTemp(chartDir, w.target, w.text), target: w.target });
+  } catch (e) {
+    for (const t of temps) rmSync(t.tmp, { force: true });
+    throw e;
+  }
+  for (const t of temps) renameSync(t.tmp, t.target);
+  return outcome;
+}
+
+type Target =
+  | { kind: 'missing' }
+  | { kind: 'directory' }
+  | { kind: 'file'; content: string; why: string }
+  | { kind: 'other'; why: string };
+
+/** What is at `target`, read without following a link. */
+function inspectTarget(target: string): Target {
+  let st;
+  try {
+    st = lstatSync(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    throw e;
+  }
+  if (st.isSymbolicLink())
+    return { kind: 'other', why: 'a symbolic link is there (import never writes through a link)' };
+  if (st.isDirectory()) return { kind: 'directory' };
+  if (!st.isFile()) return { kind: 'other', why: 'it is not a regular file' };
+  const fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    if (!fstatSync(fd).isFile()) return { kind: 'other', why: 'it is not a regular file' };
+    const content = readFileSync(fd, 'utf8');
+    return {
+      kind: 'file',
+      content,
+      why: STAMP.test(content)
+        ? 'it was edited since import wrote it'
+        : 'import did not write it (no specforge-import line)',
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `text` to a new temporary file beside `target` and returns its path. The name must not exist yet
+ * (O_EXCL): a name taken by anything, a planted link included, is skipped for the next one, never opened.
+ */
+function writeTemp(chartDir: string, target: string, text: string): string {
+  const base = target.slice(chartDir.length + 1);
+  for (let attempt = 0; attempt < TMP_ATTEMPTS; attempt++) {
+    const tmp = join(chartDir, tempName(base, attempt));
+    let fd: number;
+    try {
+      fd = openSync(
+        tmp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw e;
+    }
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } catch (e) {
+      closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+    closeSync(fd);
+    return tmp;
+  }
+  throw new Error(`no free temporary name beside ${target} after ${TMP_ATTEMPTS} tries`);
+}
+
+/**
+ * The temporary name of the `attempt`-th try for `base`: the first is predictable (this process's pid), the others
+ * random. Exported for the tests that plant a link there.
+ */
+export function tempName(base: string, attempt: number): string {
+  const suffix = attempt === 0 ? String(process.pid) : `${process.pid}-${randomBytes(6).toString('hex')}`;
+  return `.${base}.specforge-tmp-${suffix}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A file-system failure, as a usage error naming the place (no stack trace). */
+function unwritable(chartDir: string, e: unknown): Error {
+  const err = e as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    ENOTDIR: 'a part of the path is a file',
+    EEXIST: 'a file is in the way of the directory',
+    ELOOP: 'a link is in the way (import never follows one)',
+  };
+  const reason = err.code === undefined ? undefined : reasons[err.code];
+  if (reason === undefined) return err;
+  return new UsageError(
+    `cannot write into ${chartDir}: ${reason} (${err.path ?? chartDir}); nothing was imported`,
+    false,
+  );
+}

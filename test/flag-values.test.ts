@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { namespaceValue, nonEmptyValue, objectNameValue } from '../src/flag-values.js';
+import { UsageError } from '../src/usage-error.js';
+
+describe('flag values checked as the API server checks names', () => {
+  it.each(['default', 'team-a', 'a', '0', 'a'.repeat(63)])('accepts the namespace %j', (ns) => {
+    expect(namespaceValue('-n', ns)).toBe(ns);
+  });
+
+  it.each([
+    ['', /-n "" is empty: .*--all-namespaces/],
+    ['Team', /not a namespace name/],
+    ['-a', /not a namespace name/],
+    ['a-', /not a namespace name/],
+    ['a.b', /not a namespace name/],
+    ['a/b', /not a namespace name/],
+    [' a', /not a namespace name/],
+    ['a'.repeat(64), /not a namespace name/],
+  ])('refuses the namespace %j as a usage error', (ns, message) => {
+    expect(() => namespaceValue('-n', ns)).toThrow(UsageError);
+    expect(() => namespaceValue('-n', ns)).toThrow(message);
+  });
+
+  it.each(['web', 'web.v2', 'a-b.c-d', 'a'.repeat(253)])('accepts the object name %j', (name) => {
+    expect(objectNameValue('--operator', name)).toBe(name);
+  });
+
+  it.each(['', 'Web', 'a..b', '.a', 'a_b', 'a'.repeat(254)])('refuses the object name %j', (name) => {
+    expect(() => objectNameValue('--operator', name)).toThrow(UsageError);
+  });
+
+  it('refuses an empty path or context, and keeps any other', () => {
+    expect(() => nonEmptyValue('--kubeconfig', '', 'a kubeconfig file')).toThrow(/--kubeconfig "" is empty/);
+    expect(nonEmptyValue('--kubeconfig', 'k', 'a kubeconfig file')).toBe('k');
+  });
+});

@@ -1,0 +1,103 @@
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stamped, tempName, unedited, writeChartFiles } from '../../src/output/chart-files.js';
+import { tempDir } from '../support/tmp.js';
+
+const spec = (n: number) =>
+  `apiVersion: app.example.com/v1\nkind: AppService\nmetadata: {name: web}\nspec: {size: ${n}}\n`;
+const files = (n = 1) => new Map([['appservice_app.example.com_shop_web.yaml', spec(n)]]);
+
+function chartWith(): { chart: string; file: string } {
+  const chart = join(tempDir(), 'team-a');
+  writeChartFiles(chart, files(1));
+  return { chart, file: join(chart, 'appservice_app.example.com_shop_web.yaml') };
+}
+
+describe('writeChartFiles', () => {
+  it('writes each file with a first line recording what it wrote', () => {
+    const { file } = chartWith();
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/^# specforge-import sha256:[0-9a-f]{64} /);
+    expect(text.endsWith(spec(1))).toBe(true);
+    expect(unedited(text)).toBe(true);
+  });
+
+  it('replaces a file nobody changed since it wrote it, and leaves an identical one alone', () => {
+    const { chart, file } = chartWith();
+    const before = lstatSync(file).ino;
+    expect(writeChartFiles(chart, files(1)).unchanged).toEqual([file]);
+    expect(lstatSync(file).ino).toBe(before);
+    expect(writeChartFiles(chart, files(2))).toMatchObject({ refused: [], updated: [file] });
+    expect(readFileSync(file, 'utf8').endsWith(spec(2))).toBe(true);
+  });
+
+  it.each([
+    [
+      'edited by the team',
+      (f: string) => writeFileSync(f, readFileSync(f, 'utf8').replace('size: 1', 'size: 9')),
+      /edited since import wrote it/,
+    ],
+    ['written by someone else', (f: string) => writeFileSync(f, spec(9)), /import did not write it/],
+  ])('refuses to replace a file %s, writing nothing, unless forced', (_what, change, why) => {
+    const { chart, file } = chartWith();
+    change(file);
+    const mine = readFileSync(file, 'utf8');
+    const other = join(chart, 'other.yaml');
+    const more = new Map([...files(2), ['other.yaml', 'x: 1\n']]);
+    const refused = writeChartFiles(chart, more);
+    expect(refused.refused).toEqual([{ file, why: expect.stringMatching(why) }]);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+    expect(existsSync(other)).toBe(false);
+    const forced = writeChartFiles(chart, more, { force: true });
+    expect(forced.forced).toEqual([{ file, why: expect.stringMatching(why) }]);
+    expect(readFileSync(file, 'utf8')).toBe(stamped(spec(2)));
+    expect(existsSync(other)).toBe(true);
+  });
+
+  it('never writes through a link at the target: refused, and with --force the link itself is replaced', () => {
+    const root = tempDir();
+    const outside = join(root, 'outside.txt');
+    writeFileSync(outside, 'precious');
+    const chart = join(root, 'team-a');
+    mkdirSync(chart);
+    const target = join(chart, 'appservice_app.example.com_shop_web.yaml');
+    symlinkSync(outside, target);
+    expect(writeChartFiles(chart, files()).refused).toEqual([
+      { file: target, why: expect.stringMatching(/symbolic link/) },
+    ]);
+    expect(readlinkSync(target)).toBe(outside);
+    writeChartFiles(chart, files(), { force: true });
+    expect(lstatSync(target).isFile()).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
+  });
+
+  it('never opens a temporary name already taken (a planted link): it takes the next', () => {
+    const root = tempDir();
+    const outside = join(root, 'outside.txt');
+    writeFileSync(outside, 'precious');
+    const chart = join(root, 'team-a');
+    mkdirSync(chart);
+    const name = 'appservice_app.example.com_shop_web.yaml';
+    symlinkSync(outside, join(chart, tempName(name, 0)));
+    writeChartFiles(chart, files());
+    expect(readFileSync(outside, 'utf8')).toBe('precious');
+    expect(readFileSync(join(chart, name), 'utf8')).toBe(stamped(spec(1)));
+    expect(readdirSync(chart).filter((f) => f.includes('specforge-tmp'))).toEqual([tempName(name, 0)]);
+  });
+
+  it('refuses a directory in the way even when forced', () => {
+    const chart = join(tempDir(), 'team-a');
+    mkdirSync(join(chart, 'appservice_app.example.com_shop_web.yaml'), { recursive: true });
+    expect(writeChartFiles(chart, files(), { force: true }).refused).toHaveLength(1);
+  });
+});
