@@ -9,9 +9,11 @@ import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import { compareFiles, type FileSide } from './compare.js';
+import { escapeTerminal } from './escape.js';
 import { formatJson } from './format-json.js';
 import { formatMarkdown } from './format-markdown.js';
 import { formatText } from './format-text.js';
+import { UnreadableManifest } from './manifests.js';
 import { flowchartOf } from './mermaid.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { plural } from './present.js';
@@ -64,7 +66,15 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
   if (reportErrors(sides, io)) return 1;
   const before = { files: sides.before.files, where: sides.before.label };
   const after = { files: sides.after.files, where: sides.after.label };
-  const report = compareFiles(before, after);
+  let report: DiffReport;
+  try {
+    report = compareFiles(before, after);
+  } catch (e) {
+    if (!(e instanceof UnreadableManifest)) throw e;
+    io.err(escapeTerminal(e.message));
+    io.err(`specforge: 1 error in ${escapeTerminal(e.where)}; nothing compared.`);
+    return 1;
+  }
   const labels: SideLabels = { before: sides.before.label, after: sides.after.label, outDir: a.outDir };
   io.out(format(a.format, { report, labels, before, after }));
   return report.objects.length === 0 ? 0 : 1;
@@ -105,10 +115,10 @@ function isFormat(f: string): f is Format {
 /** Prints the errors of the sides that did not render; whether there were any. */
 function reportErrors(sides: LoadedSides, io: DiffIo): boolean {
   const failed = [sides.before, sides.after].filter((s) => s.errors.length > 0);
-  for (const s of failed) for (const e of s.errors) io.err(formatError(e));
+  for (const s of failed) for (const e of s.errors) io.err(escapeTerminal(formatError(e)));
   if (failed.length === 0) return false;
   const counts = failed.map((s) => `${plural(s.errors.length, 'error')} in ${s.label}`);
-  io.err(`specforge: ${counts.join(' and ')}; nothing compared.`);
+  io.err(escapeTerminal(`specforge: ${counts.join(' and ')}; nothing compared.`));
   return true;
 }
 
