@@ -28,13 +28,16 @@ export function escapeTerminal(text: string): string {
   return text.replace(ACTIVE, visible);
 }
 
+/** What `JSON.stringify` leaves raw among {@link ACTIVE}: it escapes every C0 control itself. */
+const ACTIVE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
 /**
  * JSON that is safe to print: `JSON.stringify` escapes C0 controls (ESC is `\u001b`) but leaves DEL, C1 controls,
  * U+2028/2029 and bidi controls raw; they are written as `\uXXXX` escapes, which read back as the same string.
- * Only valid on JSON text (outside strings it holds none of these characters).
+ * Only for the output of `JSON.stringify` (outside its strings there is only ASCII).
  */
 export function escapeJson(json: string): string {
-  return json.replace(ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(ACTIVE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
