@@ -15,6 +15,7 @@ import { formatMarkdown } from './format-markdown.js';
 import { formatText } from './format-text.js';
 import { UnreadableManifest } from './manifests.js';
 import { flowchartOf } from './mermaid.js';
+import { hideSecrets } from './secrets.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { plural } from './present.js';
 import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
@@ -29,7 +30,7 @@ const FORMATS = ['text', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
-                      [--gitops argocd,flux]
+                      [--gitops argocd,flux] [--show-secrets]
 
 Renders CHARTS_DIR (default: charts) and shows, object by object, how it differs from what DIR (default: dist)
 holds, or with --against from the render of CHARTS_DIR as of a git revision (e.g. origin/main, HEAD~1):
@@ -38,6 +39,8 @@ objects added and removed, the fields changed (old and new value), and what each
   --format markdown   for a pull-request comment: summary table, details per object, Mermaid wiring graph
   --format json       for programs
   --gitops TOOLS      render the GitOps objects too, as \`render --gitops\` does (DIR/_argocd, DIR/_flux)
+  --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
+                      *** (after); the keys that changed are always named)
 
 Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
 
@@ -49,6 +52,8 @@ interface DiffArgs {
   readonly help: boolean;
   /** GitOps objects rendered with the charts (`render --gitops`), so dist/_argocd, dist/_flux compare alike. */
   readonly gitops: GitopsTool[];
+  /** Show Secret values instead of `*** (before)` / `*** (after)`. */
+  readonly showSecrets: boolean;
 }
 
 /** Runs `specforge diff` with the arguments after `diff`. */
@@ -68,7 +73,8 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
   const after = { files: sides.after.files, where: sides.after.label };
   let report: DiffReport;
   try {
-    report = compareFiles(before, after);
+    const compared = compareFiles(before, after);
+    report = a.showSecrets ? compared : hideSecrets(compared);
   } catch (e) {
     if (!(e instanceof UnreadableManifest)) throw e;
     io.err(escapeTerminal(e.message));
@@ -90,6 +96,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
       format: { type: 'string', short: 'f' },
       help: { type: 'boolean', short: 'h' },
       gitops: { type: 'string', multiple: true },
+      'show-secrets': { type: 'boolean' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`diff takes one CHARTS_DIR, got ${positionals.length}`);
@@ -105,6 +112,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     format,
     help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
+    showSecrets: values['show-secrets'] === true,
   };
 }
 

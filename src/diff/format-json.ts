@@ -25,6 +25,7 @@ export function formatJson(report: DiffReport, labels: SideLabels): string {
       changed: counts.changed,
       charts: counts.charts,
     },
+    ...(report.hiddenSecrets === undefined ? {} : { hiddenSecrets: report.hiddenSecrets }),
     objects: report.objects.map((o) => ({
       chart: o.ref.chart,
       file: o.file,
@@ -39,6 +40,7 @@ export function formatJson(report: DiffReport, labels: SideLabels): string {
         op: f.op,
         ...(f.op === 'add' ? {} : { old: f.before }),
         ...(f.op === 'remove' ? {} : { new: f.after }),
+        ...(f.sensitive === true ? { sensitive: true } : {}),
       })),
       effects: o.effects.map((e) => ({ rule: e.rule, level: e.level, text: e.text })),
     })),

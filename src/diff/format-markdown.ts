@@ -9,7 +9,7 @@ import { describeRef } from './manifests.js';
 import { MAX_NODES, type Flowchart } from './mermaid.js';
 import type { DiffReport, Effect, ObjectChange, SideLabels } from './model.js';
 import { formatPath } from './paths.js';
-import { changeLabel, headline, showValue } from './present.js';
+import { changeLabel, headline, hiddenLine, showValue } from './present.js';
 
 /** The report as Markdown; `mermaid` is the flowchart text (src/diff/mermaid.ts), if drawn. */
 export function formatMarkdown(report: DiffReport, labels: SideLabels, graph?: Flowchart): string {
@@ -19,6 +19,8 @@ export function formatMarkdown(report: DiffReport, labels: SideLabels, graph?: F
     `${markdownCode(labels.before)} → ${markdownCode(labels.after)}`,
   ];
   if (report.objects.length === 0) return lines.join('\n');
+  const hidden = hiddenLine(report);
+  if (hidden !== undefined) lines.push('', `${escapeMarkdown(hidden)}.`);
   lines.push('', '| chart | object | change | in the cluster |', '| --- | --- | --- | --- |');
   for (const o of report.objects)
     lines.push(

@@ -7,13 +7,15 @@ import { escapeTerminal } from './escape.js';
 import { describeRef } from './manifests.js';
 import type { DiffReport, Effect, FieldChange, ObjectChange, SideLabels } from './model.js';
 import { formatPath } from './paths.js';
-import { headline, showValue, sidesLine } from './present.js';
+import { headline, hiddenLine, showValue, sidesLine } from './present.js';
 
 const SIGN: Readonly<Record<ObjectChange['change'], string>> = { added: '+', removed: '-', changed: '~' };
 
 /** The report as lines of text. */
 export function formatText(report: DiffReport, labels: SideLabels): string {
   const lines = [`specforge diff: ${sidesLine(labels)}: ${headline(report)}.`];
+  const hidden = hiddenLine(report);
+  if (hidden !== undefined) lines.push(`${hidden}.`);
   let chart: string | undefined;
   for (const o of report.objects) {
     if (o.ref.chart !== chart) {
