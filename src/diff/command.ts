@@ -8,13 +8,12 @@ import { checkOutPlace } from '../output/dist-writer.js';
 import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import { compareFiles, type FileSide } from './compare.js';
+import { compareFiles } from './compare.js';
+import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
 import { escapeTerminal } from './escape.js';
-import { formatJson } from './format-json.js';
-import { formatMarkdown } from './format-markdown.js';
-import { formatText } from './format-text.js';
 import { UnreadableManifest } from './manifests.js';
-import { flowchartOf } from './mermaid.js';
+import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from './markdown-bound.js';
+import { checkReportFile, checkSplitDir } from './report-files.js';
 import { hideSecrets } from './secrets.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { plural } from './present.js';
@@ -26,11 +25,8 @@ export interface DiffIo {
   readonly err: (line: string) => void;
 }
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
-                      [--gitops argocd,flux] [--show-secrets]
+                      [--gitops argocd,flux] [--show-secrets] [--max-chars N | --split DIR] [--report FILE]
 
 Renders CHARTS_DIR (default: charts) and shows, object by object, how it differs from what DIR (default: dist)
 holds, or with --against from the render of CHARTS_DIR as of a git revision (e.g. origin/main, HEAD~1):
@@ -39,6 +35,12 @@ objects added and removed, the fields changed (old and new value), and what each
   --format markdown   for a pull-request comment: summary table, details per object, Mermaid wiring graph
   --format json       for programs
   --gitops TOOLS      render the GitOps objects too, as \`render --gitops\` does (DIR/_argocd, DIR/_flux)
+  --max-chars N       (markdown) keep the report within N characters (default ${DEFAULT_MAX_CHARS}, below GitHub's
+                      65,536 for a comment; at least ${MIN_MAX_CHARS}; 0 for no bound): the summary first, then whole
+                      objects' details while they fit, and a line saying what was left out
+  --split DIR         (markdown) write the whole report as DIR/comment-1.md, comment-2.md… each within the bound,
+                      instead of printing it (DIR may hold only earlier comment-N.md files, which are replaced)
+  --report FILE       also write the whole report, unbounded, to FILE (never inside DIR)
   --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
                       *** (after); the keys that changed are always named)
 
@@ -49,6 +51,8 @@ interface DiffArgs {
   readonly outDir: string;
   readonly against?: string;
   readonly format: Format;
+  /** Where and how big the report goes. */
+  readonly delivery: Delivery;
   readonly help: boolean;
   /** GitOps objects rendered with the charts (`render --gitops`), so dist/_argocd, dist/_flux compare alike. */
   readonly gitops: GitopsTool[];
@@ -64,6 +68,8 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
     return 0;
   }
   if (a.against === undefined) checkOutPlace(a.outDir, a.chartsDir);
+  if (a.delivery.report !== undefined) checkReportFile(a.delivery.report, a.outDir);
+  if (a.delivery.split !== undefined) checkSplitDir(a.delivery.split, a.outDir);
   const sides =
     a.against === undefined
       ? await loadAgainstDist(a.chartsDir, a.outDir, a.gitops)
@@ -82,7 +88,7 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
     return 1;
   }
   const labels: SideLabels = { before: sides.before.label, after: sides.after.label, outDir: a.outDir };
-  io.out(format(a.format, { report, labels, before, after }));
+  io.out(deliver(a.delivery, { report, labels, before, after }));
   return report.objects.length === 0 ? 0 : 1;
 }
 
@@ -97,6 +103,9 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
       help: { type: 'boolean', short: 'h' },
       gitops: { type: 'string', multiple: true },
       'show-secrets': { type: 'boolean' },
+      'max-chars': { type: 'string' },
+      split: { type: 'string' },
+      report: { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`diff takes one CHARTS_DIR, got ${positionals.length}`);
@@ -110,10 +119,43 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     outDir: values.out ?? 'dist',
     ...(values.against === undefined ? {} : { against: values.against }),
     format,
+    delivery: deliveryOf(format, values),
     help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
     showSecrets: values['show-secrets'] === true,
   };
+}
+
+/** The options that say where and how big the report goes, checked against the format. */
+function deliveryOf(
+  format: Format,
+  values: { 'max-chars'?: string; split?: string; report?: string },
+): Delivery {
+  const markdownOnly = (['max-chars', 'split'] as const).find((k) => values[k] !== undefined);
+  if (format !== 'markdown' && markdownOnly !== undefined)
+    throw new UsageError(`--${markdownOnly} bounds the Markdown report: add --format markdown`);
+  const maxChars = maxCharsOf(values['max-chars']);
+  const { split, report } = values;
+  if (split !== undefined && maxChars === 0)
+    throw new UsageError('--split writes comments within --max-chars: 0 (no bound) does not apply');
+  if (split !== undefined && split === report)
+    throw new UsageError('--split and --report name the same path');
+  return {
+    format,
+    maxChars,
+    ...(split === undefined ? {} : { split }),
+    ...(report === undefined ? {} : { report }),
+  };
+}
+
+/** `--max-chars`: a whole number, at least MIN_MAX_CHARS, or 0 for no bound. */
+function maxCharsOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_MAX_CHARS;
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (Number.isSafeInteger(n) && (n === 0 || n >= MIN_MAX_CHARS)) return n;
+  throw new UsageError(
+    `--max-chars takes a whole number of characters, at least ${MIN_MAX_CHARS} (or 0 for no bound), not ${JSON.stringify(raw)}`,
+  );
 }
 
 function isFormat(f: string): f is Format {
@@ -128,19 +170,4 @@ function reportErrors(sides: LoadedSides, io: DiffIo): boolean {
   const counts = failed.map((s) => `${plural(s.errors.length, 'error')} in ${s.label}`);
   io.err(escapeTerminal(`specforge: ${counts.join(' and ')}; nothing compared.`));
   return true;
-}
-
-/** A comparison, with what the report needs to draw its graph. */
-interface Compared {
-  readonly report: DiffReport;
-  readonly labels: SideLabels;
-  readonly before: FileSide;
-  readonly after: FileSide;
-}
-
-function format(f: Format, c: Compared): string {
-  if (f === 'json') return formatJson(c.report, c.labels);
-  if (f === 'text') return formatText(c.report, c.labels);
-  if (c.report.objects.length === 0) return formatMarkdown(c.report, c.labels);
-  return formatMarkdown(c.report, c.labels, flowchartOf(c.before, c.after, c.report, c.labels.outDir));
 }
