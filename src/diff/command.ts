@@ -40,7 +40,7 @@ objects added and removed, the fields changed (old and new value), and what each
                       objects' details while they fit, and a line saying what was left out
   --split DIR         (markdown) write the whole report as DIR/comment-1.md, comment-2.md… each within the bound,
                       instead of printing it (DIR may hold only earlier comment-N.md files, which are replaced)
-  --report FILE       also write the whole report, unbounded, to FILE (never inside DIR)
+  --report FILE       also write the whole report, unbounded, to FILE (never inside the output directory)
   --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
                       *** (after); the keys that changed are always named)
 
