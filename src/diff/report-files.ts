@@ -15,7 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../usage-error.js';
 
 /** Created or truncated, never through a link put there since it was checked. */
@@ -31,9 +31,11 @@ export function partName(n: number): string {
 /** Refuses (a usage error) a `--report` file that may not be written. */
 export function checkReportFile(file: string, outDir: string): void {
   refuseInside(file, outDir, '--report');
+  needParent(file, '--report');
   if (existsOrLink(file) && !lstatSync(file).isFile())
     throw new UsageError(
       `--report ${file}: it exists and is not a regular file; name a new file or a regular one`,
+      false,
     );
 }
 
@@ -46,13 +48,18 @@ export function writeReportFile(file: string, text: string, outDir: string): voi
 /** Refuses (a usage error) a `--split` directory that may not be written. */
 export function checkSplitDir(dir: string, outDir: string): void {
   refuseInside(dir, outDir, '--split');
+  needParent(dir, '--split');
   if (existsOrLink(dir)) {
     if (!lstatSync(dir).isDirectory())
-      throw new UsageError(`--split ${dir}: it exists and is not a directory; name a new or empty directory`);
+      throw new UsageError(
+        `--split ${dir}: it exists and is not a directory; name a new or empty directory`,
+        false,
+      );
     const others = readdirSync(dir, { withFileTypes: true }).filter((e) => !PART.test(e.name) || !e.isFile());
     if (others.length > 0)
       throw new UsageError(
         `--split ${dir}: it holds ${others[0]?.name ?? ''}, which specforge did not write; name a new or empty directory`,
+        false,
       );
   }
 }
@@ -60,7 +67,7 @@ export function checkSplitDir(dir: string, outDir: string): void {
 /** Writes `parts` as `dir/comment-1.md`…, removing earlier parts past the last; the paths written. */
 export function writeParts(dir: string, parts: readonly string[], outDir: string): string[] {
   checkSplitDir(dir, outDir);
-  mkdirSync(dir, { recursive: true });
+  if (!existsOrLink(dir)) mkdirSync(dir);
   for (const name of readdirSync(dir)) {
     const n = Number(PART.exec(name)?.[1] ?? 0);
     if (n > parts.length) rmSync(join(dir, name));
@@ -79,6 +86,16 @@ function writeNew(path: string, text: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The directory a file or part directory goes in must exist (nothing else is created). */
+function needParent(path: string, option: string): void {
+  const parent = dirname(resolve(path));
+  if (!existsSync(parent) || !lstatSync(parent).isDirectory())
+    throw new UsageError(
+      `${option} ${path}: ${parent} is not a directory; name a place in an existing directory`,
+      false,
+    );
 }
 
 function existsOrLink(path: string): boolean {

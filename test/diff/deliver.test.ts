@@ -81,6 +81,8 @@ describe('specforge diff --format markdown', () => {
         /--split .*busy: it holds notes\.txt, which specforge did not write/,
       ],
       [['--report', join(w.dist, 'myapp', 'r.md')], /--report .*: it lies in .*dist/],
+      [['--report', join(w.root, 'no', 'r.md')], /--report .*r\.md: .*no is not a directory/],
+      [['--report', w.root], /--report .*: it exists and is not a regular file/],
       [
         ['--format', 'markdown', '--split', join(w.root, 's'), '--max-chars', '0'],
         /0 \(no bound\) does not apply/,
