@@ -5,7 +5,8 @@
  * way. The I/O edge of the diff.
  */
 import type { GitopsTool } from '../gitops/settings.js';
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
 import { renderContained } from '../render/contained.js';
 import type { RenderResult } from '../render/render.js';
@@ -56,9 +57,26 @@ function topLevelUnread(outDir: string): SpecError[] {
   } catch {
     return []; // no directory there: diffDist says what it finds
   }
-  return entries
+  const errors = entries
     .filter((e) => !e.isDirectory() && !e.isFile())
     .map((e) => unreadError(outDir, e.name, entryKind(e)));
+  // Each chart directory's kustomization.yaml is what marks it as specforge's: not a link either.
+  for (const e of entries.filter((x) => x.isDirectory())) {
+    const marker = `${e.name}/kustomization.yaml`;
+    const kind = lstatKind(join(outDir, marker));
+    if (kind !== undefined) errors.push(unreadError(outDir, marker, kind));
+  }
+  return errors;
+}
+
+/** What a path is when it exists and is neither a directory nor a regular file. */
+function lstatKind(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() || st.isDirectory() ? undefined : entryKind(st);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An error for each entry of the output directory that was not read. */
