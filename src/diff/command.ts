@@ -8,11 +8,13 @@ import { checkOutPlace } from '../output/dist-writer.js';
 import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
-import { compareFiles, type FileSide } from './compare.js';
-import { formatJson } from './format-json.js';
-import { formatMarkdown } from './format-markdown.js';
-import { formatText } from './format-text.js';
-import { flowchartOf } from './mermaid.js';
+import { compareFiles } from './compare.js';
+import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
+import { escapeTerminal } from './escape.js';
+import { UnreadableManifest } from './manifests.js';
+import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from './markdown-bound.js';
+import { checkReportFile, checkSplitDir } from './report-files.js';
+import { hideSecrets } from './secrets.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { plural } from './present.js';
 import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
@@ -23,11 +25,8 @@ export interface DiffIo {
   readonly err: (line: string) => void;
 }
 
-const FORMATS = ['text', 'markdown', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
-                      [--gitops argocd,flux]
+                      [--gitops argocd,flux] [--show-secrets] [--max-chars N | --split DIR] [--report FILE]
 
 Renders CHARTS_DIR (default: charts) and shows, object by object, how it differs from what DIR (default: dist)
 holds, or with --against from the render of CHARTS_DIR as of a git revision (e.g. origin/main, HEAD~1):
@@ -36,6 +35,14 @@ objects added and removed, the fields changed (old and new value), and what each
   --format markdown   for a pull-request comment: summary table, details per object, Mermaid wiring graph
   --format json       for programs
   --gitops TOOLS      render the GitOps objects too, as \`render --gitops\` does (DIR/_argocd, DIR/_flux)
+  --max-chars N       (markdown) keep the report within N characters (default ${DEFAULT_MAX_CHARS}, below GitHub's
+                      65,536 for a comment; at least ${MIN_MAX_CHARS}; 0 for no bound): the summary first, then whole
+                      objects' details while they fit, and a line saying what was left out
+  --split DIR         (markdown) write the whole report as DIR/comment-1.md, comment-2.md… each within the bound,
+                      instead of printing it (DIR may hold only earlier comment-N.md files, which are replaced)
+  --report FILE       also write the whole report, unbounded, to FILE (never inside the output directory)
+  --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
+                      *** (after); the keys that changed are always named)
 
 Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
 
@@ -44,9 +51,13 @@ interface DiffArgs {
   readonly outDir: string;
   readonly against?: string;
   readonly format: Format;
+  /** Where and how big the report goes. */
+  readonly delivery: Delivery;
   readonly help: boolean;
   /** GitOps objects rendered with the charts (`render --gitops`), so dist/_argocd, dist/_flux compare alike. */
   readonly gitops: GitopsTool[];
+  /** Show Secret values instead of `*** (before)` / `*** (after)`. */
+  readonly showSecrets: boolean;
 }
 
 /** Runs `specforge diff` with the arguments after `diff`. */
@@ -57,6 +68,8 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
     return 0;
   }
   if (a.against === undefined) checkOutPlace(a.outDir, a.chartsDir);
+  if (a.delivery.report !== undefined) checkReportFile(a.delivery.report, a.outDir);
+  if (a.delivery.split !== undefined) checkSplitDir(a.delivery.split, a.outDir);
   const sides =
     a.against === undefined
       ? await loadAgainstDist(a.chartsDir, a.outDir, a.gitops)
@@ -64,9 +77,18 @@ export async function runDiff(args: readonly string[], io: DiffIo): Promise<numb
   if (reportErrors(sides, io)) return 1;
   const before = { files: sides.before.files, where: sides.before.label };
   const after = { files: sides.after.files, where: sides.after.label };
-  const report = compareFiles(before, after);
+  let report: DiffReport;
+  try {
+    const compared = compareFiles(before, after);
+    report = a.showSecrets ? compared : hideSecrets(compared);
+  } catch (e) {
+    if (!(e instanceof UnreadableManifest)) throw e;
+    io.err(escapeTerminal(e.message));
+    io.err(`specforge: 1 error in ${escapeTerminal(e.where)}; nothing compared.`);
+    return 1;
+  }
   const labels: SideLabels = { before: sides.before.label, after: sides.after.label, outDir: a.outDir };
-  io.out(format(a.format, { report, labels, before, after }));
+  io.out(deliver(a.delivery, { report, labels, before, after }));
   return report.objects.length === 0 ? 0 : 1;
 }
 
@@ -80,6 +102,10 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
       format: { type: 'string', short: 'f' },
       help: { type: 'boolean', short: 'h' },
       gitops: { type: 'string', multiple: true },
+      'show-secrets': { type: 'boolean' },
+      'max-chars': { type: 'string' },
+      split: { type: 'string' },
+      report: { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`diff takes one CHARTS_DIR, got ${positionals.length}`);
@@ -93,9 +119,43 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     outDir: values.out ?? 'dist',
     ...(values.against === undefined ? {} : { against: values.against }),
     format,
+    delivery: deliveryOf(format, values),
     help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
+    showSecrets: values['show-secrets'] === true,
   };
+}
+
+/** The options that say where and how big the report goes, checked against the format. */
+function deliveryOf(
+  format: Format,
+  values: { 'max-chars'?: string; split?: string; report?: string },
+): Delivery {
+  const markdownOnly = (['max-chars', 'split'] as const).find((k) => values[k] !== undefined);
+  if (format !== 'markdown' && markdownOnly !== undefined)
+    throw new UsageError(`--${markdownOnly} bounds the Markdown report: add --format markdown`);
+  const maxChars = maxCharsOf(values['max-chars']);
+  const { split, report } = values;
+  if (split !== undefined && maxChars === 0)
+    throw new UsageError('--split writes comments within --max-chars: 0 (no bound) does not apply');
+  if (split !== undefined && split === report)
+    throw new UsageError('--split and --report name the same path');
+  return {
+    format,
+    maxChars,
+    ...(split === undefined ? {} : { split }),
+    ...(report === undefined ? {} : { report }),
+  };
+}
+
+/** `--max-chars`: a whole number, at least MIN_MAX_CHARS, or 0 for no bound. */
+function maxCharsOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_MAX_CHARS;
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (Number.isSafeInteger(n) && (n === 0 || n >= MIN_MAX_CHARS)) return n;
+  throw new UsageError(
+    `--max-chars takes a whole number of characters, at least ${MIN_MAX_CHARS} (or 0 for no bound), not ${JSON.stringify(raw)}`,
+  );
 }
 
 function isFormat(f: string): f is Format {
@@ -105,24 +165,9 @@ function isFormat(f: string): f is Format {
 /** Prints the errors of the sides that did not render; whether there were any. */
 function reportErrors(sides: LoadedSides, io: DiffIo): boolean {
   const failed = [sides.before, sides.after].filter((s) => s.errors.length > 0);
-  for (const s of failed) for (const e of s.errors) io.err(formatError(e));
+  for (const s of failed) for (const e of s.errors) io.err(escapeTerminal(formatError(e)));
   if (failed.length === 0) return false;
   const counts = failed.map((s) => `${plural(s.errors.length, 'error')} in ${s.label}`);
-  io.err(`specforge: ${counts.join(' and ')}; nothing compared.`);
+  io.err(escapeTerminal(`specforge: ${counts.join(' and ')}; nothing compared.`));
   return true;
-}
-
-/** A comparison, with what the report needs to draw its graph. */
-interface Compared {
-  readonly report: DiffReport;
-  readonly labels: SideLabels;
-  readonly before: FileSide;
-  readonly after: FileSide;
-}
-
-function format(f: Format, c: Compared): string {
-  if (f === 'json') return formatJson(c.report, c.labels);
-  if (f === 'text') return formatText(c.report, c.labels);
-  if (c.report.objects.length === 0) return formatMarkdown(c.report, c.labels);
-  return formatMarkdown(c.report, c.labels, flowchartOf(c.before, c.after, c.report, c.labels.outDir));
 }

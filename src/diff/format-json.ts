@@ -1,7 +1,9 @@
 /**
  * The machine-readable report: one JSON document, keys and order fixed (`format` names the version of this
- * shape). Values are whole; a field's `old` is absent when it was added, `new` when it was removed.
+ * shape). Values are whole; a field's `old` is absent when it was added, `new` when it was removed. Every control
+ * character is a JSON escape (C1, DEL, U+2028/2029 and bidi controls too), so the document is safe to print.
  */
+import { escapeJson } from './escape.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { formatPath } from './paths.js';
 import { countsOf } from './present.js';
@@ -23,6 +25,7 @@ export function formatJson(report: DiffReport, labels: SideLabels): string {
       changed: counts.changed,
       charts: counts.charts,
     },
+    ...(report.hiddenSecrets === undefined ? {} : { hiddenSecrets: report.hiddenSecrets }),
     objects: report.objects.map((o) => ({
       chart: o.ref.chart,
       file: o.file,
@@ -37,10 +40,11 @@ export function formatJson(report: DiffReport, labels: SideLabels): string {
         op: f.op,
         ...(f.op === 'add' ? {} : { old: f.before }),
         ...(f.op === 'remove' ? {} : { new: f.after }),
+        ...(f.sensitive === true ? { sensitive: true } : {}),
       })),
       effects: o.effects.map((e) => ({ rule: e.rule, level: e.level, text: e.text })),
     })),
     notes: report.notes.map((n) => ({ type: n.type, level: n.level, text: n.text })),
   };
-  return JSON.stringify(doc, null, 2);
+  return escapeJson(JSON.stringify(doc, null, 2));
 }

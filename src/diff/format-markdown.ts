@@ -1,53 +1,96 @@
 /**
  * The pull-request comment: a summary table (chart, object, change, what it does in the cluster), a collapsible
  * `<details>` per changed object with its fields (path, old, new), the notes, and a Mermaid flowchart of the
- * changed charts' wiring, which GitHub and GitLab draw.
+ * changed charts' wiring, which GitHub and GitLab draw. Every name, path and value is escaped (src/diff/escape.ts):
+ * plain text as entities, code as code spans, so nothing read from dist/ or a chart becomes markup. Built as blocks
+ * (src/diff/markdown-bound.ts fits them into comments of a bounded size, whole blocks only).
  */
+import { escapeMarkdown, fenceFor, markdownCode } from './escape.js';
 import { describeRef } from './manifests.js';
 import { MAX_NODES, type Flowchart } from './mermaid.js';
 import type { DiffReport, Effect, ObjectChange, SideLabels } from './model.js';
 import { formatPath } from './paths.js';
-import { changeLabel, headline, showValue } from './present.js';
+import { changeLabel, headline, hiddenLine, showValue } from './present.js';
 
-/** The report as Markdown; `mermaid` is the flowchart text (src/diff/mermaid.ts), if drawn. */
+/** Names longer than this are cut in the Markdown report (Kubernetes names are at most 253 characters). */
+const MAX_NAME_CHARS = 512;
+
+/** The report's blocks, in the order of the full report; each is whole Markdown, joined by a blank line. */
+export interface MarkdownBlocks {
+  /** Title, the two sides, and the line saying Secret values are hidden. */
+  readonly head: string;
+  /** The summary table's header (two lines); empty rows when no object differs. */
+  readonly tableHead: string;
+  /** One summary row per object, in the report's order. */
+  readonly rows: readonly string[];
+  /** One `<details>` block per changed object, with a short one to use when it is too long for a comment. */
+  readonly details: readonly { readonly text: string; readonly short: string }[];
+  readonly notes?: string;
+  readonly graph?: string;
+}
+
+/** The report as Markdown; `graph` is the flowchart (src/diff/mermaid.ts), if drawn. */
 export function formatMarkdown(report: DiffReport, labels: SideLabels, graph?: Flowchart): string {
-  const lines = [
-    `### specforge diff: ${escape(headline(report))}`,
+  return joinBlocks(markdownBlocks(report, labels, graph));
+}
+
+/** The whole report, unbounded. */
+export function joinBlocks(b: MarkdownBlocks): string {
+  if (b.rows.length === 0) return b.head;
+  const table = [b.tableHead, ...b.rows].join('\n');
+  return [b.head, table, ...b.details.map((d) => d.text), b.notes, b.graph]
+    .filter((x): x is string => x !== undefined)
+    .join('\n\n');
+}
+
+/** The blocks of the report. */
+export function markdownBlocks(report: DiffReport, labels: SideLabels, graph?: Flowchart): MarkdownBlocks {
+  const head = [
+    `### specforge diff: ${escapeMarkdown(headline(report))}`,
     '',
-    `${code(labels.before)} → ${code(labels.after)}`,
+    `${markdownCode(labels.before)} → ${markdownCode(labels.after)}`,
   ];
-  if (report.objects.length === 0) return lines.join('\n');
-  lines.push('', '| chart | object | change | in the cluster |', '| --- | --- | --- | --- |');
-  for (const o of report.objects)
+  const hidden = hiddenLine(report);
+  if (hidden !== undefined && report.objects.length > 0) head.push('', `${escapeMarkdown(hidden)}.`);
+  const changed = report.objects.filter((x) => x.change === 'changed');
+  return {
+    head: head.join('\n'),
+    tableHead: '| chart | object | change | in the cluster |\n| --- | --- | --- | --- |',
+    rows: report.objects.map(
+      (o) =>
+        `| ${name(o.ref.chart)} | ${name(describeRef(o.ref))} | ${changeLabel(o)} | ${o.effects.map(effectText).join('<br>')} |`,
+    ),
+    details: changed.map((o) => ({ text: details(o, labels).join('\n'), short: shortDetails(o) })),
+    ...(report.notes.length === 0
+      ? {}
+      : { notes: ['#### Notes', '', ...report.notes.map((n) => `- ${escapeMarkdown(n.text)}.`)].join('\n') }),
+    ...(graph === undefined ? {} : { graph: graphBlock(graph) }),
+  };
+}
+
+function graphBlock(graph: Flowchart): string {
+  const fence = fenceFor(graph.text);
+  const lines = ['#### Wiring of the changed charts', '', `${fence}mermaid`, graph.text, fence];
+  if (graph.partial)
     lines.push(
-      `| ${escape(o.ref.chart)} | ${escape(describeRef(o.ref))} | ${changeLabel(o)} | ${o.effects.map(effectText).join('<br>')} |`,
+      '',
+      `A large change: only changed objects and the objects wired to them are drawn${graph.omitted > 0 ? `, at most ${MAX_NODES}` : ''}.`,
     );
-  for (const o of report.objects.filter((x) => x.change === 'changed')) lines.push('', ...details(o, labels));
-  if (report.notes.length > 0)
-    lines.push('', '#### Notes', '', ...report.notes.map((n) => `- ${escape(n.text)}.`));
-  if (graph !== undefined) {
-    lines.push('', '#### Wiring of the changed charts', '', '```mermaid', graph.text, '```');
-    if (graph.partial)
-      lines.push(
-        '',
-        `A large change: only changed objects and the objects wired to them are drawn${graph.omitted > 0 ? `, at most ${MAX_NODES}` : ''}.`,
-      );
-  }
   return lines.join('\n');
 }
 
 function details(o: ObjectChange, labels: SideLabels): string[] {
   return [
     '<details>',
-    `<summary>${html(o.ref.chart)}: ${html(describeRef(o.ref))}, ${changeLabel(o)}</summary>`,
+    summary(o),
     '',
-    `${code(`${labels.outDir}/${o.file}`)}`,
+    markdownCode(`${labels.outDir}/${o.file}`),
     '',
     '| field | old | new |',
     '| --- | --- | --- |',
     ...o.fields.map(
       (f) =>
-        `| ${cellCode(formatPath(f.path))} | ${cellCode(showValue(f.before, f.op !== 'add'))} | ${cellCode(showValue(f.after, f.op !== 'remove'))} |`,
+        `| ${markdownCode(formatPath(f.path))} | ${markdownCode(showValue(f.before, f.op !== 'add'))} | ${markdownCode(showValue(f.after, f.op !== 'remove'))} |`,
     ),
     '',
     ...o.effects.map((e) => `- ${effectText(e)}`),
@@ -56,29 +99,36 @@ function details(o: ObjectChange, labels: SideLabels): string[] {
   ];
 }
 
+/** An object's details when they are too long for one comment: what it is and how many fields changed. */
+function shortDetails(o: ObjectChange): string {
+  return [
+    '<details>',
+    summary(o),
+    '',
+    'Its fields are too long for one comment: see the full report.',
+    '',
+    ...o.effects.map((e) => `- ${effectText(e)}`),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
+function summary(o: ObjectChange): string {
+  return `<summary>${name(o.ref.chart)}: ${name(describeRef(o.ref))}, ${changeLabel(o)}</summary>`;
+}
+
+/** A chart or object name as text, cut when longer than any Kubernetes name (a hand-edited dist/). */
+function name(text: string): string {
+  const cut =
+    text.length <= MAX_NAME_CHARS
+      ? text
+      : `${text.slice(0, MAX_NAME_CHARS)}… (${text.length - MAX_NAME_CHARS} more characters)`;
+  return escapeMarkdown(cut);
+}
+
 /** Effects that fail or disrupt in bold. */
 function effectText(e: Effect): string {
-  return e.level === 'fails' || e.level === 'disrupts' ? `**${escape(e.text)}**` : escape(e.text);
-}
-
-/** Inline code whatever the text holds: a fence longer than any run of backticks in it. */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-/** Inline code inside a table cell: `|` escaped, as GitHub requires even in code. */
-function cellCode(text: string): string {
-  return code(text).replace(/\|/g, '\\|');
-}
-
-/** Plain text with Markdown's and HTML's special characters escaped. */
-function escape(text: string): string {
-  return text.replace(/[\\`*_[\]|<>#]/g, (c) => `\\${c}`);
-}
-
-function html(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return e.level === 'fails' || e.level === 'disrupts'
+    ? `**${escapeMarkdown(e.text)}**`
+    : escapeMarkdown(e.text);
 }

@@ -1,17 +1,21 @@
 /**
  * The terminal report of `specforge diff`: per chart, each object with a sign (`+` added, `-` removed, `~` changed),
  * its fields as `path: old → new`, and what the change does in the cluster (`!` where it fails or disrupts).
+ * Control characters in names and values are shown escaped (`\x1b`, `\n`): nothing read acts on the terminal.
  */
+import { escapeTerminal } from './escape.js';
 import { describeRef } from './manifests.js';
 import type { DiffReport, Effect, FieldChange, ObjectChange, SideLabels } from './model.js';
 import { formatPath } from './paths.js';
-import { headline, showValue, sidesLine } from './present.js';
+import { headline, hiddenLine, showValue, sidesLine } from './present.js';
 
 const SIGN: Readonly<Record<ObjectChange['change'], string>> = { added: '+', removed: '-', changed: '~' };
 
 /** The report as lines of text. */
 export function formatText(report: DiffReport, labels: SideLabels): string {
   const lines = [`specforge diff: ${sidesLine(labels)}: ${headline(report)}.`];
+  const hidden = hiddenLine(report);
+  if (hidden !== undefined) lines.push(`${hidden}.`);
   let chart: string | undefined;
   for (const o of report.objects) {
     if (o.ref.chart !== chart) {
@@ -26,7 +30,8 @@ export function formatText(report: DiffReport, labels: SideLabels): string {
     lines.push('', 'Notes:');
     for (const n of report.notes) lines.push(`  - ${n.text}.`);
   }
-  return lines.join('\n');
+  // Each line as one line of plain text, whatever a name, key or value holds (src/diff/escape.ts).
+  return lines.map(escapeTerminal).join('\n');
 }
 
 /** `spec.replicas: 2 → 3`. */

@@ -3,7 +3,9 @@
  * (a mapping with `apiVersion`, `kind` and `metadata.name`), less the kustomization every chart directory has.
  * Identity as the API server has it (group, kind, namespace, name), within the chart that carries it. Pure: text in.
  */
-import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import { formatError, type SpecError } from '../specs/errors.js';
+import { formatPath } from '../specs/paths.js';
+import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
 import type { Obj } from '../rules/objects.js';
 import { groupOf } from '../rules/objects.js';
 import type { ManifestObject, ObjectRef } from './model.js';
@@ -18,23 +20,63 @@ export function chartOf(path: string): string {
   return path.slice(0, path.indexOf('/'));
 }
 
+/** A rendered file that cannot be compared, as an error naming the file, where, what was expected and found. */
+export class UnreadableManifest extends Error {
+  constructor(
+    readonly error: SpecError,
+    /** The side it belongs to (`dist`). */
+    readonly where: string,
+  ) {
+    super(formatError(error));
+    this.name = 'UnreadableManifest';
+  }
+}
+
 /**
- * The objects of one file. `where` names the side in messages (`dist`); a file that is not YAML is an error naming
- * it (a hand edit of dist/), not a stack trace.
+ * The objects of one file, read as spec files are (src/specs/yaml-read.ts: YAML 1.2, aliases at most 1,000 per
+ * document and 3 MiB once expanded, YAML 1.1 readings refused). `where` names the side in messages (`dist`); a file
+ * that is not YAML, or that breaks those limits (a hand edit of dist/), throws {@link UnreadableManifest}.
  */
 export function parseManifestFile(path: string, text: string, where: string): ManifestObject[] {
-  let docs: unknown[];
+  const file = `${where}/${path}`;
+  let read: ReturnType<typeof readYamlDocuments>;
   try {
-    docs = loadAll(text, { schema: CORE_SCHEMA, filename: path });
+    read = readYamlDocuments(text, file);
   } catch (e) {
     const reason = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
-    throw new Error(`${where}/${path} cannot be compared: it is not valid YAML (${reason}).`);
+    throw new UnreadableManifest(
+      {
+        file,
+        path: '',
+        expected: 'YAML as specforge renders it',
+        found: `text that is not valid YAML (${reason})`,
+        hint: 'Render again (specforge render) to rewrite it.',
+      },
+      where,
+    );
   }
+  const problem = read.problems[0];
+  if (problem !== undefined) throw new UnreadableManifest(problemError(file, text, problem), where);
   const chart = chartOf(path);
   const out: ManifestObject[] = [];
-  for (const doc of docs)
+  for (const doc of read.docs)
     if (isObject(doc) && !isKustomization(doc)) out.push({ chart, file: path, json: doc });
   return out;
+}
+
+function problemError(file: string, text: string, p: ReadProblem): SpecError {
+  const before = text.slice(0, p.offset);
+  const line = before.split('\n').length;
+  return {
+    file,
+    document: p.document,
+    line,
+    column: p.offset - before.lastIndexOf('\n'),
+    path: formatPath(p.path),
+    expected: p.expected,
+    found: p.found,
+    hint: 'specforge never renders this: render again (specforge render) to rewrite the file.',
+  };
 }
 
 /** The API server's name of an object, with its chart. */

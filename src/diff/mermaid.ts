@@ -5,6 +5,7 @@
  * and their neighbours only, and at most {@link MAX_NODES} boxes. Pure; the same input gives the same text.
  */
 import { changedPaths, compareRefs, objectsIn, type FileSide } from './compare.js';
+import { escapeMermaid } from './escape.js';
 import { chartOf, describeRef, isManifestPath, refKey, refOf } from './manifests.js';
 import type { DiffReport, Located, ObjectChange } from './model.js';
 import { edgesOf, type Edge } from './wiring.js';
@@ -139,7 +140,7 @@ function edgeKey(e: Edge): string {
   return `${e.from}\u0001${e.to}`;
 }
 
-/** Text safe inside a quoted Mermaid label. */
+/** Text safe inside a quoted Mermaid label: one line, syntax as entity codes (src/diff/escape.ts). */
 function label(text: string): string {
-  return text.replace(/[#"<>]/g, (c) => `#${c.charCodeAt(0)};`);
+  return escapeMermaid(text);
 }

@@ -41,6 +41,8 @@ export interface FieldChange {
   readonly before?: unknown;
   /** Absent when `op` is `remove`. */
   readonly after?: unknown;
+  /** Set when the values are hidden (a Secret's data, src/diff/secrets.ts): `before`/`after` are placeholders. */
+  readonly sensitive?: boolean;
 }
 
 /** How much a change costs, worst first: the apply fails, something stops working, pods are replaced, nothing. */
@@ -75,6 +77,8 @@ export interface Note {
 export interface DiffReport {
   readonly objects: readonly ObjectChange[];
   readonly notes: readonly Note[];
+  /** How many fields' values were hidden as secret (src/diff/secrets.ts); absent when none. */
+  readonly hiddenSecrets?: number;
 }
 
 /** What the two sides are, for headings: `dist` and `charts`, or `charts at HEAD~1 (abc1234)` and `charts`. */

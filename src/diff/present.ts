@@ -40,6 +40,12 @@ export function headline(report: DiffReport): string {
   return `${plural(total, 'object')} ${total === 1 ? 'differs' : 'differ'} in ${plural(c.charts.length, 'chart')} (${parts.join(', ')})`;
 }
 
+/** `Secret values are hidden (2 fields): --show-secrets shows them`, or undefined when none were. */
+export function hiddenLine(report: DiffReport): string | undefined {
+  const n = report.hiddenSecrets ?? 0;
+  return n === 0 ? undefined : `Secret values are hidden (${plural(n, 'field')}): --show-secrets shows them`;
+}
+
 /** `dist → charts`. */
 export function sidesLine(labels: SideLabels): string {
   return `${labels.before} → ${labels.after}`;

@@ -5,7 +5,9 @@
  * way. The I/O edge of the diff.
  */
 import type { GitopsTool } from '../gitops/settings.js';
-import { diffDist } from '../output/dist-writer.js';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
 import { renderContained } from '../render/contained.js';
 import type { RenderResult } from '../render/render.js';
 import type { SpecError } from '../specs/errors.js';
@@ -25,15 +27,76 @@ export interface LoadedSides {
   readonly after: LoadedSide;
 }
 
-/** The render of `chartsDir` against what `outDir` holds. */
+/**
+ * The render of `chartsDir` against what `outDir` holds. dist/ is specforge's own output: it never holds a link, a
+ * FIFO or a device, nor a file past the limits of spec files, so any such entry is an error naming it (it is never
+ * followed or opened) and nothing is compared.
+ */
 export async function loadAgainstDist(
   chartsDir: string,
   outDir: string,
   gitops: readonly GitopsTool[] = [],
 ): Promise<LoadedSides> {
   const after = await renderContained(chartsDir, gitops);
-  const before = after.errors.length > 0 ? new Map<string, string>() : diffDist(outDir, after.files).current;
-  return { before: { files: before, errors: [], label: outDir }, after: side(after, chartsDir) };
+  const links = topLevelUnread(outDir);
+  const before =
+    after.errors.length > 0 || links.length > 0
+      ? new Map<string, string>()
+      : diffDist(outDir, after.files).current;
+  return {
+    before: { files: before, errors: [...links, ...unreadErrors(outDir, before)], label: outDir },
+    after: side(after, chartsDir),
+  };
+}
+
+/** The entries at the top of the output directory that are neither directories nor files: never followed. */
+function topLevelUnread(outDir: string): SpecError[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(outDir, { withFileTypes: true });
+  } catch {
+    return []; // no directory there: diffDist says what it finds
+  }
+  const errors = entries
+    .filter((e) => !e.isDirectory() && !e.isFile())
+    .map((e) => unreadError(outDir, e.name, entryKind(e)));
+  // Each chart directory's kustomization.yaml is what marks it as specforge's: not a link either.
+  for (const e of entries.filter((x) => x.isDirectory())) {
+    const marker = `${e.name}/kustomization.yaml`;
+    const kind = lstatKind(join(outDir, marker));
+    if (kind !== undefined) errors.push(unreadError(outDir, marker, kind));
+  }
+  return errors;
+}
+
+/** What a path is when it exists and is neither a directory nor a regular file. */
+function lstatKind(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() || st.isDirectory() ? undefined : entryKind(st);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error for each entry of the output directory that was not read. */
+export function unreadErrors(outDir: string, files: ReadonlyMap<string, string>): SpecError[] {
+  const errors: SpecError[] = [];
+  for (const [path, text] of files) {
+    const found = unreadEntry(text);
+    if (found !== undefined) errors.push(unreadError(outDir, path, found));
+  }
+  return errors;
+}
+
+function unreadError(outDir: string, path: string, found: string): SpecError {
+  return {
+    file: `${outDir}/${path}`,
+    path: '',
+    expected: `a regular file of UTF-8 text (${outDir}/ holds only the files specforge renders; links are never followed)`,
+    found,
+    hint: `Remove it, or render again (specforge render) to rewrite ${outDir}/.`,
+  };
 }
 
 /** The render of `chartsDir` against its render as of git revision `ref`. */

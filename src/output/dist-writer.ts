@@ -1,6 +1,11 @@
 import {
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -10,6 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { UsageError } from '../usage-error.js';
 import { acquireLock } from './lock.js';
 
@@ -197,7 +203,7 @@ function readOwnedTree(outDir: string, out: string): Map<string, string> {
       const owned =
         entry.isDirectory() &&
         existsSync(kustomization) &&
-        statSync(kustomization).isFile() &&
+        lstatSync(kustomization).isFile() &&
         readFileSync(kustomization, 'utf8').startsWith(MARKER);
       if (!owned) throw notOurs(outDir, join(outDir, entry.name));
     }
@@ -227,9 +233,25 @@ function diffTrees(current: ReadonlyMap<string, string>, next: ReadonlyMap<strin
   return { added: added.sort(), removed: removed.sort(), changed: changed.sort() };
 }
 
-const NOT_A_FILE = '\u0000(not a regular file)';
+// Byte for byte (a byte-order mark is kept, so it differs from a render), and never a silent U+FFFD.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Every file under `dir` (relative path → text); empty when `dir` does not exist. */
+/** Marks an entry of a tree that was not read: a NUL (no rendered file starts with one), then what it is. */
+const UNREAD = '\u0000';
+
+/**
+ * Why an entry of {@link readTree} was not read (`a symbolic link`, `a FIFO`, `a file of 20.0 MiB`…), or
+ * undefined for a file that was read. Such an entry differs from any render.
+ */
+export function unreadEntry(text: string): string | undefined {
+  return text.startsWith(UNREAD) ? text.slice(UNREAD.length) : undefined;
+}
+
+/**
+ * Every file under `dir` (relative path → text); empty when `dir` does not exist. Only regular files are opened,
+ * never through a link, and only with the limits of spec files (16 MiB, UTF-8): anything else is kept as an entry
+ * saying what it is ({@link unreadEntry}), so it differs from any render and is never followed or opened.
+ */
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!existsSync(dir)) return out;
@@ -237,13 +259,53 @@ export function readTree(dir: string): Map<string, string> {
     for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out.set(path, readFileSync(join(dir, path), 'utf8'));
-      // A link, FIFO or device is never specforge's output: it differs from any render (and is never opened).
-      else out.set(path, NOT_A_FILE);
+      else if (entry.isFile()) out.set(path, readBoundedText(join(dir, path)));
+      else out.set(path, `${UNREAD}${entryKind(entry)}`);
     }
   };
   walk('');
   return out;
+}
+
+/** What an entry that is neither a directory nor a regular file is: `a symbolic link`, `a FIFO`… */
+export function entryKind(entry: {
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}): string {
+  if (entry.isSymbolicLink()) return 'a symbolic link';
+  if (entry.isFIFO()) return 'a FIFO';
+  if (entry.isSocket()) return 'a socket';
+  return entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'not a regular file';
+}
+
+/**
+ * A regular file's text, opened without following a link and without blocking (it may have been swapped for a
+ * link or a FIFO since it was listed), within the limits of spec files; else what stopped it being read.
+ */
+function readBoundedText(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    return `${UNREAD}${code === 'ELOOP' ? 'a symbolic link' : `a file that cannot be read (${code})`}`;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return `${UNREAD}not a regular file`;
+    if (st.size > MAX_SPEC_FILE_BYTES)
+      return `${UNREAD}a file of ${(st.size / 1024 / 1024).toFixed(1)} MiB (at most ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB is read)`;
+    try {
+      return STRICT_UTF8.decode(readFileSync(fd));
+    } catch {
+      return `${UNREAD}a file that is not UTF-8 text`;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -176,7 +176,7 @@ describe('specforge diff', () => {
     const r = await run(['diff', w.charts, '--out', w.dist]);
     expect(r.code).toBe(1);
     expect(relative(r.err, w.root)).toMatch(
-      /^specforge: dist\/myapp\/myapp\.myapp\.test-myapp\.yaml cannot be compared: it is not valid YAML \(.*\)\.$/,
+      /^dist\/myapp\/myapp\.myapp\.test-myapp\.yaml: expected YAML as specforge renders it, found text that is not valid YAML \(.*\)\. Render again .*\nspecforge: 1 error in dist; nothing compared\.$/,
     );
   });
 });

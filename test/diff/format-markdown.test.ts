@@ -29,9 +29,9 @@ describe('the Markdown report', () => {
     };
     const md = formatMarkdown(report, labels);
     expect(md).toContain(
-      '| \\_gitops | ConfigMap a/x\\<y\\> | changed (1 field) | updated in place on sync |',
+      '| &#95;gitops | ConfigMap a/x&#60;y&#62; | changed (1 field) | updated in place on sync |',
     );
-    expect(md).toContain('<summary>_gitops: ConfigMap a/x&#60;y&#62;, changed (1 field)</summary>');
+    expect(md).toContain('<summary>&#95;gitops: ConfigMap a/x&#60;y&#62;, changed (1 field)</summary>');
     expect(md).toContain('| `data["a\\|b"]` | ``"one `tick` \\| pipe"`` | `"<b>bold</b>"` |');
   });
 

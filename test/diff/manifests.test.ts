@@ -36,7 +36,7 @@ describe('manifests of dist/', () => {
 
   it('refuse a file that is not YAML with one sentence naming it', () => {
     expect(() => parseManifestFile('shop/web.yaml', 'a: [1,\n', 'dist')).toThrow(
-      /^dist\/shop\/web\.yaml cannot be compared: it is not valid YAML \(.+\)\.$/,
+      /^dist\/shop\/web\.yaml: expected YAML as specforge renders it, found text that is not valid YAML \(.+\)\. Render again/,
     );
   });
 });
