@@ -268,7 +268,9 @@ export const IMMUTABLE_RULES: readonly FieldRule[] = [
     when: (i) => {
       const old = list(i.before, 'spec.ipFamilies')[0];
       const now = list(i.after, 'spec.ipFamilies')[0];
-      return neitherExternalName(i) && old !== undefined && now !== undefined && old !== now;
+      const headless =
+        valueAt(i.before, 'spec.clusterIP') === 'None' && valueAt(i.after, 'spec.clusterIP') === 'None';
+      return neitherExternalName(i) && !headless && old !== undefined && now !== undefined && old !== now;
     },
     level: 'fails',
     text: `primary IP family changed: ${IMMUTABLE}`,

@@ -75,6 +75,19 @@ describe('immutable fields that hold only from some states', () => {
     expect(rules).not.toContain('cluster-ip-immutable');
   });
 
+  it('lets a headless Service change its IP family, not one with a cluster IP', () => {
+    const svc = (clusterIP: string | undefined, family: string) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'x' },
+      spec: { ...(clusterIP === undefined ? {} : { clusterIP }), ipFamilies: [family] },
+    });
+    expect(effectsOfPair(svc('None', 'IPv4'), svc('None', 'IPv6')).map((e) => e.rule)).toEqual(['in-place']);
+    expect(effectsOfPair(svc(undefined, 'IPv4'), svc(undefined, 'IPv6')).map((e) => e.rule)).toEqual([
+      'ip-family-immutable',
+    ]);
+  });
+
   it('lets a Pod reorder its tolerations while adding one, but not drop one', () => {
     const t1 = { key: 'a', operator: 'Exists' };
     const t2 = { key: 'b', operator: 'Exists' };
