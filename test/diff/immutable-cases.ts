@@ -482,5 +482,33 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
     },
     (c) => (c.spec.devices.requests[0].exactly.deviceClassName = 'b'),
   );
+  const octet = Number.parseInt(id.slice(-2), 16);
+  add(
+    'IPAddress parentRef changed',
+    'ip-address-immutable',
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IPAddress',
+      metadata: { name: `10.250.${octet}.9` },
+      spec: { parentRef: { group: '', resource: 'services', namespace: ns, name: 'a' } },
+    },
+    (c) => (c.spec.parentRef.name = 'b'),
+  );
+  add(
+    'ResourceSlice node changed',
+    'resource-slice-immutable',
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: cluster('slice'),
+      spec: {
+        driver: 'dra.example.com',
+        nodeName: 'n1',
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        devices: [],
+      },
+    },
+    (c) => (c.spec.nodeName = 'n2'),
+  );
   return out;
 }
