@@ -7,6 +7,7 @@
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { CHART_MODULE_FILES } from '../render/load-charts.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
@@ -52,7 +53,7 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   const type = git(root, ['cat-file', '-t', tree]);
   if (type.status !== 0 || type.stdout.toString().trim() !== 'tree')
     return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
-  const home = makeTempDir('specforge-diff-');
+  const home = temporaryHome();
   const dir = join(home, basename(charts) || 'charts');
   const ready = writeTree(root, tree, dir).then(
     (entries) => {
@@ -69,6 +70,17 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   };
   ready.catch(() => undefined); // settled by the caller's await; never an unhandled rejection meanwhile
   return { dir, commit, ready, remove };
+}
+
+/** A temporary directory of this diff, or a sentence saying why there is none. */
+function temporaryHome(): string {
+  try {
+    return makeTempDir('specforge-diff-');
+  } catch (e) {
+    throw new Error(
+      `--against cannot make a temporary directory in ${tmpdir()} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): set TMPDIR to a writable directory`,
+    );
+  }
 }
 
 function git(cwd: string, args: readonly string[]): SpawnSyncReturns<Buffer> {

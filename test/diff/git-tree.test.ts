@@ -33,8 +33,11 @@ function repository(files: Record<string, string>, links: Record<string, string>
 }
 
 const PATH = process.env.PATH;
+const TMPDIR = process.env.TMPDIR;
 afterEach(() => {
   process.env.PATH = PATH;
+  if (TMPDIR === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = TMPDIR;
 });
 
 describe('a revision of the charts directory', () => {
@@ -97,6 +100,15 @@ describe('a revision of the charts directory', () => {
     );
     await tree.remove();
     expect(existsSync(join(tree.dir!, '..'))).toBe(false);
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all').stdout).toBe('');
+  });
+
+  it('says in a sentence when no temporary directory can be made, and writes nothing', () => {
+    const root = repository({ 'charts/a/s.yaml': 'x: 1\n' });
+    process.env.TMPDIR = join(root, 'no-such-dir');
+    expect(() => checkoutRefTree(join(root, 'charts'), 'HEAD')).toThrow(
+      /^--against cannot make a temporary directory in .*no-such-dir \(ENOENT\): set TMPDIR to a writable directory$/,
+    );
     expect(git(root, 'status', '--porcelain', '--untracked-files=all').stdout).toBe('');
   });
 
