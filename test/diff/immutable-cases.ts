@@ -165,6 +165,29 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
     c.spec.revisionHistoryLimit = 3;
   });
 
+  add(
+    'StatefulSet volumeClaimTemplates changed',
+    'statefulset-immutable',
+    { ...sts, metadata: meta('sts4') },
+    (c) => {
+      c.spec.volumeClaimTemplates = [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+      ];
+    },
+  );
+  for (const kind of ['DaemonSet', 'ReplicaSet']) {
+    const o = {
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: meta(kind.toLowerCase()),
+      spec: { selector: { matchLabels: labels }, template },
+    };
+    add(`${kind} selector changed`, 'selector-immutable', o, reselect);
+  }
+
   const jobTemplate = { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] } };
   const job = {
     apiVersion: 'batch/v1',
@@ -255,6 +278,33 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
       subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: ns }],
     },
     (c) => (c.roleRef.name = 'b'),
+  );
+
+  add(
+    'ClusterRoleBinding roleRef changed',
+    'role-ref-immutable',
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: cluster('crb'),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'a' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: ns }],
+    },
+    (c) => (c.roleRef.name = 'b'),
+  );
+  add(
+    'CronJob schedule and job template changed',
+    undefined,
+    {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: meta('cron'),
+      spec: { schedule: '0 * * * *', jobTemplate: { spec: { template: jobTemplate } } },
+    },
+    (c) => {
+      c.spec.schedule = '5 * * * *';
+      c.spec.jobTemplate.spec.template.spec.containers[0].image = 'busybox:2';
+    },
   );
 
   const sc = {
