@@ -87,6 +87,36 @@ describe('specforge diff --against, interrupted', () => {
   // A chart module that takes its time: the diff is still rendering when the signal comes.
   const SLOW = 'await new Promise((r) => setTimeout(r, 20_000));\nexport default function () {}\n';
 
+  /**
+   * Starts `specforge diff charts --against HEAD` in `root` with `TMPDIR=tmp`; returns once it has written out HEAD
+   * (into a directory other than those `before`).
+   */
+  async function startDiff(root: string, tmp: string, before: readonly string[] = []) {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/specforge.js'), 'diff', 'charts', '--against', 'HEAD'],
+      {
+        cwd: root,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+      child.on('exit', (c, s) => done({ code: c, signal: s })),
+    );
+    // Once the revision is written out (wherever the diff puts it), the caller interrupts.
+    const deadline = Date.now() + 15_000;
+    const written = (): boolean =>
+      leftovers(root, tmp).some((d) => {
+        if (before.includes(d)) return false;
+        const dir = d.startsWith('$TMPDIR/') ? join(tmp, d.slice(8), 'charts') : join(root, d);
+        return existsSync(join(dir, 'slow/chart.mjs'));
+      });
+    while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(written(), 'the diff wrote out the revision').toBe(true);
+    return { child, exited };
+  }
+
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
@@ -95,27 +125,27 @@ describe('specforge diff --against, interrupted', () => {
     async (signal, code) => {
       const repo = repository([], { 'charts/slow/chart.mjs': SLOW });
       const tmp = tempDir('diff-tmp-');
-      const child = spawn(
-        process.execPath,
-        [join(ROOT, 'bin/specforge.js'), 'diff', 'charts', '--against', 'HEAD'],
-        { cwd: repo.root, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' },
-      );
-      const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
-        child.on('exit', (c, s) => done({ code: c, signal: s })),
-      );
-      // Once the revision is written out (wherever the diff puts it), interrupt.
-      const deadline = Date.now() + 15_000;
-      const written = (): boolean =>
-        leftovers(repo.root, tmp).some((d) => {
-          const dir = d.startsWith('$TMPDIR/') ? join(tmp, d.slice(8), 'charts') : join(repo.root, d);
-          return existsSync(join(dir, 'slow/chart.mjs'));
-        });
-      while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(written(), 'the diff wrote out the revision').toBe(true);
+      const { child, exited } = await startDiff(repo.root, tmp);
       child.kill(signal);
       expect(await exited).toEqual({ code, signal: null });
       expect(leftovers(repo.root, tmp)).toEqual([]);
       expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     },
   );
+
+  it('killed outright (SIGKILL), leaves git status clean, and the next diff sweeps its copy', async () => {
+    const repo = repository([], { 'charts/slow/chart.mjs': SLOW });
+    const tmp = tempDir('diff-tmp-');
+    const { child, exited } = await startDiff(repo.root, tmp);
+    child.kill('SIGKILL');
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    const orphan = leftovers(repo.root, tmp);
+    expect(orphan).toHaveLength(1);
+    const next = await startDiff(repo.root, tmp, orphan);
+    expect(leftovers(repo.root, tmp)).not.toContain(orphan[0]);
+    next.child.kill('SIGTERM');
+    await next.exited;
+    expect(leftovers(repo.root, tmp)).toEqual([]);
+  });
 });
