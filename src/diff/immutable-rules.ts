@@ -101,6 +101,9 @@ export const IMMUTABLE_RULES: readonly FieldRule[] = [
     id: 'statefulset-immutable',
     kinds: ['apps/StatefulSet'],
     paths: ['spec.volumeClaimTemplates', 'spec.serviceName', 'spec.podManagementPolicy'],
+    when: (i) =>
+      pathPattern(i.change.path) !== 'spec.podManagementPolicy' ||
+      differs('spec.podManagementPolicy', 'OrderedReady')(i),
     level: 'fails',
     text: `StatefulSet storage or identity changed: ${IMMUTABLE}`,
   },
@@ -142,10 +145,11 @@ export const IMMUTABLE_RULES: readonly FieldRule[] = [
     paths: ['spec'],
     except: ['spec.resources.requests.storage', 'spec.volumeAttributesClassName'],
     // The volume binder sets volumeName once, and a claim made before a default StorageClass existed may get one.
-    when: ({ change }) =>
-      !(
-        change.op === 'add' && ['spec.volumeName', 'spec.storageClassName'].includes(pathPattern(change.path))
-      ),
+    when: (i) => {
+      const p = pathPattern(i.change.path);
+      if (p === 'spec.volumeMode') return differs('spec.volumeMode', 'Filesystem')(i);
+      return !(i.change.op === 'add' && ['spec.volumeName', 'spec.storageClassName'].includes(p));
+    },
     level: 'fails',
     text: `PersistentVolumeClaim spec changed beyond resources.requests.storage and volumeAttributesClassName: ${IMMUTABLE_DATA}`,
   },

@@ -119,6 +119,33 @@ describe('immutable fields that hold only from some states', () => {
     expect(effectsOfPair(pod({ a: '1' }), pod({ a: '2' })).map((e) => e.rule)).toEqual(['pod-immutable']);
   });
 
+  it('reads a default spelled out as no change: StatefulSet OrderedReady, PVC Filesystem', () => {
+    const sts = (spec: object) => ({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'x' },
+      spec,
+    });
+    expect(
+      effectsOfPair(
+        sts({ serviceName: 'a' }),
+        sts({ serviceName: 'a', podManagementPolicy: 'OrderedReady' }),
+      ).map((e) => e.level),
+    ).not.toContain('fails');
+    const pvc = (spec: object) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'x' },
+      spec,
+    });
+    expect(effectsOfPair(pvc({}), pvc({ volumeMode: 'Filesystem' })).map((e) => e.level)).not.toContain(
+      'fails',
+    );
+    expect(effectsOfPair(pvc({}), pvc({ volumeMode: 'Block' })).map((e) => e.rule)).toEqual([
+      'pvc-immutable',
+    ]);
+  });
+
   it('without the manifests, a rule that needs the old state does not guess', () => {
     const change: FieldChange = { path: ['data', 'a'], op: 'replace', before: '1', after: '2' };
     const ref = { chart: 'c', group: '', apiVersion: 'v1', kind: 'ConfigMap', name: 'x' };

@@ -91,6 +91,12 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
   add('PVC storage raised on an unbound claim', 'pvc-bound-only', claim('pvc3'), (c) => {
     c.spec.resources.requests.storage = '2Gi';
   });
+  add(
+    'PVC volumeMode default spelled out',
+    undefined,
+    claim('pvc5'),
+    (c) => (c.spec.volumeMode = 'Filesystem'),
+  );
   add('PVC volumeName set once', undefined, claim('pvc4'), (c) => (c.spec.volumeName = `pv-${id}`));
 
   const pod = {
@@ -158,6 +164,14 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
     { ...sts, metadata: meta('sts2') },
     (c) => {
       c.spec.podManagementPolicy = 'Parallel';
+    },
+  );
+  add(
+    'StatefulSet podManagementPolicy default spelled out',
+    undefined,
+    { ...sts, metadata: meta('sts5') },
+    (c) => {
+      c.spec.podManagementPolicy = 'OrderedReady';
     },
   );
   add('StatefulSet minReadySeconds changed', undefined, { ...sts, metadata: meta('sts3') }, (c) => {
