@@ -8,7 +8,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { CHART_MODULE_FILES } from '../render/load-charts.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { writeTree } from './git-objects.js';
@@ -54,7 +54,8 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   if (type.status !== 0 || type.stdout.toString().trim() !== 'tree')
     return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
   const home = temporaryHome();
-  const dir = join(home, basename(charts) || 'charts');
+  // A fixed name: the charts directory's own (`node_modules`, `package.json`...) could clash with the module home's.
+  const dir = join(home, 'charts');
   const ready = writeTree(root, tree, dir).then(
     (entries) => {
       if (entries.some((e) => CHART_MODULE_FILES.includes(e.path.split('/').pop() ?? '')))

@@ -76,6 +76,17 @@ describe('a revision of the charts directory', () => {
     await tree.remove();
   });
 
+  it('keeps a charts directory named like a part of the module home (node_modules) apart from it', async () => {
+    const root = repository({
+      'node_modules/dep/index.js': 'export default 1;\n',
+      'deploy/node_modules/a/chart.mjs': 'export default function () {}\n',
+    });
+    const tree = checkoutRefTree(join(root, 'deploy/node_modules'), 'HEAD');
+    await tree.ready;
+    expect(readdirSync(tree.dir!)).toEqual(['a']);
+    await tree.remove();
+  });
+
   it('is absent at a revision that had no such directory', async () => {
     const root = repository({ 'README.md': 'r\n' });
     mkdirSync(join(root, 'charts'));
