@@ -248,6 +248,14 @@ export function immutableCases(ns: string, id: string): ImmutableCase[] {
   add('Service type ClusterIP to NodePort', undefined, { ...svc, metadata: meta('svc2') }, (c) => {
     c.spec.type = 'NodePort';
   });
+  add('Service type ClusterIP to ExternalName', undefined, { ...svc, metadata: meta('svc6') }, (c) => {
+    c.spec = { type: 'ExternalName', externalName: 'a.example.com' };
+  });
+  const toClusterIp = edited(svc, (c) => {
+    c.metadata = meta('svc7');
+    c.spec.type = 'LoadBalancer';
+  });
+  add('Service type LoadBalancer to ClusterIP', undefined, toClusterIp, (c) => (c.spec.type = 'ClusterIP'));
   const lb = edited(svc, (c) => {
     c.metadata = meta('svc3');
     c.spec.type = 'LoadBalancer';
