@@ -99,6 +99,6 @@ function changed(a: Located, b: Located): ObjectChange | undefined {
     change: 'changed',
     file: b.object.file,
     fields,
-    effects: effectsOf(b.ref, 'changed', fields),
+    effects: effectsOf(b.ref, 'changed', fields, { before: a.object.json, after: b.object.json }),
   };
 }

@@ -1,26 +1,13 @@
 /**
  * What a change does in the cluster once Argo CD or Flux applies it: one table of rules, matched by kind and field
  * path. Each changed field takes the first rule that matches it; an object shows each rule once, worst first.
- * Immutable fields are here because the API server refuses to change them: the apply fails until the object is
- * deleted. Add a row to teach `specforge diff` a new consequence.
+ * Immutable fields come first (src/diff/immutable-rules.ts) because the API server refuses to change them: the
+ * apply fails until the object is deleted. Add a row to teach `specforge diff` a new consequence.
  */
 import { kindKey } from './manifests.js';
 import type { Effect, EffectLevel, FieldChange, ObjectChange, ObjectRef } from './model.js';
-import { isUnder, pathPattern } from './paths.js';
-
-interface FieldRule {
-  readonly id: string;
-  /** `group/Kind`s (core group empty: `/Service`); every kind when absent. */
-  readonly kinds?: readonly string[];
-  /** Paths (without list positions) the rule covers, with everything under them; every path when absent. */
-  readonly paths?: readonly string[];
-  /** The kinds of field change it covers; all when absent. */
-  readonly ops?: readonly FieldChange['op'][];
-  /** Whether only the paths themselves match, not what lies under them. */
-  readonly exact?: boolean;
-  readonly level: EffectLevel;
-  readonly text: string;
-}
+import { fieldRuleMatches, type FieldRule } from './field-rule.js';
+import { IMMUTABLE_RULES } from './immutable-rules.js';
 
 interface ObjectRule {
   readonly id: string;
@@ -31,57 +18,13 @@ interface ObjectRule {
 }
 
 const WORKLOADS = ['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet'];
-const BINDINGS = ['rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRoleBinding'];
 const ROLES = ['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/ClusterRole'];
 const CRD = 'apiextensions.k8s.io/CustomResourceDefinition';
 const INGRESS = 'networking.k8s.io/Ingress';
 const RUNTIME_CLASS = 'node.k8s.io/RuntimeClass';
-const IMMUTABLE = 'immutable, the apply will fail (delete the object and let the sync create it again)';
 
 const FIELD_RULES: readonly FieldRule[] = [
-  {
-    id: 'selector-immutable',
-    kinds: WORKLOADS,
-    paths: ['spec.selector'],
-    level: 'fails',
-    text: `selector changed: ${IMMUTABLE}`,
-  },
-  {
-    id: 'job-immutable',
-    kinds: ['batch/Job'],
-    paths: ['spec.template', 'spec.selector'],
-    level: 'fails',
-    text: `Job template changed: ${IMMUTABLE}`,
-  },
-  {
-    id: 'statefulset-immutable',
-    kinds: ['apps/StatefulSet'],
-    paths: ['spec.volumeClaimTemplates', 'spec.serviceName', 'spec.podManagementPolicy'],
-    level: 'fails',
-    text: `StatefulSet storage or identity changed: ${IMMUTABLE}`,
-  },
-  {
-    id: 'cluster-ip-immutable',
-    kinds: ['/Service'],
-    paths: ['spec.clusterIP', 'spec.clusterIPs'],
-    ops: ['add', 'replace'],
-    level: 'fails',
-    text: `clusterIP changed: ${IMMUTABLE}`,
-  },
-  {
-    id: 'handler-immutable',
-    kinds: [RUNTIME_CLASS],
-    paths: ['handler'],
-    level: 'fails',
-    text: `handler changed: ${IMMUTABLE}`,
-  },
-  {
-    id: 'role-ref-immutable',
-    kinds: BINDINGS,
-    paths: ['roleRef'],
-    level: 'fails',
-    text: `roleRef changed: ${IMMUTABLE}`,
-  },
+  ...IMMUTABLE_RULES,
   {
     id: 'pod-template',
     kinds: WORKLOADS,
@@ -253,11 +196,16 @@ const OBJECT_RULES: readonly ObjectRule[] = [
 
 const LEVEL_RANK: Readonly<Record<EffectLevel, number>> = { fails: 0, disrupts: 1, replaces: 2, info: 3 };
 
-/** The effects of one object's change, each rule once, worst first (then in table order). */
+/**
+ * The effects of one object's change, each rule once, worst first (then in table order). `objects` are the two
+ * manifests, for the rules that hold only from some states (a ConfigMap with `immutable: true`); without them
+ * those rules do not match.
+ */
 export function effectsOf(
   ref: ObjectRef,
   change: ObjectChange['change'],
   fields: readonly FieldChange[],
+  objects: { readonly before?: unknown; readonly after?: unknown } = {},
 ): Effect[] {
   const kind = kindKey(ref);
   if (change !== 'changed') {
@@ -268,8 +216,8 @@ export function effectsOf(
   }
   const hit = new Set<number>();
   for (const f of fields) {
-    const pattern = pathPattern(f.path);
-    const i = FIELD_RULES.findIndex((r) => fieldRuleMatches(r, kind, pattern, f.op));
+    const input = { change: f, before: objects.before, after: objects.after };
+    const i = FIELD_RULES.findIndex((r) => fieldRuleMatches(r, kind, input));
     if (i >= 0) hit.add(i);
   }
   return [...hit]
@@ -283,14 +231,6 @@ export function worstLevel(levels: Iterable<EffectLevel>): EffectLevel {
   let worst: EffectLevel = 'info';
   for (const l of levels) if (LEVEL_RANK[l] < LEVEL_RANK[worst]) worst = l;
   return worst;
-}
-
-function fieldRuleMatches(r: FieldRule, kind: string, pattern: string, op: FieldChange['op']): boolean {
-  return (
-    (r.kinds === undefined || r.kinds.includes(kind)) &&
-    (r.ops === undefined || r.ops.includes(op)) &&
-    (r.paths === undefined || r.paths.some((p) => (r.exact === true ? pattern === p : isUnder(pattern, p))))
-  );
 }
 
 function effect(rule: FieldRule | ObjectRule): Effect {

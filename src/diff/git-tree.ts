@@ -1,14 +1,18 @@
 /**
- * The charts directory as it was at a git revision, written out to a temporary directory (`git archive` of the
- * tree piped into `tar`, running while the caller renders the charts as they are now) for
- * `specforge diff --against`. The temporary directory sits beside the charts
- * directory when it can, so chart modules resolve their imports (`specforge`, `cdk8s`) from the same
- * node_modules as the charts themselves; else in the system's temporary directory. The caller removes it.
+ * The charts directory as it was at a git revision, for `specforge diff --against`: written out from git's objects
+ * (src/diff/git-objects.ts, while the caller renders the charts as they are now), so `.gitattributes` cannot drop
+ * or rewrite files of that side, into a temporary directory outside the repository (src/util/temp-dirs.ts: removed
+ * when done, on exit and on SIGINT/SIGTERM/SIGHUP), where chart modules still resolve their imports as in the
+ * repository (src/diff/module-home.ts). Nothing is written inside the repository. The caller removes it.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { CHART_MODULE_FILES } from '../render/load-charts.js';
+import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
+import { writeTree } from './git-objects.js';
+import { prepareModuleHome } from './module-home.js';
 import { UsageError } from '../usage-error.js';
 
 /** A revision's charts directory on disk. */
@@ -49,13 +53,35 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   const type = git(root, ['cat-file', '-t', tree]);
   if (type.status !== 0 || type.stdout.toString().trim() !== 'tree')
     return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
-  const dir = temporaryDir(charts);
-  const ready = unpack(root, tree, dir);
+  const home = temporaryHome();
+  // A fixed name: the charts directory's own (`node_modules`, `package.json`...) could clash with the module home's.
+  const dir = join(home, 'charts');
+  const ready = writeTree(root, tree, dir).then(
+    (entries) => {
+      if (entries.some((e) => CHART_MODULE_FILES.includes(e.path.split('/').pop() ?? '')))
+        prepareModuleHome(home, charts);
+    },
+    (e: unknown) => {
+      throw new Error(`cannot write out ${tree}: ${e instanceof Error ? e.message : String(e)}`);
+    },
+  );
   const remove = async (): Promise<void> => {
     await ready.catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(home);
   };
+  ready.catch(() => undefined); // settled by the caller's await; never an unhandled rejection meanwhile
   return { dir, commit, ready, remove };
+}
+
+/** A temporary directory of this diff, or a sentence saying why there is none. */
+function temporaryHome(): string {
+  try {
+    return makeTempDir('specforge-diff-');
+  } catch (e) {
+    throw new Error(
+      `--against cannot make a temporary directory in ${tmpdir()} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): set TMPDIR to a writable directory`,
+    );
+  }
 }
 
 function git(cwd: string, args: readonly string[]): SpawnSyncReturns<Buffer> {
@@ -68,57 +94,4 @@ function git(cwd: string, args: readonly string[]): SpawnSyncReturns<Buffer> {
     );
   }
   return r;
-}
-
-/** `git archive` piped straight into `tar` (the bytes never pass through this process). */
-function unpack(root: string, tree: string, dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const archive = spawn('git', ['-C', root, 'archive', '--format=tar', tree], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tar = spawn('tar', ['-x', '-f', '-', '-C', dir], { stdio: [archive.stdout, 'ignore', 'pipe'] });
-    // tar holds the pipe now; without this process's end, git stops if tar does.
-    archive.stdout.destroy();
-    const failures: string[] = [];
-    let open = 2;
-    const settle = (failure?: string): void => {
-      if (failure !== undefined) failures.push(failure);
-      if (--open > 0) return;
-      if (failures.length === 0) resolve();
-      else reject(new Error(`cannot write out ${tree}: ${failures.join('; ')}`));
-    };
-    for (const [child, what] of [
-      [archive, 'git archive'],
-      [tar, 'tar'],
-    ] as const) {
-      const stderr: Buffer[] = [];
-      let settled = false;
-      const once = (failure?: string): void => {
-        if (!settled) settle(failure);
-        settled = true;
-      };
-      child.stderr.on('data', (b: Buffer) => stderr.push(b));
-      child.on('error', (e) => once(`${what}: ${e.message}`));
-      child.on('close', (code, signal) =>
-        once(
-          code === 0
-            ? undefined
-            : `${what} exited with ${code ?? signal}: ${firstLine(Buffer.concat(stderr))}`,
-        ),
-      );
-    }
-  });
-}
-
-/** `<charts>.specforge-tmp-diff-XXXXXX` beside the charts directory, or under the system's temporary directory. */
-function temporaryDir(charts: string): string {
-  try {
-    return mkdtempSync(join(dirname(charts), `${basename(charts)}.specforge-tmp-diff-`));
-  } catch {
-    return mkdtempSync(join(resolve(tmpdir()), 'specforge-diff-'));
-  }
-}
-
-function firstLine(bytes: Buffer): string {
-  return bytes.toString().split('\n')[0] ?? '';
 }

@@ -1,0 +1,77 @@
+/**
+ * A tree of a git repository written out from its objects (`git ls-tree -r -z` for the entries, one
+ * `git cat-file --batch` for the blobs), byte for byte as committed: no `.gitattributes` applies (`export-ignore`
+ * and `export-subst` are `git archive`'s, eol and smudge filters the checkout's), symbolic links stay links,
+ * submodules are left out (their commits are not in this repository).
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** One blob or link of the tree. */
+export interface TreeEntry {
+  readonly mode: string;
+  readonly oid: string;
+  /** Relative to the tree, `/`-separated. */
+  readonly path: string;
+}
+
+/** The entries of `git ls-tree -r -z` output that are files or links (not submodules). */
+export function parseLsTree(out: Buffer): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const record of out.toString('utf8').split('\0')) {
+    if (record === '') continue;
+    const tab = record.indexOf('\t');
+    const [mode, type, oid] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (type !== 'blob' || mode === undefined || oid === undefined) continue;
+    if (path.split('/').some((s) => s === '' || s === '.' || s === '..')) continue;
+    entries.push({ mode, oid, path });
+  }
+  return entries;
+}
+
+/** Writes the tree `treeish` (`<commit>:<path>`) of the repository at `root` into the directory `dir`. */
+export async function writeTree(root: string, treeish: string, dir: string): Promise<TreeEntry[]> {
+  const entries = parseLsTree(await gitOutput(root, ['ls-tree', '-r', '-z', treeish]));
+  const blobs = await gitOutput(root, ['cat-file', '--batch'], entries.map((e) => `${e.oid}\n`).join(''));
+  let at = 0;
+  for (const e of entries) {
+    const eol = blobs.indexOf(0x0a, at);
+    const header = blobs.subarray(at, eol).toString();
+    const size = Number(header.split(' ')[2]);
+    if (eol < 0 || !header.startsWith(`${e.oid} blob `) || !Number.isInteger(size))
+      throw new Error(`git cat-file answered "${header}" for ${e.path}`);
+    const bytes = blobs.subarray(eol + 1, eol + 1 + size);
+    at = eol + 1 + size + 1;
+    const path = join(dir, ...e.path.split('/'));
+    mkdirSync(dirname(path), { recursive: true });
+    if (e.mode === '120000') symlinkSync(bytes.toString(), path);
+    else {
+      writeFileSync(path, bytes);
+      if (e.mode === '100755') chmodSync(path, 0o755);
+    }
+  }
+  return entries;
+}
+
+/** A git command's whole standard output; rejects with its first line of errors when it fails. */
+function gitOutput(root: string, args: readonly string[], input?: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', root, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (e) => reject(new Error(`git ${args[0]}: ${e.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(Buffer.concat(out));
+      else {
+        const first = Buffer.concat(err).toString().split('\n')[0] ?? '';
+        reject(new Error(`git ${args[0]} exited with ${code ?? signal}: ${first}`));
+      }
+    });
+    child.stdin.end(input ?? '');
+  });
+}

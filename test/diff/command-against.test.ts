@@ -1,0 +1,151 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempDir, writeFiles } from '../support/tmp.js';
+
+/**
+ * `specforge diff --against REF` reads REF from git's objects into a temporary directory outside the repository:
+ * `.gitattributes` cannot hide files of that side, chart modules of REF still resolve their imports, and an
+ * interrupted diff leaves nothing behind, in the repository or in the temporary directory.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+// Inside this repository, so a chart module's `import ... from 'specforge'` resolves to this package.
+const BASE = join(ROOT, '.cache', 'test-diff');
+
+/** A git repository holding `charts/` with copies of the named example charts and `files`, committed. */
+function repository(charts: readonly string[], files: Record<string, string> = {}) {
+  const root = tempDir('diff-against-', BASE);
+  for (const c of charts) cpSync(join(ROOT, 'charts', c), join(root, 'charts', c), { recursive: true });
+  writeFiles(root, files);
+  const git = (...args: string[]): string => {
+    const r = spawnSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: root, encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'charts');
+  return { root, charts: join(root, 'charts'), git };
+}
+
+/** Whatever the diff left: its directories beside the charts (as it once made them) and in `tmp`. */
+function leftovers(root: string, tmp: string): string[] {
+  return [
+    ...readdirSync(root).filter((f) => f.includes('specforge-tmp')),
+    ...readdirSync(tmp).map((f) => `$TMPDIR/${f}`),
+  ];
+}
+
+describe('specforge diff --against reads the revision from git objects', () => {
+  it('sees the objects of charts that .gitattributes marks export-ignore: an unchanged tree differs in nothing', async () => {
+    const repo = repository(['myapp'], { 'charts/.gitattributes': '*.yaml export-ignore\n' });
+    const r = await run(['diff', repo.charts, '--against', 'HEAD', '--format', 'json']);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out).summary).toMatchObject({ objects: 0, added: 0, removed: 0 });
+    expect(r.code).toBe(0);
+  });
+
+  it('sees a removal that export-ignore would have hidden', async () => {
+    const repo = repository(['myapp', 'pod-route']);
+    writeFiles(repo.root, { '.git/info/attributes': 'pod-route/** export-ignore\n' });
+    repo.git('rm', '-q', '-r', 'charts/pod-route');
+    const r = await run(['diff', repo.charts, '--against', 'HEAD', '--format', 'json']);
+    expect(JSON.parse(r.out).summary).toMatchObject({ objects: 3, added: 0, removed: 3 });
+  });
+
+  it('renders a chart module of the revision, which imports specforge and cdk8s', async () => {
+    const repo = repository(['specforge-controller']);
+    writeFileSync(
+      join(repo.charts, 'specforge-controller/chart.ts'),
+      [
+        "import { JsonPatch, type Chart } from 'cdk8s';",
+        "import { ControllerBundle } from 'specforge';",
+        '',
+        'export default function (chart: Chart): void {',
+        "  const bundle = new ControllerBundle(chart, 'specforge-controller');",
+        "  bundle.deployment.addJsonPatch(JsonPatch.add('/spec/template/metadata/labels/track', 'stable'));",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const r = await run(['diff', repo.charts, '--against', 'HEAD']);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('~ Deployment specforge-system/specforge-controller');
+    expect(r.out).toMatch(/labels\.track: \(absent\) → "stable"|labels\.track.*"stable"/);
+    expect(r.code).toBe(1);
+    expect(leftovers(repo.root, tempDir('none-'))).toEqual([]);
+  });
+});
+
+describe('specforge diff --against, interrupted', () => {
+  // A chart module that takes its time: the diff is still rendering when the signal comes.
+  const SLOW = 'await new Promise((r) => setTimeout(r, 20_000));\nexport default function () {}\n';
+
+  /**
+   * Starts `specforge diff charts --against HEAD` in `root` with `TMPDIR=tmp`; returns once it has written out HEAD
+   * (into a directory other than those `before`).
+   */
+  async function startDiff(root: string, tmp: string, before: readonly string[] = []) {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/specforge.js'), 'diff', 'charts', '--against', 'HEAD'],
+      {
+        cwd: root,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+      child.on('exit', (c, s) => done({ code: c, signal: s })),
+    );
+    // Once the revision is written out (wherever the diff puts it), the caller interrupts.
+    const deadline = Date.now() + 15_000;
+    const written = (): boolean =>
+      leftovers(root, tmp).some((d) => {
+        if (before.includes(d)) return false;
+        const dir = d.startsWith('$TMPDIR/') ? join(tmp, d.slice(8), 'charts') : join(root, d);
+        return existsSync(join(dir, 'slow/chart.mjs'));
+      });
+    while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(written(), 'the diff wrote out the revision').toBe(true);
+    return { child, exited };
+  }
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'on %s removes its copy of the revision, exits %i, and leaves git status clean',
+    async (signal, code) => {
+      const repo = repository([], { 'charts/slow/chart.mjs': SLOW });
+      const tmp = tempDir('diff-tmp-');
+      const { child, exited } = await startDiff(repo.root, tmp);
+      child.kill(signal);
+      expect(await exited).toEqual({ code, signal: null });
+      expect(leftovers(repo.root, tmp)).toEqual([]);
+      expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    },
+  );
+
+  it('killed outright (SIGKILL), leaves git status clean, and the next diff sweeps its copy', async () => {
+    const repo = repository([], { 'charts/slow/chart.mjs': SLOW });
+    const tmp = tempDir('diff-tmp-');
+    const { child, exited } = await startDiff(repo.root, tmp);
+    child.kill('SIGKILL');
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    const orphan = leftovers(repo.root, tmp);
+    expect(orphan).toHaveLength(1);
+    const next = await startDiff(repo.root, tmp, orphan);
+    expect(leftovers(repo.root, tmp)).not.toContain(orphan[0]);
+    next.child.kill('SIGTERM');
+    await next.exited;
+    expect(leftovers(repo.root, tmp)).toEqual([]);
+  });
+});
