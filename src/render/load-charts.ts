@@ -17,6 +17,7 @@ import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
+import { messageOf, modulePlace } from './module-error.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import {
   GITOPS_SETTINGS_FILE,
@@ -183,10 +184,10 @@ async function loadModule(
     });
   } catch (e) {
     errors.push({
-      file,
+      ...modulePlace(file, e),
       path: '',
       expected: 'a chart module that loads',
-      found: `an error: ${(e as Error).message}`,
+      found: `an error: ${messageOf(e)}`,
     });
   }
   return undefined;

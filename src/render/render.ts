@@ -13,6 +13,7 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
 import type { SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
+import { ChartModuleError, moduleBuildError } from './module-error.js';
 import { buildChart, specId, type ChartModule } from './build-chart.js';
 import { checkChartName, parseChartSettings, type ChartSettings } from './chart-settings.js';
 import { chartFiles } from './files.js';
@@ -195,7 +196,15 @@ function renderChartObjects(input: ChartInput): ChartPart {
   if ('files' in p) return { input, errors: p.errors };
   return finish(input, p, () => {
     const chart = buildChart(input.name, p.settings, p.specs);
-    if (input.module !== undefined) callModule(input.module, chart);
+    const { module } = input;
+    if (module !== undefined) {
+      const file = input.moduleFile ?? input.dir;
+      try {
+        callModule(module, chart);
+      } catch (e) {
+        throw new ChartModuleError(file, e);
+      }
+    }
     return chart;
   });
 }
@@ -209,10 +218,15 @@ async function renderChartObjectsAsync(input: ChartInput): Promise<ChartPart> {
     const { module } = input;
     const chart = built;
     if (module !== undefined) {
-      moduleStarted(input.moduleFile ?? input.dir);
+      const file = input.moduleFile ?? input.dir;
+      moduleStarted(file);
       await guardExit(() =>
         withTimeout(Promise.resolve(module(chart)), MODULE_TIMEOUT_MS, 'building the chart'),
-      ).finally(moduleEnded);
+      )
+        .catch((e: unknown) => {
+          throw new ChartModuleError(file, e);
+        })
+        .finally(moduleEnded);
     }
   } catch (e) {
     built = e instanceof Error ? e : new Error(String(e));
@@ -313,6 +327,10 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
     markChecked(chart);
     return (chart.toJson() as Obj[]).map(sources);
   } catch (e) {
+    if (e instanceof ChartModuleError) {
+      errors.push(moduleBuildError(e.moduleFile, e.thrown));
+      return undefined;
+    }
     errors.push({
       file: input.dir,
       path: '',

@@ -62,10 +62,46 @@ describe('chart modules', () => {
     expect(readdirSync(join(r.dist, 'm'))).toContain('configmap.late.yaml');
   });
 
-  it('reports the rejection of an async default export, naming the chart, without crashing', async () => {
-    const r = await render(chart("export default async () => { throw new Error('no database'); };\n"));
+  it('reports the rejection of an async default export, naming the module and the line it threw on', async () => {
+    const module =
+      "// a chart module\n\nexport default async () => {\n  await null;\n  throw new Error('no database');\n};\n";
+    const r = await render(chart(module));
     expect(r.code).toBe(1);
-    expect(r.err).toContain('expected a chart that builds, found an error while building it: no database');
+    expect(r.err).toMatch(
+      /m\/chart\.mjs:5:9: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+    expect(r.err).not.toMatch(/^\s+at /m);
+  });
+
+  it('names the module and line of a synchronous throw the same way', async () => {
+    const module = "export default () => {\n  const n = 1;\n  if (n) throw new Error('no config');\n};\n";
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs:3:16: expected a chart module that builds its chart, found an error while building it: no config\.$/m,
+    );
+  });
+
+  it('names the line of the module that called what threw (a construct refusing its props)', async () => {
+    const module =
+      "import { AppService } from 'specforge';\nexport default async (chart) => {\n  await null;\n  new AppService(chart, 'a', { name: 'Bad Name!' });\n};\n";
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/m\/chart\.mjs:4:3: expected a chart module that builds its chart/);
+  });
+
+  it('names the module, without a line, when what it rejected with is no Error', async () => {
+    const r = await render(chart("export default async () => { throw 'no database'; };\n"));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+  });
+
+  it('names the line where a module fails to load', async () => {
+    const r = await render(chart('const a = 1;\nnull.x;\nexport default () => {};\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/m\/chart\.mjs:2:6: expected a chart module that loads, found an error: /);
   });
 
   it('refuses an async default export where charts are built synchronously (renderCharts), surviving its rejection', () => {
@@ -114,11 +150,11 @@ describe('chart modules', () => {
     expect(existsSync(r.dist)).toBe(false);
   });
 
-  it('reports a promise a module left rejected, instead of rendering as if nothing happened', async () => {
+  it('reports a promise a module left rejected, naming the module and line, instead of rendering as if nothing happened', async () => {
     const r = await render(chart("export default () => { Promise.reject(new Error('lost')); };\n"));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that leaves no error unhandled, found an unhandled error: lost/,
+      /m\/chart\.mjs:1:39: expected a chart module that leaves no error unhandled, found an unhandled error: lost/,
     );
   });
 
