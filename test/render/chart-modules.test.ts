@@ -169,9 +169,21 @@ describe('chart modules', () => {
     async (name) => {
       const r = await render(chart(configMap(name)));
       expect(r.code).toBe(1);
-      expect(r.err).toContain('metadata.name: expected a name of 1 to 253 characters');
+      expect(r.err).toContain('metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)');
       expect(existsSync(r.dist)).toBe(false);
       expect(readdirSync(join(r.dist, '..'))).toEqual([]);
+    },
+  );
+
+  it.each(['Bad Name!', 'UPPER', 'a..b'])(
+    'refuses a ConfigMap named %j, which the API server refuses (a DNS subdomain is expected)',
+    async (name) => {
+      const r = await render(chart(configMap(name)));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        `(ConfigMap/${name}) metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)`,
+      );
+      expect(existsSync(r.dist)).toBe(false);
     },
   );
 
