@@ -1,0 +1,59 @@
+import type { Violation } from '../specs/schemas.js';
+import { describeValue } from '../specs/errors.js';
+import { isDnsSubdomain } from '../rules/name-rules.js';
+import type { GitopsSettings } from './settings.js';
+
+/**
+ * The rules of `charts/gitops.yaml` its JSON Schema cannot say: every setting that reaches a generated object is
+ * checked by the rule of the field it lands in, so what the render writes, Argo CD and Flux take. Pure.
+ * - a path (`argocd.path`, `flux.path`) stays inside the repository: relative, no `..` segment (Argo CD refuses a
+ *   path out of the repository only at sync time; Flux clamps it to the source's root, silently reading another
+ *   directory);
+ * - `argocd.project` names an AppProject, a custom resource: a DNS subdomain;
+ * - `argocd.server` is the URL of a cluster API (`https://…`), what Argo CD matches its clusters by.
+ */
+export function settingsProblems(s: GitopsSettings): Violation[] {
+  const out: Violation[] = [];
+  if (s.argocd !== undefined) {
+    const { path, project, server } = s.argocd;
+    if (path !== undefined) out.push(...pathProblems(['argocd', 'path'], path));
+    if (project !== undefined && !isDnsSubdomain(project))
+      out.push({
+        path: ['argocd', 'project'],
+        expected:
+          'the name of an Argo CD AppProject: a DNS subdomain (RFC 1123), at most 253 characters of a-z, 0-9, "-" and "."',
+        found: describeValue(project),
+      });
+    if (server !== undefined && !isClusterUrl(server))
+      out.push({
+        path: ['argocd', 'server'],
+        expected: 'the URL of the destination cluster API, such as https://kubernetes.default.svc',
+        found: describeValue(server),
+      });
+  }
+  if (s.flux?.path !== undefined) out.push(...pathProblems(['flux', 'path'], s.flux.path));
+  return out;
+}
+
+/** A path inside the repository: relative, and no `..` segment. */
+function pathProblems(at: readonly string[], path: string): Violation[] {
+  const segments = path.split('/');
+  if (!path.startsWith('/') && !segments.includes('..')) return [];
+  return [
+    {
+      path: [...at],
+      expected: 'a directory inside the repository: a relative path with no ".." segment (e.g. dist)',
+      found: describeValue(path),
+      hint: 'GitOps tools read only the repository: write where dist/ is from the repository root.',
+    },
+  ];
+}
+
+function isClusterUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
