@@ -1,6 +1,6 @@
 /**
  * The rule the API server applies to `metadata.name`, by kind (k8s.io/kubernetes pkg/apis/…/validation and
- * apiextensions-apiserver, v1.34; test/cluster/object-names.test.ts asks the test API server and keeps this table
+ * apiextensions-apiserver, v1.34; test/cluster/object-names.test.ts asks the test API server for 12 kinds and keeps this table
  * honest). Most kinds, custom resources included, take a DNS subdomain; a few take something stricter or looser.
  * Each check returns `undefined` when the name is valid, else what is expected. Pure.
  */
