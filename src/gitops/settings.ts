@@ -95,6 +95,17 @@ export interface GitopsSettings {
    * @default - none generated
    */
   readonly flux?: FluxSettings;
+  /**
+   * Charts rendered into dist/ but given no Application or Kustomization (samples, charts for another cluster).
+   * Every other chart goes to the one cluster the tools' settings name: no two of them may render one object.
+   * @default - every chart is deployed
+   */
+  readonly exclude?: readonly string[];
+}
+
+/** Whether the settings generate anything (a section for a tool). */
+export function generatesAny(s: GitopsSettings): boolean {
+  return s.argocd !== undefined || s.flux !== undefined;
 }
 
 /** Parses and validates `charts/gitops.yaml`. Pure. */

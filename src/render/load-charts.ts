@@ -21,6 +21,7 @@ import { messageOf, modulePlace } from './module-error.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import {
   GITOPS_SETTINGS_FILE,
+  generatesAny,
   gitopsInEffect,
   parseGitopsSettings,
   type GitopsTool,
@@ -229,7 +230,7 @@ export async function renderFrom(
   const parsed = gitops === undefined ? { settings: {}, errors: [] } : parseGitopsSettings(gitops.text, file);
   const inEffect = gitopsInEffect(parsed.settings, asked, file);
   errors.push(...parsed.errors, ...inEffect.errors);
-  const wanted = Object.keys(inEffect.settings).length > 0;
+  const wanted = generatesAny(inEffect.settings);
   const result = await renderChartsAsync(
     inputs,
     wanted ? { gitops: { settings: inEffect.settings, file } } : {},

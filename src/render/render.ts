@@ -21,14 +21,8 @@ import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
-import {
-  chartCycles,
-  chartDependencies,
-  chartWaves,
-  dependencies,
-  locatedKey,
-} from '../gitops/dependencies.js';
-import { gitopsFiles } from '../gitops/output.js';
+import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
+import { gitopsOutput } from '../gitops/deploy.js';
 import { SEED_KINDS } from '../import/seeds.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
@@ -138,15 +132,14 @@ function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult
     for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
   }
   if (options.gitops !== undefined) {
-    const waves = chartWaves(chartDeps);
-    const targets = built.map((b) => ({
-      chart: b.input.name,
+    const charts = built.map((b) => ({
+      name: b.input.name,
+      origin: b.input.moduleFile ?? b.input.dir,
+      objects: b.objects,
       ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
-      wave: waves.get(b.input.name) ?? 0,
-      needs: chartDeps.get(b.input.name) ?? [],
       ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
     }));
-    const gitops = gitopsFiles(options.gitops.settings, targets, options.gitops.file);
+    const gitops = gitopsOutput(charts, chartDeps, options.gitops.settings, options.gitops.file);
     if (gitops.errors.length > 0) return { files: new Map(), errors: gitops.errors, objectCount };
     for (const [name, bytes] of gitops.files) files.set(name, bytes);
   }
