@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
 import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
+import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
@@ -134,6 +135,7 @@ async function runRenderCommand(
     return EXIT_OK;
   }
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
+  if (command === 'render') refuseCdk8sOutput(outDir);
   const result = await renderContained(chartsDir, gitops);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
