@@ -309,9 +309,10 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
   const sources = sourcesOf(specs, settings, settingsSource);
   try {
     const chart = build();
+    // Objects with no spec file behind them come from the chart module: errors about them name its file.
     const wiring = checkWiring(
       chartObjects(chart).map((o) => ({ ...o, ...sources(o.json) })),
-      input.dir,
+      input.moduleFile ?? input.dir,
     );
     if (wiring.length > 0) {
       appendAll(errors, wiring);

@@ -176,12 +176,12 @@ describe('chart modules', () => {
   );
 
   it.each(['Bad Name!', 'UPPER', 'a..b'])(
-    'refuses a ConfigMap named %j, which the API server refuses (a DNS subdomain is expected)',
+    'refuses a ConfigMap named %j, which the API server refuses (a DNS subdomain is expected), naming the module',
     async (name) => {
       const r = await render(chart(configMap(name)));
       expect(r.code).toBe(1);
       expect(r.err).toContain(
-        `(ConfigMap/${name}) metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)`,
+        `m/chart.mjs (ConfigMap/${name}) metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)`,
       );
       expect(existsSync(r.dist)).toBe(false);
     },
