@@ -10,7 +10,8 @@ import type { GitopsSettings } from './settings.js';
  *   path out of the repository only at sync time; Flux clamps it to the source's root, silently reading another
  *   directory);
  * - `argocd.project` names an AppProject, a custom resource: a DNS subdomain;
- * - `argocd.server` is the URL of a cluster API (`https://…`), what Argo CD matches its clusters by.
+ * - `argocd.server` is the URL of a cluster API (`https://…`), what Argo CD matches its clusters by;
+ * - `exclude` names each chart once.
  */
 export function settingsProblems(s: GitopsSettings): Violation[] {
   const out: Violation[] = [];
@@ -32,6 +33,14 @@ export function settingsProblems(s: GitopsSettings): Violation[] {
       });
   }
   if (s.flux?.path !== undefined) out.push(...pathProblems(['flux', 'path'], s.flux.path));
+  (s.exclude ?? []).forEach((chart, i, all) => {
+    if (all.indexOf(chart) !== i)
+      out.push({
+        path: ['exclude', i],
+        expected: 'each chart once',
+        found: `${JSON.stringify(chart)} again (also exclude[${all.indexOf(chart)}])`,
+      });
+  });
   return out;
 }
 

@@ -85,4 +85,11 @@ describe('charts/gitops.yaml', () => {
       expect.stringMatching(/argocd\.server: expected the URL of the destination cluster API/),
     ]);
   });
+
+  it('refuses a chart excluded twice, naming the second place', () => {
+    const { errors } = parseGitopsSettings('flux: {}\nexclude: [web, api, web]\n', 'charts/gitops.yaml');
+    expect(errors.map(formatError)).toEqual([
+      'charts/gitops.yaml:2:21 (document 1) exclude[2]: expected each chart once, found "web" again (also exclude[0]).',
+    ]);
+  });
 });
