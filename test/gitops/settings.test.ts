@@ -92,4 +92,14 @@ describe('charts/gitops.yaml', () => {
       'charts/gitops.yaml:2:21 (document 1) exclude[2]: expected each chart once, found "web" again (also exclude[0]).',
     ]);
   });
+
+  it('takes a Flux source named as a DNS subdomain (as the API server does), and refuses one it would not', () => {
+    expect(
+      parseGitopsSettings('flux:\n  sourceRef: { name: repo.main }\n', 'charts/gitops.yaml').errors,
+    ).toEqual([]);
+    const { errors } = parseGitopsSettings('flux:\n  sourceRef: { name: Repo_Main }\n', 'charts/gitops.yaml');
+    expect(errors.map(formatError)).toEqual([
+      expect.stringMatching(/flux\.sourceRef\.name: expected the name of a Flux source.*found "Repo_Main"/),
+    ]);
+  });
 });
