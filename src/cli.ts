@@ -145,6 +145,7 @@ async function runRenderCommand(
     );
     return EXIT_INVALID;
   }
+  printNotes(result, io);
   const charts = new Set(
     [...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')),
   ).size;
@@ -162,6 +163,11 @@ async function runRenderCommand(
       : `specforge: ${outDir} is up to date (${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')}); no file touched.`,
   );
   return EXIT_OK;
+}
+
+/** What the render allowed but says (e.g. two charts repeating an object without GitOps generation). */
+function printNotes(result: RenderResult, io: Io): void {
+  for (const note of result.notes ?? []) io.err(`specforge: note: ${note}`);
 }
 
 /** Renders a charts directory in memory. */

@@ -49,3 +49,24 @@ export function gitopsOutput(
   }));
   return gitopsFiles(settings, targets, file);
 }
+
+/**
+ * What GitOps generation adds to a render: its files (see {@link gitopsOutput}) when it is on; when it is off, notes
+ * for objects two charts render — allowed, since nothing says the charts share a cluster, but said, since with
+ * generation on it is an error.
+ */
+export function deployment(
+  charts: readonly BuiltChart[],
+  needs: ReadonlyMap<string, string[]>,
+  gitops: { readonly settings: GitopsSettings; readonly file: string } | undefined,
+): { files: Map<string, string>; errors: SpecError[]; notes: string[] } {
+  if (gitops !== undefined)
+    return { ...gitopsOutput(charts, needs, gitops.settings, gitops.file), notes: [] };
+  const notes = crossChartDuplicates(
+    charts.map((c) => ({ chart: c.name, origin: c.origin, objects: c.objects })),
+  ).map(
+    (e) =>
+      `${e.found}: allowed, since without GitOps generation the charts may go to different clusters (in one cluster they would own one object).`,
+  );
+  return { files: new Map(), errors: [], notes };
+}

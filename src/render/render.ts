@@ -22,7 +22,7 @@ import { checkWiring } from '../rules/wiring.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
-import { gitopsOutput } from '../gitops/deploy.js';
+import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { SEED_KINDS } from '../import/seeds.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
@@ -49,6 +49,8 @@ export interface RenderResult {
   readonly errors: SpecError[];
   /** How many objects were rendered. */
   readonly objectCount: number;
+  /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */
+  readonly notes?: readonly string[];
 }
 
 /** What a render may add to the charts' own files. */
@@ -131,19 +133,20 @@ function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult
     });
     for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
   }
-  if (options.gitops !== undefined) {
-    const charts = built.map((b) => ({
-      name: b.input.name,
-      origin: b.input.moduleFile ?? b.input.dir,
-      objects: b.objects,
-      ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
-      ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
-    }));
-    const gitops = gitopsOutput(charts, chartDeps, options.gitops.settings, options.gitops.file);
-    if (gitops.errors.length > 0) return { files: new Map(), errors: gitops.errors, objectCount };
-    for (const [name, bytes] of gitops.files) files.set(name, bytes);
-  }
-  return { files, errors: [], objectCount };
+  const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
+  if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
+  for (const [name, bytes] of deploy.files) files.set(name, bytes);
+  return { files, errors: [], objectCount, ...(deploy.notes.length === 0 ? {} : { notes: deploy.notes }) };
+}
+
+function asBuiltChart(b: { input: ChartInput } & NonNullable<ChartPart['built']>): BuiltChart {
+  return {
+    name: b.input.name,
+    origin: b.input.moduleFile ?? b.input.dir,
+    objects: b.objects,
+    ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
+    ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
+  };
 }
 
 /** Errors in reading order: by file, document, line, column. */

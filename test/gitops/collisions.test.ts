@@ -66,10 +66,13 @@ describe('two charts, one object, with GitOps generation on', () => {
     );
   });
 
-  it('renders the same charts without GitOps generation (they may go to different clusters)', async () => {
+  it('renders the same charts without GitOps generation (they may go to different clusters), saying so', async () => {
     const r = await render({ 'charts/a/web.yaml': APP, 'charts/b/web.yaml': APP });
-    expect(r.err).toBe('');
     expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      `specforge: note: Deployment default/web, rendered by chart a (${join(r.root, 'charts/a/web.yaml')}) and by chart b (${join(r.root, 'charts/b/web.yaml')}): allowed, since without GitOps generation the charts may go to different clusters`,
+    );
+    expect(existsSync(join(r.dist, 'b/kustomization.yaml'))).toBe(true);
   });
 
   it('renders them when gitops.yaml excludes one, which gets no Kustomization', async () => {
