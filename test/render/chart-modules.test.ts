@@ -73,6 +73,17 @@ describe('chart modules', () => {
     expect(r.err).not.toMatch(/^\s+at /m);
   });
 
+  it('names the line in a TypeScript module (chart.ts) the same way', async () => {
+    const module =
+      "import type { Chart } from 'cdk8s';\n\nexport default async function (chart: Chart): Promise<void> {\n  const n: number = 1;\n  if (n) throw new Error('no database');\n}\n";
+    const charts = writeFiles(tempDir('modules-', base), { 'm/chart.ts': module });
+    const r = await render(charts);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.ts:5:16: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+  });
+
   it('names the module and line of a synchronous throw the same way', async () => {
     const module = "export default () => {\n  const n = 1;\n  if (n) throw new Error('no config');\n};\n";
     const r = await render(chart(module));
