@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
 import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
+import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
@@ -134,6 +135,7 @@ async function runRenderCommand(
     return EXIT_OK;
   }
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
+  if (command === 'render') refuseCdk8sOutput(outDir);
   const result = await renderContained(chartsDir, gitops);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
@@ -143,6 +145,7 @@ async function runRenderCommand(
     );
     return EXIT_INVALID;
   }
+  printNotes(result, io);
   const charts = new Set(
     [...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')),
   ).size;
@@ -160,6 +163,11 @@ async function runRenderCommand(
       : `specforge: ${outDir} is up to date (${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')}); no file touched.`,
   );
   return EXIT_OK;
+}
+
+/** What the render allowed but says (e.g. two charts repeating an object without GitOps generation). */
+function printNotes(result: RenderResult, io: Io): void {
+  for (const note of result.notes ?? []) io.err(`specforge: note: ${note}`);
 }
 
 /** Renders a charts directory in memory. */

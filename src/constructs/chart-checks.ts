@@ -4,6 +4,7 @@ import { checkSchema, type Violation } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
+import { outdirProblems } from './outdir-check.js';
 
 /**
  * The chart-level checks of the construct door: a validation on every Chart that holds a specforge construct, so
@@ -55,5 +56,5 @@ export function chartProblems(chart: Chart): string[] {
   const wiring = checkWiring(chartObjects(chart), chart.node.path).map(
     (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,
   );
-  return [...settingProblems, ...wiring];
+  return [...settingProblems, ...wiring, ...outdirProblems(chart)];
 }

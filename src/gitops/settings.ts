@@ -2,6 +2,7 @@ import { locateViolations, readSingleDocument } from '../specs/load.js';
 import type { SpecError } from '../specs/errors.js';
 import { checkSchema } from '../specs/schemas.js';
 import { UsageError } from '../usage-error.js';
+import { settingsProblems } from './settings-rules.js';
 
 /** The GitOps tools specforge generates objects for. */
 export type GitopsTool = 'argocd' | 'flux';
@@ -94,6 +95,17 @@ export interface GitopsSettings {
    * @default - none generated
    */
   readonly flux?: FluxSettings;
+  /**
+   * Charts rendered into dist/ but given no Application or Kustomization (samples, charts for another cluster).
+   * Every other chart goes to the one cluster the tools' settings name: no two of them may render one object.
+   * @default - every chart is deployed
+   */
+  readonly exclude?: readonly string[];
+}
+
+/** Whether the settings generate anything (a section for a tool). */
+export function generatesAny(s: GitopsSettings): boolean {
+  return s.argocd !== undefined || s.flux !== undefined;
 }
 
 /** Parses and validates `charts/gitops.yaml`. Pure. */
@@ -104,7 +116,8 @@ export function parseGitopsSettings(
   const read = readSingleDocument(text, file);
   if ('errors' in read) return { settings: {}, errors: read.errors };
   const data = read.data ?? {};
-  const problems = checkSchema('gitops', data);
+  const schema = checkSchema('gitops', data);
+  const problems = schema.length > 0 ? schema : settingsProblems(data as GitopsSettings);
   if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
   return { settings: data as GitopsSettings, errors: [] };
 }

@@ -213,6 +213,29 @@ function readOwnedTree(outDir: string, out: string): Map<string, string> {
   return tree;
 }
 
+/**
+ * Whether `dir` holds output of `specforge render`: a chart directory whose kustomization.yaml carries specforge's
+ * header (what {@link writeDist} checks before replacing a directory). Reads only names and that one header.
+ */
+export function holdsRenderedOutput(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const name of names.sort()) {
+    const kustomization = join(dir, name, 'kustomization.yaml');
+    try {
+      if (statSync(kustomization).isFile() && readFileSync(kustomization, 'utf8').startsWith(MARKER))
+        return kustomization;
+    } catch {
+      // not a chart directory of a render
+    }
+  }
+  return undefined;
+}
+
 function notOurs(outDir: string, path: string): UsageError {
   return new UsageError(
     `refusing to replace ${outDir}: ${path} was not written by specforge. ` +

@@ -82,6 +82,9 @@ type WorkerMessage =
 /** An error a chart module left unhandled (a rejected promise, a throw from a timer), with the module last started. */
 interface Stray {
   readonly file: string;
+  /** Where in the module it was thrown, when its stack says. */
+  readonly line?: number;
+  readonly column?: number;
   readonly message: string;
 }
 
@@ -90,6 +93,7 @@ function withStray(result: RenderResult, stray: readonly Stray[]): RenderResult 
   if (stray.length === 0) return result;
   const errors = stray.map((s): SpecError => ({
     file: s.file,
+    ...(s.line === undefined ? {} : { line: s.line, column: s.column ?? 1 }),
     path: '',
     expected: 'a chart module that leaves no error unhandled',
     found: `an unhandled error: ${s.message}`,

@@ -17,9 +17,11 @@ import type { SpecError } from '../specs/errors.js';
 import { UsageError } from '../usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
+import { messageOf, modulePlace } from './module-error.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import {
   GITOPS_SETTINGS_FILE,
+  generatesAny,
   gitopsInEffect,
   parseGitopsSettings,
   type GitopsTool,
@@ -183,10 +185,10 @@ async function loadModule(
     });
   } catch (e) {
     errors.push({
-      file,
+      ...modulePlace(file, e),
       path: '',
       expected: 'a chart module that loads',
-      found: `an error: ${(e as Error).message}`,
+      found: `an error: ${messageOf(e)}`,
     });
   }
   return undefined;
@@ -228,7 +230,7 @@ export async function renderFrom(
   const parsed = gitops === undefined ? { settings: {}, errors: [] } : parseGitopsSettings(gitops.text, file);
   const inEffect = gitopsInEffect(parsed.settings, asked, file);
   errors.push(...parsed.errors, ...inEffect.errors);
-  const wanted = Object.keys(inEffect.settings).length > 0;
+  const wanted = generatesAny(inEffect.settings);
   const result = await renderChartsAsync(
     inputs,
     wanted ? { gitops: { settings: inEffect.settings, file } } : {},

@@ -6,14 +6,16 @@
 import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './load-charts.js';
 import { lastStartedModule } from './module-guard.js';
+import { messageOf, modulePlace } from './module-error.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
 /** Rejections and throws no one handled (a module's stray promise or timer): errors of the render, not lost. */
-const stray: { file: string; message: string }[] = [];
+const stray: { file: string; line?: number; column?: number; message: string }[] = [];
 const record = (e: unknown): void => {
+  const file = lastStartedModule();
   stray.push({
-    file: lastStartedModule() ?? '(a chart module)',
-    message: e instanceof Error ? e.message : String(e),
+    ...(file === undefined ? { file: '(a chart module)' } : modulePlace(file, e)),
+    message: messageOf(e),
   });
 };
 process.on('unhandledRejection', record);

@@ -13,6 +13,7 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
 import type { SpecError } from '../specs/errors.js';
 import { parseSpecText } from '../specs/load.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
+import { ChartModuleError, moduleBuildError } from './module-error.js';
 import { buildChart, specId, type ChartModule } from './build-chart.js';
 import { checkChartName, parseChartSettings, type ChartSettings } from './chart-settings.js';
 import { chartFiles } from './files.js';
@@ -20,14 +21,8 @@ import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
-import {
-  chartCycles,
-  chartDependencies,
-  chartWaves,
-  dependencies,
-  locatedKey,
-} from '../gitops/dependencies.js';
-import { gitopsFiles } from '../gitops/output.js';
+import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
+import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { SEED_KINDS } from '../import/seeds.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
@@ -54,6 +49,8 @@ export interface RenderResult {
   readonly errors: SpecError[];
   /** How many objects were rendered. */
   readonly objectCount: number;
+  /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */
+  readonly notes?: readonly string[];
 }
 
 /** What a render may add to the charts' own files. */
@@ -136,20 +133,20 @@ function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult
     });
     for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
   }
-  if (options.gitops !== undefined) {
-    const waves = chartWaves(chartDeps);
-    const targets = built.map((b) => ({
-      chart: b.input.name,
-      ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
-      wave: waves.get(b.input.name) ?? 0,
-      needs: chartDeps.get(b.input.name) ?? [],
-      ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
-    }));
-    const gitops = gitopsFiles(options.gitops.settings, targets, options.gitops.file);
-    if (gitops.errors.length > 0) return { files: new Map(), errors: gitops.errors, objectCount };
-    for (const [name, bytes] of gitops.files) files.set(name, bytes);
-  }
-  return { files, errors: [], objectCount };
+  const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
+  if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
+  for (const [name, bytes] of deploy.files) files.set(name, bytes);
+  return { files, errors: [], objectCount, ...(deploy.notes.length === 0 ? {} : { notes: deploy.notes }) };
+}
+
+function asBuiltChart(b: { input: ChartInput } & NonNullable<ChartPart['built']>): BuiltChart {
+  return {
+    name: b.input.name,
+    origin: b.input.moduleFile ?? b.input.dir,
+    objects: b.objects,
+    ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
+    ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
+  };
 }
 
 /** Errors in reading order: by file, document, line, column. */
@@ -195,7 +192,15 @@ function renderChartObjects(input: ChartInput): ChartPart {
   if ('files' in p) return { input, errors: p.errors };
   return finish(input, p, () => {
     const chart = buildChart(input.name, p.settings, p.specs);
-    if (input.module !== undefined) callModule(input.module, chart);
+    const { module } = input;
+    if (module !== undefined) {
+      const file = input.moduleFile ?? input.dir;
+      try {
+        callModule(module, chart);
+      } catch (e) {
+        throw new ChartModuleError(file, e);
+      }
+    }
     return chart;
   });
 }
@@ -209,10 +214,15 @@ async function renderChartObjectsAsync(input: ChartInput): Promise<ChartPart> {
     const { module } = input;
     const chart = built;
     if (module !== undefined) {
-      moduleStarted(input.moduleFile ?? input.dir);
+      const file = input.moduleFile ?? input.dir;
+      moduleStarted(file);
       await guardExit(() =>
         withTimeout(Promise.resolve(module(chart)), MODULE_TIMEOUT_MS, 'building the chart'),
-      ).finally(moduleEnded);
+      )
+        .catch((e: unknown) => {
+          throw new ChartModuleError(file, e);
+        })
+        .finally(moduleEnded);
     }
   } catch (e) {
     built = e instanceof Error ? e : new Error(String(e));
@@ -302,9 +312,10 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
   const sources = sourcesOf(specs, settings, settingsSource);
   try {
     const chart = build();
+    // Objects with no spec file behind them come from the chart module: errors about them name its file.
     const wiring = checkWiring(
       chartObjects(chart).map((o) => ({ ...o, ...sources(o.json) })),
-      input.dir,
+      input.moduleFile ?? input.dir,
     );
     if (wiring.length > 0) {
       appendAll(errors, wiring);
@@ -313,6 +324,10 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
     markChecked(chart);
     return (chart.toJson() as Obj[]).map(sources);
   } catch (e) {
+    if (e instanceof ChartModuleError) {
+      errors.push(moduleBuildError(e.moduleFile, e.thrown));
+      return undefined;
+    }
     errors.push({
       file: input.dir,
       path: '',

@@ -4,12 +4,13 @@ import { checkDns1123Label } from '../specs/k8s-names.js';
 import type { Violation } from '../specs/schemas.js';
 import { checkLabels } from '../specs/semantic.js';
 import { formatPath } from '../specs/paths.js';
-import type { Obj } from './objects.js';
+import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
+import { groupOf, type Obj } from './objects.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
- * apiVersion, a name the API server takes for any kind (a path segment: not `.` or `..`, no `/` or `%`, at most 253
- * characters — so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
+ * apiVersion, a name the API server takes for its kind (src/rules/name-rules.ts: a DNS subdomain for most kinds, and
+ * always a path segment, so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
  * labels and annotations, and a size the API server stores (etcd's default request limit, 1.5 MiB of JSON). Pure.
  */
 
@@ -26,7 +27,7 @@ export interface ObjectProblem {
 export function checkObject(o: Obj): ObjectProblem[] {
   return [
     ...checkType(o),
-    ...checkName(o.metadata?.name),
+    ...checkName(o),
     ...checkFileName(o),
     ...checkNamespace(o.metadata?.namespace),
     ...checkLabelMap(o.metadata?.labels),
@@ -52,18 +53,24 @@ function checkType(o: Obj): ObjectProblem[] {
   return out;
 }
 
-function checkName(name: unknown): ObjectProblem[] {
-  const ok =
-    typeof name === 'string' && /^[^/%\u0000-\u001f]{1,253}$/.test(name) && name !== '.' && name !== '..';
-  return ok
-    ? []
-    : [
-        {
-          path: 'metadata.name',
-          expected: 'a name of 1 to 253 characters, not "." or "..", without "/" or "%"',
-          found: describeValue(name),
-        },
-      ];
+/**
+ * The name, by the rule the API server applies to the object's kind (src/rules/name-rules.ts); whatever the kind, it
+ * must be a path segment, so its dist/ file name never leaves the chart's directory.
+ */
+function checkName(o: Obj): ObjectProblem[] {
+  const name: unknown = o.metadata?.name;
+  const kind = typeof o.kind === 'string' ? o.kind : '';
+  const rule = nameRuleOf(groupOf(o), kind);
+  // Every rule is at least a path segment (a DNS name has no "/", "%" and is never "." or "..").
+  const problem = typeof name !== 'string' ? expectedName(rule) : checkObjectName(groupOf(o), kind, name);
+  if (problem === undefined) return [];
+  return [
+    {
+      path: 'metadata.name',
+      expected: kind === '' ? problem : `a ${kind} name: ${problem}`,
+      found: describeValue(name),
+    },
+  ];
 }
 
 /** The longest file name most file systems take (bytes). */

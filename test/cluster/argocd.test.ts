@@ -15,7 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedBefore, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
 import { tempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
-import { byId, distCharts, distObjects, idOf, without, type Manifest } from './dist-objects.js';
+import {
+  byId,
+  deployedCharts,
+  distCharts,
+  distObjects,
+  idOf,
+  without,
+  type Manifest,
+} from './dist-objects.js';
 import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run, type GitopsTools } from './gitops-tools.js';
 
 const DIST = join(ROOT, 'dist');
@@ -215,7 +223,7 @@ gitopsDescribe(
         const apps = JSON.parse(
           kubectlAt(cp.info, ['get', 'applications', '-n', 'argocd', '-o', 'json']).stdout,
         ).items as Manifest[];
-        expect(apps.map((a) => a.metadata.name).sort()).toEqual(distCharts(DIST));
+        expect(apps.map((a) => a.metadata.name).sort()).toEqual(deployedCharts(DIST));
         for (const app of apps) {
           const usesNodePool = distObjects(join(DIST, app.metadata.name)).some((o) => o.kind === 'NodePool');
           expect(app.metadata.annotations?.['argocd.argoproj.io/sync-wave']).toBe(

@@ -1,7 +1,7 @@
 /** The objects dist/ holds, per chart, read back from the files (what a GitOps tool is given). */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 export type Manifest = Record<string, any>;
 
@@ -10,6 +10,19 @@ export function distCharts(dist: string): string[] {
   return readdirSync(dist)
     .filter((c) => !c.startsWith('_'))
     .sort();
+}
+
+/**
+ * The charts of a dist/ the generated GitOps objects deploy: all but those charts/gitops.yaml (beside the dist/,
+ * in the repository) lists under `exclude`.
+ */
+export function deployedCharts(dist: string): string[] {
+  const settings = join(dist, '..', 'charts', 'gitops.yaml');
+  const exclude: unknown = existsSync(settings)
+    ? (parse(readFileSync(settings, 'utf8')) as { exclude?: unknown } | null)?.exclude
+    : undefined;
+  const excluded = new Set(Array.isArray(exclude) ? exclude.map(String) : []);
+  return distCharts(dist).filter((c) => !excluded.has(c));
 }
 
 /** Every object of a dist/ directory's YAML files but its kustomization.yaml. */

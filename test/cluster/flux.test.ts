@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
-import { byId, distCharts, distObjects, without, type Manifest } from './dist-objects.js';
+import { byId, deployedCharts, distCharts, distObjects, without, type Manifest } from './dist-objects.js';
 import { gitopsDescribe, installCrdFiles, kubectlAt, ROOT, run } from './gitops-tools.js';
 
 const DIST = join(ROOT, 'dist');
@@ -28,7 +28,7 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
     await cp?.stop();
   });
 
-  it.each(distCharts(DIST))(
+  it.each(deployedCharts(DIST))(
     "flux build kustomization %s yields exactly the rendered objects, plus only Flux's own labels",
     (chart) => {
       const out = run(tools.flux, [
@@ -58,7 +58,7 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
     expect(r.stderr).not.toMatch(/warning/i);
     const names = kubectlAt(cp.info, ['get', 'kustomizations', '-n', 'flux-system', '-o', 'name']).stdout;
     expect(names.trim().split('\n').sort()).toEqual(
-      distCharts(DIST).map((c) => `kustomization.kustomize.toolkit.fluxcd.io/${c}`),
+      deployedCharts(DIST).map((c) => `kustomization.kustomize.toolkit.fluxcd.io/${c}`),
     );
   });
 
@@ -88,7 +88,7 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
       distObjects(join(DIST, c)).some((o) => o.kind === 'CustomResourceDefinition'),
     );
     expect(crdChart).toBe('specforge-controller');
-    for (const chart of distCharts(DIST)) {
+    for (const chart of deployedCharts(DIST)) {
       const usesNodePool = distObjects(join(DIST, chart)).some((o) => o.kind === 'NodePool');
       expect(ks(chart).spec.dependsOn ?? []).toEqual(usesNodePool ? [{ name: crdChart }] : []);
     }

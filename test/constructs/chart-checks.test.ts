@@ -16,6 +16,19 @@ describe('chart checks in a cdk8s app', () => {
     );
   });
 
+  it('make Testing.synth() fail on a plain ApiObject named as the API server refuses for its kind', () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    new ApiObject(chart, 'settings', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'Bad Name!' },
+    });
+    expect(() => Testing.synth(chart)).toThrow(
+      /\(ConfigMap shop\/Bad Name!\) metadata\.name: expected a ConfigMap name: a DNS subdomain \(RFC 1123\)/,
+    );
+  });
+
   it('make Testing.synth() fail when a plain ApiObject breaks the wiring of the chart', () => {
     const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
     new Myapp(chart, 'shop', { image: 'shop:1', containerPort: 8080 });

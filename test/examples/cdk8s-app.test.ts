@@ -3,6 +3,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readTree } from '../../src/output/dist-writer.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -47,7 +48,7 @@ beforeAll(() => {
   app = join(root, 'app');
   cpSync(EXAMPLE, app, {
     recursive: true,
-    filter: (src) => !/[/\\](node_modules|dist|rendered)$/.test(src),
+    filter: (src) => !/[/\\](node_modules|dist|cdk8s\.out|rendered)$/.test(src),
   });
   const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
   pkg.dependencies.specforge = `file:${join(root, packed)}`;
@@ -62,7 +63,7 @@ describe('examples/cdk8s-app with the packed package', () => {
 
   it('synthesises with cdk8s: namespaced, no anchors or aliases, the objects of the same chart as spec files', () => {
     ok('npx', ['cdk8s', 'synth']);
-    const text = readFileSync(join(app, 'dist/shop.k8s.yaml'), 'utf8');
+    const text = readFileSync(join(app, 'cdk8s.out/shop.k8s.yaml'), 'utf8');
     expect(text).not.toMatch(/(^|[\s:-])[&*][A-Za-z0-9_-]+\s*$/m);
     const synthesised = objectsOf([text]);
     expect(synthesised.map((o) => o.kind).sort()).toEqual([
@@ -80,6 +81,14 @@ describe('examples/cdk8s-app with the packed package', () => {
     const files = readdirSync(join(app, 'rendered/shop')).filter((f) => f !== 'kustomization.yaml');
     const rendered = objectsOf(files.map((f) => readFileSync(join(app, 'rendered/shop', f), 'utf8')));
     expect(sorted(synthesised)).toEqual(sorted(rendered));
+  });
+
+  it('keeps every file specforge rendered into dist/ when cdk8s synth runs, as a new user would run both', () => {
+    ok('npx', ['specforge', 'render', 'specs']);
+    const before = readTree(join(app, 'dist'));
+    expect(before.size).toBeGreaterThan(1);
+    ok('npx', ['cdk8s', 'synth']);
+    expect(readTree(join(app, 'dist'))).toEqual(before);
   });
 
   it("passes the example's own snapshot test", () => {

@@ -34,4 +34,72 @@ describe('charts/gitops.yaml', () => {
       expect.stringContaining('charts/gitops.yaml argocd.repoURL: expected the Git repository Argo CD reads'),
     ]);
   });
+
+  it.each([
+    ['argocd:\n  repoURL: https://git.example.com/r.git\n  path: ../other-repo/dist\n', 'argocd.path', 3, 9],
+    ['argocd:\n  repoURL: https://git.example.com/r.git\n  path: dist/../../x\n', 'argocd.path', 3, 9],
+    ['flux:\n  path: ./../dist\n', 'flux.path', 2, 9],
+  ])(
+    'refuses a path out of the repository (%j), naming file, line and field',
+    (text, field, line, column) => {
+      const { errors } = parseGitopsSettings(text, 'charts/gitops.yaml');
+      expect(errors.map(formatError)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^charts/gitops\\.yaml:${line}:${column} .*${field.replace('.', '\\.')}: expected a directory inside the repository`,
+          ),
+        ),
+      ]);
+    },
+  );
+
+  it.each(['Team A', 'UPPER', 'a..b', '-x'])(
+    'refuses an Argo CD project no AppProject can be named (%j)',
+    (project) => {
+      const { errors } = parseGitopsSettings(
+        `argocd:\n  repoURL: https://git.example.com/r.git\n  project: ${JSON.stringify(project)}\n`,
+        'charts/gitops.yaml',
+      );
+      expect(errors.map(formatError)).toEqual([
+        expect.stringMatching(
+          /^charts\/gitops\.yaml:3:12 .*argocd\.project: expected the name of an Argo CD AppProject/,
+        ),
+      ]);
+    },
+  );
+
+  it('takes a project named as a DNS subdomain, and a path inside the repository', () => {
+    const { errors } = parseGitopsSettings(
+      'argocd:\n  repoURL: https://git.example.com/r.git\n  project: team-a.apps\n  path: deploy/dist\n',
+      'charts/gitops.yaml',
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses a destination server that is not a cluster URL', () => {
+    const { errors } = parseGitopsSettings(
+      'argocd:\n  repoURL: https://git.example.com/r.git\n  server: in-cluster\n',
+      'charts/gitops.yaml',
+    );
+    expect(errors.map(formatError)).toEqual([
+      expect.stringMatching(/argocd\.server: expected the URL of the destination cluster API/),
+    ]);
+  });
+
+  it('refuses a chart excluded twice, naming the second place', () => {
+    const { errors } = parseGitopsSettings('flux: {}\nexclude: [web, api, web]\n', 'charts/gitops.yaml');
+    expect(errors.map(formatError)).toEqual([
+      'charts/gitops.yaml:2:21 (document 1) exclude[2]: expected each chart once, found "web" again (also exclude[0]).',
+    ]);
+  });
+
+  it('takes a Flux source named as a DNS subdomain (as the API server does), and refuses one it would not', () => {
+    expect(
+      parseGitopsSettings('flux:\n  sourceRef: { name: repo.main }\n', 'charts/gitops.yaml').errors,
+    ).toEqual([]);
+    const { errors } = parseGitopsSettings('flux:\n  sourceRef: { name: Repo_Main }\n', 'charts/gitops.yaml');
+    expect(errors.map(formatError)).toEqual([
+      expect.stringMatching(/flux\.sourceRef\.name: expected the name of a Flux source.*found "Repo_Main"/),
+    ]);
+  });
 });

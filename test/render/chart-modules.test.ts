@@ -62,10 +62,57 @@ describe('chart modules', () => {
     expect(readdirSync(join(r.dist, 'm'))).toContain('configmap.late.yaml');
   });
 
-  it('reports the rejection of an async default export, naming the chart, without crashing', async () => {
-    const r = await render(chart("export default async () => { throw new Error('no database'); };\n"));
+  it('reports the rejection of an async default export, naming the module and the line it threw on', async () => {
+    const module =
+      "// a chart module\n\nexport default async () => {\n  await null;\n  throw new Error('no database');\n};\n";
+    const r = await render(chart(module));
     expect(r.code).toBe(1);
-    expect(r.err).toContain('expected a chart that builds, found an error while building it: no database');
+    expect(r.err).toMatch(
+      /m\/chart\.mjs:5:9: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+    expect(r.err).not.toMatch(/^\s+at /m);
+  });
+
+  it('names the line in a TypeScript module (chart.ts) the same way', async () => {
+    const module =
+      "import type { Chart } from 'cdk8s';\n\nexport default async function (chart: Chart): Promise<void> {\n  const n: number = 1;\n  if (n) throw new Error('no database');\n}\n";
+    const charts = writeFiles(tempDir('modules-', base), { 'm/chart.ts': module });
+    const r = await render(charts);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.ts:5:16: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+  });
+
+  it('names the module and line of a synchronous throw the same way', async () => {
+    const module = "export default () => {\n  const n = 1;\n  if (n) throw new Error('no config');\n};\n";
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs:3:16: expected a chart module that builds its chart, found an error while building it: no config\.$/m,
+    );
+  });
+
+  it('names the line of the module that called what threw (a construct refusing its props)', async () => {
+    const module =
+      "import { AppService } from 'specforge';\nexport default async (chart) => {\n  await null;\n  new AppService(chart, 'a', { name: 'Bad Name!' });\n};\n";
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/m\/chart\.mjs:4:3: expected a chart module that builds its chart/);
+  });
+
+  it('names the module, without a line, when what it rejected with is no Error', async () => {
+    const r = await render(chart("export default async () => { throw 'no database'; };\n"));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /m\/chart\.mjs: expected a chart module that builds its chart, found an error while building it: no database\.$/m,
+    );
+  });
+
+  it('names the line where a module fails to load', async () => {
+    const r = await render(chart('const a = 1;\nnull.x;\nexport default () => {};\n'));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/m\/chart\.mjs:2:6: expected a chart module that loads, found an error: /);
   });
 
   it('refuses an async default export where charts are built synchronously (renderCharts), surviving its rejection', () => {
@@ -114,11 +161,11 @@ describe('chart modules', () => {
     expect(existsSync(r.dist)).toBe(false);
   });
 
-  it('reports a promise a module left rejected, instead of rendering as if nothing happened', async () => {
+  it('reports a promise a module left rejected, naming the module and line, instead of rendering as if nothing happened', async () => {
     const r = await render(chart("export default () => { Promise.reject(new Error('lost')); };\n"));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
-      /m\/chart\.mjs: expected a chart module that leaves no error unhandled, found an unhandled error: lost/,
+      /m\/chart\.mjs:1:39: expected a chart module that leaves no error unhandled, found an unhandled error: lost/,
     );
   });
 
@@ -133,9 +180,21 @@ describe('chart modules', () => {
     async (name) => {
       const r = await render(chart(configMap(name)));
       expect(r.code).toBe(1);
-      expect(r.err).toContain('metadata.name: expected a name of 1 to 253 characters');
+      expect(r.err).toContain('metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)');
       expect(existsSync(r.dist)).toBe(false);
       expect(readdirSync(join(r.dist, '..'))).toEqual([]);
+    },
+  );
+
+  it.each(['Bad Name!', 'UPPER', 'a..b'])(
+    'refuses a ConfigMap named %j, which the API server refuses (a DNS subdomain is expected), naming the module',
+    async (name) => {
+      const r = await render(chart(configMap(name)));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(
+        `m/chart.mjs (ConfigMap/${name}) metadata.name: expected a ConfigMap name: a DNS subdomain (RFC 1123)`,
+      );
+      expect(existsSync(r.dist)).toBe(false);
     },
   );
 

@@ -1,0 +1,86 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SpecError } from '../specs/errors.js';
+
+/**
+ * Errors of chart modules name the module file and, when its stack shows it, the line and column in that file
+ * where the error was thrown (the first stack frame inside the module): `charts/x/chart.ts:7:11: ...`, as every
+ * other error names its file. Never a stack trace.
+ */
+
+/** An error a chart module threw or rejected with while building its chart, kept apart from the renderer's own. */
+export class ChartModuleError extends Error {
+  constructor(
+    readonly moduleFile: string,
+    readonly thrown: unknown,
+  ) {
+    super(messageOf(thrown));
+    this.name = 'ChartModuleError';
+  }
+}
+
+/** The message of anything thrown: an Error's message, else the value as text. */
+export function messageOf(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  if (typeof thrown === 'object' && thrown !== null && typeof (thrown as Error).message === 'string')
+    return (thrown as Error).message;
+  return String(thrown);
+}
+
+/**
+ * The line and column of the first frame of `stack` inside `file` (given as any of its paths: as named, absolute,
+ * real), or nothing when no frame is in it. Frames are `at f (file:///x/chart.ts:7:11)` or `at /x/chart.ts:7:11`.
+ */
+export function placeInStack(
+  stack: string | undefined,
+  files: readonly string[],
+): { line: number; column: number } | undefined {
+  if (stack === undefined) return undefined;
+  const wanted = new Set(files);
+  for (const raw of stack.split('\n')) {
+    const m = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$/.exec(raw);
+    if (m === null) continue;
+    const [, where = '', line = '', column = ''] = m;
+    let path = where;
+    if (where.startsWith('file://')) {
+      try {
+        path = fileURLToPath(where);
+      } catch {
+        continue;
+      }
+    }
+    if (wanted.has(path)) return { line: Number(line), column: Number(column) };
+  }
+  return undefined;
+}
+
+/** The paths a module file may appear as in a stack: absolute, and real (links resolved). */
+function pathsOf(file: string): string[] {
+  const abs = resolve(file);
+  try {
+    return [abs, realpathSync(abs)];
+  } catch {
+    return [abs];
+  }
+}
+
+/** Where in `moduleFile` `thrown` came from, for an error: file, and line and column when its stack says. */
+export function modulePlace(
+  moduleFile: string,
+  thrown: unknown,
+): Pick<SpecError, 'file' | 'line' | 'column'> {
+  const stack = (thrown as { stack?: unknown } | null)?.stack;
+  const place = placeInStack(typeof stack === 'string' ? stack : undefined, pathsOf(moduleFile));
+  return place === undefined ? { file: moduleFile } : { file: moduleFile, ...place };
+}
+
+/** The error of a chart module that threw (or whose async default export rejected) while building its chart. */
+export function moduleBuildError(moduleFile: string, thrown: unknown): SpecError {
+  return {
+    ...modulePlace(moduleFile, thrown),
+    path: '',
+    expected: 'a chart module that builds its chart',
+    found: `an error while building it: ${messageOf(thrown)}`,
+  };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { checkObject } from '../../src/rules/object-rules.js';
+import { checkObjectName, nameRuleOf } from '../../src/rules/name-rules.js';
+
+const object = (apiVersion: string, kind: string, name: string) => ({ apiVersion, kind, metadata: { name } });
+const nameProblems = (apiVersion: string, kind: string, name: string) =>
+  checkObject(object(apiVersion, kind, name)).filter((p) => p.path === 'metadata.name');
+
+describe('object names follow the rule of their kind', () => {
+  it.each(['Bad Name!', 'UPPER', 'a..b', '-a', 'a_b'])(
+    'refuses a ConfigMap named %j (a DNS subdomain is expected)',
+    (name) => {
+      expect(nameProblems('v1', 'ConfigMap', name)).toEqual([
+        {
+          path: 'metadata.name',
+          expected: expect.stringContaining('a ConfigMap name: a DNS subdomain (RFC 1123)'),
+          found: JSON.stringify(name),
+        },
+      ]);
+    },
+  );
+
+  it('takes a ConfigMap named with dots, as a DNS subdomain may be', () => {
+    expect(nameProblems('v1', 'ConfigMap', 'app.config-1')).toEqual([]);
+  });
+
+  it('refuses a dot in a Namespace or Service name, which are DNS labels', () => {
+    expect(nameProblems('v1', 'Namespace', 'team.a')[0]?.expected).toMatch(
+      /a Namespace name: a DNS label \(RFC 1123\)/,
+    );
+    expect(nameProblems('v1', 'Service', 'web.a')[0]?.expected).toMatch(
+      /a Service name: a DNS label \(RFC 1035\)/,
+    );
+  });
+
+  it('refuses a Service name that starts with a digit (RFC 1035), but not a Namespace one (RFC 1123)', () => {
+    expect(nameProblems('v1', 'Service', '1web')).toHaveLength(1);
+    expect(nameProblems('v1', 'Namespace', '1team')).toEqual([]);
+  });
+
+  it('takes RBAC names the API server takes (a path segment: upper case, spaces, colons)', () => {
+    for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'])
+      expect(nameProblems('rbac.authorization.k8s.io/v1', kind, 'system:Bad Name!')).toEqual([]);
+    expect(nameProblems('rbac.authorization.k8s.io/v1', 'Role', 'a/b')).toHaveLength(1);
+    expect(nameProblems('rbac.authorization.k8s.io/v1', 'Role', '..')).toHaveLength(1);
+  });
+
+  it('checks a custom resource name as a DNS subdomain', () => {
+    expect(nameRuleOf('nodes.specforge.dev', 'NodePool')).toBe('dns1123-subdomain');
+    expect(nameProblems('example.com/v1', 'Widget', 'Bad Name!')).toHaveLength(1);
+  });
+
+  it('refuses a CronJob name longer than 52 characters, which its Jobs could not carry', () => {
+    expect(checkObjectName('batch', 'CronJob', 'a'.repeat(52))).toBeUndefined();
+    expect(checkObjectName('batch', 'CronJob', 'a'.repeat(53))).toMatch(
+      /at most 52 characters for a CronJob/,
+    );
+  });
+
+  it('refuses a name that is not a string, saying what the kind expects', () => {
+    expect(checkObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} })).toContainEqual({
+      path: 'metadata.name',
+      expected: expect.stringContaining('a DNS subdomain'),
+      found: 'nothing',
+    });
+  });
+});
