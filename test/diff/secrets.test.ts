@@ -51,7 +51,7 @@ async function changedSecret(): Promise<{ charts: string; dist: string }> {
 }
 
 /** The Secret's fields with its annotations inside metadata, as the module spreads them. */
-function withMeta(s: typeof OLD): Record<string, unknown> {
+function withMeta(s: typeof OLD | typeof NEW): Record<string, unknown> {
   return {
     data: s.data,
     stringData: s.stringData,
