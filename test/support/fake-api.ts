@@ -1,7 +1,8 @@
 /**
- * A tiny stand-in for the API server on loopback, for the unit tests of the cluster commands' I/O (what import
- * writes, which headers a kubeconfig makes it send): it serves the CRDs and resources it is given, answers 404 to
- * anything else, and records every request. Rules of the API itself are tested on the real one (test/cluster).
+ * A tiny stand-in for the API server on loopback, for the unit tests of which headers a kubeconfig makes the
+ * client send (test/controller/kubeconfig-files.test.ts): it serves the CRDs and resources it is given, answers 404
+ * to anything else, and records every request. Everything else, what import writes included, is tested on the real
+ * API server (test/cluster).
  */
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
@@ -18,19 +19,6 @@ export interface FakeApi {
   readonly kubeconfig: string;
   readonly requests: { method: string; path: string; headers: IncomingHttpHeaders; rawHeaders: string[] }[];
   close(): Promise<void>;
-}
-
-/** A namespaced CRD of `kind` in `group`, served as `version`. */
-export function crd(group: string, kind: string, plural: string, version: string): Json {
-  return {
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { kind, plural },
-      versions: [{ name: version, served: true }],
-    },
-  };
 }
 
 /** Serves `crds` and `resources` (each with apiVersion, kind, metadata.namespace and name). */
