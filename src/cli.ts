@@ -6,6 +6,7 @@ import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './specs/errors.js';
 import { UsageError } from './usage-error.js';
+import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
 import { runAdopt } from './adopt/command.js';
@@ -181,11 +182,11 @@ function check(outDir: string, result: RenderResult, io: Io): number {
   for (const path of [...drift.changed, ...drift.added, ...drift.removed].sort()) {
     const before = current.get(path) ?? '';
     const after = result.files.get(path) ?? '';
-    io.out(
-      createTwoFilesPatch(`a/${outDir}/${path}`, `b/${outDir}/${path}`, before, after, '', '', {
-        context: 3,
-      }).trimEnd(),
-    );
+    const patch = createTwoFilesPatch(`a/${outDir}/${path}`, `b/${outDir}/${path}`, before, after, '', '', {
+      context: 3,
+    }).trimEnd();
+    // dist/ may have been edited by hand: no escape sequence in it reaches the terminal or the CI log.
+    io.out(patch.split('\n').map(escapeTerminal).join('\n'));
   }
   io.err(
     `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`specforge render\` and commit the result.`,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempDir, writeFiles } from './support/tmp.js';
@@ -41,6 +41,18 @@ describe('specforge command line', () => {
     expect(drift.out).toContain('-          image: hello:1');
     expect(drift.out).toContain('+          image: hello:2');
     expect(drift.err).toMatch(/1 changed, 0 missing, 0 stale/);
+  });
+
+  it('check shows a hand-edited dist/ file with its control characters escaped, never raw', async () => {
+    const charts = writeFiles(tempDir(), { 'a/s.yaml': spec });
+    const out = join(tempDir(), 'dist');
+    await run(['render', charts, '--out', out]);
+    const file = join(out, 'a/podroute.hello.yaml');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}# \u001b[2J\u001b]8;;http://x\u0007gotcha\r\n`);
+    const drift = await run(['check', charts, '--out', out]);
+    expect(drift.code).toBe(1);
+    expect(drift.out).toContain('\\x1b[2J');
+    expect(drift.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
   });
 
   it('prints help with exit 0', async () => {
