@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { UsageError } from '../usage-error.js';
 import { LOCK_WAIT_MS } from './dist-writer.js';
 import { acquireLock } from './lock.js';
+import { fsReason } from './fs-reasons.js';
 
 const STAMP = /^# specforge-import sha256:([0-9a-f]{64})[^\n]*\n/;
 const LOCK = '.specforge-import-lock';
@@ -222,17 +223,7 @@ function sha256(text: string): string {
 /** A file-system failure, as a usage error naming the place (no stack trace). */
 function unwritable(chartDir: string, e: unknown): Error {
   const err = e as NodeJS.ErrnoException;
-  const reasons: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    ENOTDIR: 'a part of the path is a file',
-    EEXIST: 'a file is in the way of the directory',
-    ELOOP: 'a link is in the way (import never follows one)',
-  };
-  const reason = err.code === undefined ? undefined : reasons[err.code];
+  const reason = fsReason(err);
   if (reason === undefined) return err;
   return new UsageError(
     `cannot write into ${chartDir}: ${reason} (${err.path ?? chartDir}); nothing was imported`,

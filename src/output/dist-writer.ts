@@ -18,6 +18,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { UsageError } from '../usage-error.js';
 import { acquireLock } from './lock.js';
+import { fsReason } from './fs-reasons.js';
 
 /** What a write did. */
 export interface WriteOutcome {
@@ -102,16 +103,7 @@ function withLock<T>(out: string, waitMs: number, fn: () => T): T {
 /** A file-system failure while writing, as a usage error naming the place (no stack trace). */
 function unwritable(outDir: string, e: unknown): Error {
   const err = e as NodeJS.ErrnoException;
-  const reasons: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    ENOTDIR: 'a part of the path is a file',
-    EISDIR: 'a directory is in the way',
-  };
-  const reason = err.code === undefined ? undefined : reasons[err.code];
+  const reason = fsReason(err);
   if (reason === undefined) return err;
   return new UsageError(
     `cannot write ${outDir}: ${reason} (${err.path ?? outDir}); it was left unchanged`,
