@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { ApiError } from '../../src/controller/kube.js';
 import { clusterDescribe, Scope, useScope } from './helpers.js';
 
-const SEEDS = resolve(import.meta.dirname, '../../../shared/data/seed-samples/blog-code');
+const SEEDS = resolve(import.meta.dirname, '../fixtures/seed-samples/blog-code');
 
 clusterDescribe('NodePool CRD', () => {
   let s!: Scope;

@@ -6,7 +6,7 @@ import { renderFrom } from '../../src/render/load-charts.js';
 import { readTree } from '../../src/output/dist-writer.js';
 import type { RenderResult } from '../../src/render/render.js';
 
-const SEEDS = join(import.meta.dirname, '../../../shared/data/seed-samples');
+const SEEDS = join(import.meta.dirname, '../fixtures/seed-samples');
 
 /** The example charts, rendered once for every test below. */
 let result: RenderResult;
