@@ -364,9 +364,15 @@ function withAdopted(owned: Owned, adopting: readonly Adopting[]): Owned {
  * to the pool's record entry, whatever their value. Keys another pool's record names are refused (`owned`, unless
  * the pool wants the key itself: then it is shared as usual), reserved keys always (`reserved`).
  */
-function planAdoption(node: NodeView, active: readonly PoolView[], conflicts: Conflict[]): AdoptPlan {
+function planAdoption(
+  node: NodeView,
+  active: readonly PoolView[],
+  kept: Owned,
+  conflicts: Conflict[],
+): AdoptPlan {
   const kinds = adoptKinds(node);
-  const ownedAll = new Map(kinds.map((k) => [k.field, ownedKeys(node.owned, k.field)] as const));
+  const recorded = { ...kept, ...node.owned };
+  const ownedAll = new Map(kinds.map((k) => [k.field, ownedKeys(recorded, k.field)] as const));
   const listed: Listed[] = kinds.flatMap((kind) =>
     active.flatMap((pool) => [...new Set(pool.adopt[kind.field])].map((key) => ({ kind, pool, key }))),
   );
@@ -429,7 +435,7 @@ export function decide(node: NodeView, pools: PoolLookup, options: DecideOptions
   const kept = unknownEntries(node, pools, options);
   const conflicts: Conflict[] = [];
   const { trusted, distrusted } = trustRecord(node, pools, options.keepUnknown === true);
-  const adoption = planAdoption(trusted, active, conflicts);
+  const adoption = planAdoption(trusted, active, kept, conflicts);
   const input: PlanInput = { node: trusted, owned: adoption.owned, active, kept };
   const labels = planLabels(input, conflicts);
   const taints = planTaints(input, conflicts);

@@ -26,8 +26,9 @@ export interface Distrusted {
 
 /**
  * The Node with its ownership record cut down to what can be trusted: per pool of the cache, the keys it asks or
- * asked for; with `keepUnknown`, the entries of pools the cache does not hold, as they are (judged by the
- * controller whose shard holds them). Everything else is reported as {@link Distrusted}.
+ * asked for. With `keepUnknown`, the entries of pools the cache does not hold are left out too: they give no
+ * right to change a key here (decide keeps them, and their keys, as they are; the controller whose shard holds the
+ * pool judges them). Everything else is reported as {@link Distrusted}.
  */
 export function trustRecord(
   node: NodeView,
@@ -36,10 +37,13 @@ export function trustRecord(
 ): { trusted: NodeView; distrusted: Distrusted[] } {
   const owned: Record<string, OwnedEntry> = {};
   const distrusted: Distrusted[] = [];
+  let dropped = false;
   for (const [name, entry] of Object.entries(node.owned)) {
     const pool = pools.get(name);
     if (pool === undefined && keepUnknown) {
-      owned[name] = entry;
+      // Another shard's pool, or none at all: nobody here can vouch for it, so it gives no right to change a key
+      // (decide keeps the entry and its keys as they are, see keepUnknown).
+      dropped = true;
       continue;
     }
     const keep = (field: keyof OwnedEntry, kind: Distrusted['kind']): string[] =>
@@ -53,5 +57,5 @@ export function trustRecord(
       });
     owned[name] = { labels: keep('labels', 'label'), taints: keep('taints', 'taint') };
   }
-  return { trusted: distrusted.length === 0 ? node : { ...node, owned }, distrusted };
+  return { trusted: distrusted.length === 0 && !dropped ? node : { ...node, owned }, distrusted };
 }

@@ -290,6 +290,30 @@ describe('decide', () => {
     expect(JSON.parse(gone.ownedRaw ?? '{}')).toEqual({ mine: { labels: ['mine'], taints: [] } });
   });
 
+  it('with keepUnknown, a record entry of a pool outside the cache gives no right to overwrite a foreign value', () => {
+    // Anyone allowed to annotate Nodes plants an entry for a pool that does not exist (or another shard's pool),
+    // naming a key this shard's pool wants: the foreign value stays and the pool reports the conflict.
+    const n = node(
+      { [ROLE + 'mine']: '', 'team.example.com/x': 'other' },
+      [{ key: 'team.example.com/t', value: 'other', effect: 'NoSchedule' }],
+      { ghost: { labels: ['team.example.com/x'], taints: ['team.example.com/t:NoSchedule'] } },
+    );
+    const p = pool('mine', { 'team.example.com/x': 'mine' }, [
+      { key: 'team.example.com/t', value: 'mine', effect: 'NoSchedule' },
+    ]);
+    const d = decide(n, lookup(p), { keepUnknown: true });
+    expect(d.labelPatch).toEqual({});
+    expect(d.taints).toBeUndefined();
+    expect(d.conflicts.map((c) => [c.kind, c.key, c.with])).toEqual([
+      ['label', 'team.example.com/x', 'foreign'],
+      ['taint', 'team.example.com/t:NoSchedule', 'foreign'],
+    ]);
+    // The entry itself is kept for the shard that may hold the pool.
+    expect(JSON.parse(d.ownedRaw ?? '{}')).toMatchObject({
+      ghost: { labels: ['team.example.com/x'], taints: ['team.example.com/t:NoSchedule'] },
+    });
+  });
+
   it('looks up only the pools a Node names, however many pools exist (cost per Node event independent of pools)', () => {
     const pools = Array.from({ length: 10_000 }, (_, i) => pool(`p${i}`, { [`k${i}`]: 'v' }));
     const all = lookup(...pools);
