@@ -171,6 +171,11 @@ function printNotes(result: RenderResult, io: Io): void {
   for (const note of result.notes ?? []) io.err(`specforge: note: ${note}`);
 }
 
+/** Whether rendered YAML holds a Secret (whose values check must not print, as diff masks them). */
+function holdsSecret(text: string): boolean {
+  return /^kind:\s*["']?Secret["']?\s*$/m.test(text);
+}
+
 /** Renders a charts directory in memory. */
 function check(outDir: string, result: RenderResult, io: Io): number {
   const { drift, current } = diffDist(outDir, result.files);
@@ -182,6 +187,12 @@ function check(outDir: string, result: RenderResult, io: Io): number {
   for (const path of [...drift.changed, ...drift.added, ...drift.removed].sort()) {
     const before = current.get(path) ?? '';
     const after = result.files.get(path) ?? '';
+    if (holdsSecret(before) || holdsSecret(after)) {
+      io.out(
+        `--- a/${outDir}/${path}\n+++ b/${outDir}/${path}\n(holds a Secret: its lines are not printed; \`specforge diff\` names the keys that changed)`,
+      );
+      continue;
+    }
     const patch = createTwoFilesPatch(`a/${outDir}/${path}`, `b/${outDir}/${path}`, before, after, '', '', {
       context: 3,
     }).trimEnd();

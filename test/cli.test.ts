@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempDir, writeFiles } from './support/tmp.js';
+import { workspace } from './diff/workspace.js';
 
 const spec =
   'apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n  image: hello:1\n';
@@ -53,6 +54,23 @@ describe('specforge command line', () => {
     expect(drift.code).toBe(1);
     expect(drift.out).toContain('\\x1b[2J');
     expect(drift.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  });
+
+  it('check never prints the values of a Secret a chart module renders, and still names its file', async () => {
+    const secretModule = (pw: string): string =>
+      `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 's', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'app' }, data: { pw: '${pw}' } }); };\n`;
+    // Inside the repository, so the module's `import ... from 'cdk8s'` resolves.
+    const w = workspace([]);
+    const charts = writeFiles(w.charts, { 'vault/chart.mjs': secretModule('b2xkLXNlY3JldA==') });
+    const out = w.dist;
+    expect((await run(['render', charts, '--out', out])).code).toBe(0);
+    writeFileSync(join(charts, 'vault/chart.mjs'), secretModule('bmV3LXNlY3JldA=='));
+    const drift = await run(['check', charts, '--out', out]);
+    expect(drift.code).toBe(1);
+    expect(drift.out).toMatch(/vault\/.*secret.*\.yaml/i);
+    expect(drift.out).toContain('holds a Secret');
+    expect(drift.out).not.toContain('b2xkLXNlY3JldA');
+    expect(drift.out).not.toContain('bmV3LXNlY3JldA');
   });
 
   it('prints help with exit 0', async () => {
