@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, writeFiles } from '../support/tmp.js';
@@ -65,6 +65,8 @@ describe('specforge diff --format markdown', () => {
     await run(['render', w.charts, '--out', w.dist]);
     const busy = join(w.root, 'busy');
     writeFiles(busy, { 'notes.txt': 'mine' });
+    const linkToDist = join(w.root, 'link-to-dist');
+    symlinkSync(w.dist, linkToDist);
     for (const [argv, message] of [
       [
         ['--max-chars', '5', '--format', 'markdown'],
@@ -83,6 +85,10 @@ describe('specforge diff --format markdown', () => {
       [['--report', join(w.dist, 'myapp', 'r.md')], /--report .*: it lies in .*dist/],
       [['--report', join(w.root, 'no', 'r.md')], /--report .*r\.md: .*no is not a directory/],
       [['--report', w.root], /--report .*: it exists and is not a regular file/],
+      [['--report', join(linkToDist, 'myapp', 'r.md')], /--report .*: it lies in .*dist/],
+      [['--format', 'markdown', '--split', join(linkToDist, 'c')], /--split .*: it lies in .*dist/],
+      [['--report', ''], /--report needs a path, found an empty value/],
+      [['--format', 'markdown', '--split', ''], /--split needs a path, found an empty value/],
       [
         ['--format', 'markdown', '--split', join(w.root, 's'), '--max-chars', '0'],
         /0 \(no bound\) does not apply/,
@@ -95,5 +101,7 @@ describe('specforge diff --format markdown', () => {
     }
     expect(existsSync(join(w.root, 's'))).toBe(false);
     expect(readdirSync(busy)).toEqual(['notes.txt']);
+    expect(existsSync(join(w.dist, 'myapp', 'r.md'))).toBe(false);
+    expect(existsSync(join(w.dist, 'c'))).toBe(false);
   });
 });
