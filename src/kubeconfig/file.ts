@@ -112,7 +112,17 @@ async function readOne(file: string, skipMissing: boolean): Promise<Json | undef
       'YAML',
       `a syntax error: ${problem.message.split('\n')[0] ?? ''}`,
     );
-  const doc: unknown = parsed.contents === null ? null : parsed.toJS({ maxAliasCount: 100 });
+  let doc: unknown;
+  try {
+    doc = parsed.contents === null ? null : parsed.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // yaml refuses alias expansion past the count (a "billion laughs" file): named as any other bad file.
+    throw new KubeconfigError(
+      { file, path: '' },
+      'YAML with at most 100 alias uses',
+      `${(e as Error).message}; write the file out without aliases`,
+    );
+  }
   if (doc === null || doc === undefined) return undefined;
   if (typeof doc !== 'object' || Array.isArray(doc))
     throw new KubeconfigError(

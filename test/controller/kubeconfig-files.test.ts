@@ -51,6 +51,16 @@ describe('a kubeconfig specforge cannot use as kubectl would is named in a sente
     ['a scalar', ['5'], /found 5/],
     ['bad YAML', ['clusters: [}'], /expected YAML, found a syntax error/],
     [
+      'an alias bomb',
+      [
+        'a: &a [x, x, x, x, x, x, x, x, x]',
+        'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+        'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+        'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      ],
+      /kubeconfig .*config: expected YAML with at most 100 alias uses, found .*alias/,
+    ],
+    [
       'contexts: 5',
       ['current-context: c', 'contexts: 5'],
       /config contexts: expected a list of \{name, context\} entries, found 5/,
