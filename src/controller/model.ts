@@ -290,3 +290,10 @@ export function toPoolView(obj: RawObject): PoolView {
     status: (obj.status ?? {}) as PoolStatus,
   };
 }
+
+/** Every key the record says is owned, except reserved ones: those are never owned, whatever the record says. */
+export function ownedKeys(owned: Owned, field: keyof OwnedEntry): Set<string> {
+  const keys = new Set<string>();
+  for (const entry of Object.values(owned)) for (const k of entry[field]) if (!isReservedKey(k)) keys.add(k);
+  return keys;
+}
