@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeClient } from '../src/controller/kube.js';
+import { KubeClient } from '../src/kube/client.js';
 import { silentLogger } from '../src/controller/log.js';
 import { toNodeView, type NodeView } from '../src/controller/model.js';
 import { Reflector } from '../src/controller/reflector.js';

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { KubeClient } from '../src/controller/kube.js';
+import { KubeClient } from '../src/kube/client.js';
 import { startPrivateControlPlane } from '../test/cluster/control-plane.js';
 import { adminConfig } from '../test/cluster/kubeconfig.js';
 import {

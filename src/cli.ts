@@ -4,13 +4,13 @@ import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
-import { formatError } from './specs/errors.js';
+import { formatError } from './rules/problem.js';
 import { UsageError } from './usage-error.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
-import { runAdopt } from './adopt/command.js';
-import { runImport } from './import/command.js';
+import { runAdopt } from './migrate/adopt/command.js';
+import { runImport } from './migrate/import/command.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;

@@ -22,12 +22,12 @@ export {
   type PropViolation,
 } from './constructs/props-check.js';
 export { chartProblems } from './constructs/chart-checks.js';
-export { addSyncOrder } from './constructs/sync-order.js';
+export { addSyncOrder } from './gitops/sync-order.js';
 export type { CommonProps, Hardening, Platform } from './constructs/common.js';
-export { ownerLabels, selectorLabels, type Owner } from './constructs/labels.js';
+export { ownerLabels, selectorLabels, type Owner } from './rules/labels.js';
 export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
-export { formatError, type SpecError } from './specs/errors.js';
+export { formatError, type SpecError } from './rules/problem.js';
 export type * from './specs/types.js';
 export {
   renderCharts,

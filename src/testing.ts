@@ -25,7 +25,7 @@ import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { renderCharts, type ChartInput, type RenderResult } from './render/render.js';
-import { formatError, type SpecError } from './specs/errors.js';
+import { formatError, type SpecError } from './rules/problem.js';
 import type { Obj } from './rules/objects.js';
 import { checkWiring } from './rules/wiring.js';
 import { appendAll } from './util/append.js';

@@ -1,6 +1,6 @@
 import type { AdoptExposedNames, WorkloadAdoptPins } from '../specs/types.js';
 import type { Resolved } from './common.js';
-import { selectorLabels } from './labels.js';
+import { selectorLabels } from '../rules/labels.js';
 
 /**
  * What a workload construct (AppService, Myapp, Podroute) renders once its adoption pins (the `adopt` prop, a spec's

@@ -1,5 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { formatPath } from '../specs/paths.js';
+import { formatPath } from '../rules/field-path.js';
 import { checkSchema, type Violation } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';

@@ -8,7 +8,7 @@ import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { ResourceRequirements, SpecKind } from '../specs/types.js';
 import { ensureChartChecks } from './chart-checks.js';
-import { ownerLabels, type Owner } from './labels.js';
+import { ownerLabels, type Owner } from '../rules/labels.js';
 import { assertProps } from './props-check.js';
 
 /** Pod hardening: `none` renders pods exactly as the spec says; `restricted` applies Pod Security "restricted". */

@@ -22,8 +22,8 @@ import {
   RESERVED_NAMESPACES,
   TAINT_EFFECTS,
   TAINT_ID_LENGTHS_PATTERN,
-} from '../specs/node-keys.js';
-import { ownerLabels, selectorLabels } from './labels.js';
+} from '../rules/node-keys.js';
+import { ownerLabels, selectorLabels } from '../rules/labels.js';
 
 /** The controller's label-key and label-value rules, as CEL over map keys (Kubernetes qualified names). */
 const QUALIFIED_NAME =
@@ -42,7 +42,7 @@ function celString(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
-/** What the CRD says when a key is reserved (the rule of `src/specs/node-keys.ts`). */
+/** What the CRD says when a key is reserved (the rule of `src/rules/node-keys.ts`). */
 const RESERVED_MESSAGE = `are reserved for Kubernetes: ${RESERVED_NAMESPACES}`;
 /** What the CRD says when a key's parts are too long for a Node. */
 const LENGTHS_MESSAGE =

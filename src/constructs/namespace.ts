@@ -1,11 +1,11 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { describeValue } from '../specs/errors.js';
-import { checkDns1123Label } from '../specs/k8s-names.js';
-import { formatPath } from '../specs/paths.js';
+import { describeValue } from '../rules/problem.js';
+import { checkDns1123Label } from '../rules/k8s-names.js';
+import { formatPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import { MANAGED_BY } from './labels.js';
+import { MANAGED_BY } from '../rules/labels.js';
 import { ManifestObject, type Manifest } from './manifest-object.js';
 import { formatPropViolation, type PropViolation } from './props-check.js';
 

@@ -1,11 +1,11 @@
 import type { IConstruct } from 'constructs';
-import { describeValue } from '../specs/errors.js';
+import { describeValue } from '../rules/problem.js';
 import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
-import { formatPath, type FieldPath } from '../specs/paths.js';
+import { formatPath, type FieldPath } from '../rules/field-path.js';
 import { checkSchema, type Violation } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import { checkLabelValue } from '../specs/k8s-names.js';
+import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
 import { plainCopy } from './plain.js';
 import { appendAll } from '../util/append.js';

@@ -16,7 +16,7 @@ import {
   type Distrusted,
   type PoolLookup,
 } from './decide.js';
-import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from './kube.js';
+import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from '../kube/client.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
 import { isMember } from './membership.js';

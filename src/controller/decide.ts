@@ -28,7 +28,7 @@
  *   wants the key, when the rules for shared keys apply); a reserved one never (a `reserved` conflict).
  * - Membership (`spec.membership`): see {@link isMember}.
  */
-import { nodeLabelProblem, nodeTaintProblem } from '../specs/node-keys.js';
+import { nodeLabelProblem, nodeTaintProblem } from '../rules/node-keys.js';
 import { isMember } from './membership.js';
 import {
   isReadableOwned,

@@ -7,7 +7,7 @@
  * - every write is a PUT carrying the Lease's resourceVersion, so two candidates never both win;
  * - on a graceful stop the leader releases the Lease (empty holder) so a standby takes over at once.
  */
-import { isStatus, type Api } from './kube.js';
+import { isStatus, type Api } from '../kube/client.js';
 import type { Logger } from './log.js';
 import type { Delay } from './reflector.js';
 

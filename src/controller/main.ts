@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NodePoolController } from './controller.js';
-import { KubeClient, type Interceptor } from './kube.js';
-import { loadCredentials } from './kubeconfig.js';
+import { KubeClient, type Interceptor } from '../kube/client.js';
+import { loadCredentials } from '../kube/credentials.js';
 import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { realDelay, type Delay } from './reflector.js';
 import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
-import { subdomainProblem } from '../specs/api-rules.js';
-import { checkDns1123Label } from '../specs/k8s-names.js';
+import { subdomainProblem } from '../rules/api-rules.js';
+import { checkDns1123Label } from '../rules/k8s-names.js';
 
 /** Bounds of `--workers`: at least one, or nothing is ever reconciled; more than 64 only adds contention. */
 export const MIN_WORKERS = 1;

@@ -3,7 +3,7 @@
  * conversions from API objects. The informer caches hold these slim views, never whole objects, so memory stays
  * small on clusters with thousands of Nodes.
  */
-import { isReservedNodeKey } from '../specs/node-keys.js';
+import { isReservedNodeKey } from '../rules/node-keys.js';
 
 /** API group of the NodePool kind this controller serves. */
 export const GROUP = 'nodes.specforge.dev';
@@ -19,7 +19,7 @@ export const FINALIZER = `${GROUP}/cleanup`;
 export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
 /**
  * True for a label key or taint id (`key:effect`) that is Kubernetes' own: prefix `kubernetes.io`, `k8s.io` or a
- * subdomain of either (see `src/specs/node-keys.ts`). The node lifecycle controller's keys, the kubelet's, the cloud
+ * subdomain of either (see `src/rules/node-keys.ts`). The node lifecycle controller's keys, the kubelet's, the cloud
  * provider's and pool membership itself (`node-role.kubernetes.io/`): a pool never writes, owns or removes one.
  */
 export function isReservedKey(key: string): boolean {

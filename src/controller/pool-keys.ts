@@ -9,8 +9,8 @@
  * some Node's record still names under the pool; it is written through the status subresource, which only the
  * controller (and cluster admins) may write.
  */
-import { isReservedNodeKey, nodeLabelProblem, nodeTaintProblem, taintIdKey } from '../specs/node-keys.js';
-import { checkLabelKey } from '../specs/k8s-names.js';
+import { isReservedNodeKey, nodeLabelProblem, nodeTaintProblem, taintIdKey } from '../rules/node-keys.js';
+import { checkLabelKey } from '../rules/k8s-names.js';
 import { taintId, type AdoptKeys, type OwnedEntry, type PoolView } from './model.js';
 
 /** Label keys and taint ids, as sets. */

@@ -5,7 +5,7 @@
 import type { Adoption, Decision } from './decide.js';
 import { isReservedKey, type NodeView, type PoolCondition, type PoolStatus, type PoolView } from './model.js';
 import type { KeySets } from './pool-keys.js';
-import { RESERVED_NAMESPACES } from '../specs/node-keys.js';
+import { RESERVED_NAMESPACES } from '../rules/node-keys.js';
 
 export function sameCounts(a: PoolStatus, b: PoolStatus): boolean {
   return (

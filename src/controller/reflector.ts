@@ -9,7 +9,7 @@
  *
  * The delay function is injectable so tests can drive back-off without real time.
  */
-import { ApiError, type Api, type WatchEvent } from './kube.js';
+import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
 import type { Logger } from './log.js';
 import type { RawObject } from './model.js';
 

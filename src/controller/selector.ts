@@ -5,7 +5,7 @@
  * values. A selector the API server would refuse makes every list fail, so the controller would never be ready: it
  * is refused before anything starts. Pure.
  */
-import { checkLabelKey, checkLabelValue } from '../specs/k8s-names.js';
+import { checkLabelKey, checkLabelValue } from '../rules/k8s-names.js';
 
 const OPERATORS = new Set(['!=', '==', '=', '!', '(', ')', ',', '<', '>']);
 const TOKEN = /\s*(!=|==|=|!|\(|\)|,|<|>|[^\s!=(),<>]+)/y;

@@ -3,8 +3,8 @@
  * (a mapping with `apiVersion`, `kind` and `metadata.name`), less the kustomization every chart directory has.
  * Identity as the API server has it (group, kind, namespace, name), within the chart that carries it. Pure: text in.
  */
-import { formatError, type SpecError } from '../specs/errors.js';
-import { formatPath } from '../specs/paths.js';
+import { formatError, type SpecError } from '../rules/problem.js';
+import { formatPath } from '../rules/field-path.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
 import type { Obj } from '../rules/objects.js';
 import { groupOf } from '../rules/objects.js';

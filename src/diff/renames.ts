@@ -4,7 +4,7 @@
  * namespace are paired (closest first) and called a rename, with what that costs. An object that left one chart
  * for another is a move: each chart's GitOps application prunes or creates its own objects.
  */
-import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import { SPEC_KINDS } from '../specs/types.js';
 import { describeRef, kindKey, refKey } from './manifests.js';
 import type { Located, Note, ObjectChange, ObjectRef } from './model.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
 import { renderContained } from '../render/contained.js';
 import type { RenderResult } from '../render/render.js';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import { checkoutRefTree } from './git-tree.js';
 
 /** A side's files (`<chart>/<file>` → text) or the errors that kept it from rendering. */

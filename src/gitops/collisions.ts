@@ -1,4 +1,4 @@
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import { groupOf, isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
 
 /**

@@ -1,4 +1,4 @@
-import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import { describeObject, groupOf, objectKey, type Obj } from '../rules/objects.js';
 
 /** The objects of one chart, as rendered. */

@@ -1,4 +1,4 @@
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import type { RenderedObject } from '../rules/objects.js';
 import { crossChartDuplicates } from './collisions.js';
 import { chartWaves } from './dependencies.js';

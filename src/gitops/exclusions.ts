@@ -1,4 +1,4 @@
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 
 /**
  * The `exclude` list of charts/gitops.yaml against the charts rendered: each name must be a chart (a typo would

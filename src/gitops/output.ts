@@ -1,5 +1,5 @@
 import { toYaml } from '../output/yaml.js';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import type { Obj } from '../rules/objects.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';

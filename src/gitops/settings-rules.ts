@@ -1,5 +1,5 @@
 import type { Violation } from '../specs/schemas.js';
-import { describeValue } from '../specs/errors.js';
+import { describeValue } from '../rules/problem.js';
 import { isDnsSubdomain } from '../rules/name-rules.js';
 import type { GitopsSettings } from './settings.js';
 

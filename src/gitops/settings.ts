@@ -1,5 +1,5 @@
 import { locateViolations, readSingleDocument } from '../specs/load.js';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
 import { UsageError } from '../usage-error.js';
 import { settingsProblems } from './settings-rules.js';

@@ -1,6 +1,6 @@
-import type { SpecError } from '../specs/errors.js';
-import { describeValue } from '../specs/errors.js';
-import { checkDns1123Label } from '../specs/k8s-names.js';
+import type { SpecError } from '../rules/problem.js';
+import { describeValue } from '../rules/problem.js';
+import { checkDns1123Label } from '../rules/k8s-names.js';
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';

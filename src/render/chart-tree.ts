@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 
 /**
  * What an entry of a charts directory is, with links resolved: only regular files are read and only directories

@@ -1,6 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import { toYaml } from '../output/yaml.js';
-import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 
 /** The kustomization every chart directory in dist/ gets, listing its files. */

@@ -13,7 +13,7 @@ import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 import { UsageError } from '../usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpecError } from '../specs/errors.js';
+import type { SpecError } from '../rules/problem.js';
 
 /**
  * Errors of chart modules name the module file and, when its stack shows it, the line and column in that file

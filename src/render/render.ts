@@ -9,8 +9,8 @@ import {
   withTimeout,
 } from './module-guard.js';
 import { quoteString } from '../output/yaml.js';
-import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
-import type { SpecError } from '../specs/errors.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
+import type { SpecError } from '../rules/problem.js';
 import { parseSpecText } from '../specs/load.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
 import { ChartModuleError, moduleBuildError } from './module-error.js';
@@ -23,7 +23,7 @@ import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
-import { SEED_KINDS } from '../import/seeds.js';
+import { SEED_KINDS } from '../rules/seed-kinds.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import { appendAll } from '../util/append.js';
 

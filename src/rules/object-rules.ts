@@ -1,9 +1,9 @@
-import { checkAnnotations } from '../specs/api-rules.js';
-import { describeValue } from '../specs/errors.js';
-import { checkDns1123Label } from '../specs/k8s-names.js';
+import { checkAnnotations } from './api-rules.js';
+import { describeValue } from './problem.js';
+import { checkDns1123Label } from './k8s-names.js';
 import type { Violation } from '../specs/schemas.js';
 import { checkLabels } from '../specs/semantic.js';
-import { formatPath } from '../specs/paths.js';
+import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
 import { groupOf, type Obj } from './objects.js';
 

@@ -1,4 +1,4 @@
-import { describeValue, type SpecError } from '../specs/errors.js';
+import { describeValue, type SpecError } from './problem.js';
 import {
   describeObject,
   isClusterScoped,
@@ -8,7 +8,7 @@ import {
   type RenderedObject,
 } from './objects.js';
 import { checkObject } from './object-rules.js';
-import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../constructs/labels.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:

@@ -1,5 +1,5 @@
 import { checkAdoptPlatform } from './adopt.js';
-import type { SpecError } from './errors.js';
+import type { SpecError } from '../rules/problem.js';
 import { locateDocumentViolations } from './load.js';
 import type { SpecDocument } from './types.js';
 

@@ -1,16 +1,16 @@
-import { checkIngressClassName, checkIngressHost, subdomainProblem } from './api-rules.js';
-import { describeValue } from './errors.js';
+import { checkIngressClassName, checkIngressHost, subdomainProblem } from '../rules/api-rules.js';
+import { describeValue } from '../rules/problem.js';
 import {
   checkDns1035Label,
   checkDns1123Label,
   checkLabelKey,
   checkLabelValue,
   checkPortName,
-} from './k8s-names.js';
-import type { FieldPath } from './paths.js';
+} from '../rules/k8s-names.js';
+import type { FieldPath } from '../rules/field-path.js';
 import { containerPortsOfSpec } from './ports.js';
 import type { Violation } from './schemas.js';
-import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from './node-keys.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
 import { checkLabels } from './semantic.js';
 import type {
   AdoptContainerPins,

@@ -1,4 +1,4 @@
-import type { SpecError } from './errors.js';
+import type { SpecError } from '../rules/problem.js';
 
 /**
  * Spec file bytes to text: strict UTF-8 (an invalid byte is an error naming its line, never a silent U+FFFD), a

@@ -1,7 +1,7 @@
 import { YAMLException } from 'js-yaml';
 import { readYamlDocuments, type ReadProblem } from './yaml-read.js';
-import { describeValue, type SpecError } from './errors.js';
-import { formatPath, type FieldPath } from './paths.js';
+import { describeValue, type SpecError } from '../rules/problem.js';
+import { formatPath, type FieldPath } from '../rules/field-path.js';
 import { locator } from './positions.js';
 import { checkSchema, type Violation } from './schemas.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';

@@ -1,4 +1,4 @@
-import { checkPortName } from './k8s-names.js';
+import { checkPortName } from '../rules/k8s-names.js';
 import type { ServicePort, SpecKind } from './types.js';
 
 /** The port the pod-route image serves on, fixed by the seed: a Podroute's only container port. */

@@ -1,5 +1,5 @@
 import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
-import type { FieldPath } from './paths.js';
+import type { FieldPath } from '../rules/field-path.js';
 
 /** A 1-based line and column. */
 export interface Position {

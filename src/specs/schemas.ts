@@ -7,8 +7,8 @@ import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
 import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
 import chart from '../../schemas/chart.schema.json' with { type: 'json' };
 import gitops from '../../schemas/gitops.schema.json' with { type: 'json' };
-import { describeValue } from './errors.js';
-import { fromJsonPointer, type FieldPath } from './paths.js';
+import { describeValue } from '../rules/problem.js';
+import { fromJsonPointer, type FieldPath } from '../rules/field-path.js';
 import type { SpecKind } from './types.js';
 
 /** A schema violation, before it is given a file and position. */

@@ -1,6 +1,6 @@
-import { describeValue } from './errors.js';
-import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from './k8s-names.js';
-import type { FieldPath } from './paths.js';
+import { describeValue } from '../rules/problem.js';
+import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from '../rules/k8s-names.js';
+import type { FieldPath } from '../rules/field-path.js';
 import { derivedContainerPorts, pinPortNames } from './ports.js';
 import type { Violation } from './schemas.js';
 import type {
@@ -20,8 +20,8 @@ import {
   checkIngressHost,
   checkResources,
   checkServicePortsApi,
-} from './api-rules.js';
-import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from './node-keys.js';
+} from '../rules/api-rules.js';
+import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
 import { appendAll } from '../util/append.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   type Event,
   type ScalarEvent,
 } from 'js-yaml';
-import type { FieldPath } from './paths.js';
+import type { FieldPath } from '../rules/field-path.js';
 
 /**
  * YAML text to plain values, read the way specforge promises: YAML 1.2 (core schema), and wherever a YAML 1.1

@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { ApiError, MERGE_PATCH } from '../../src/controller/kube.js';
-import { managerNameProblem } from '../../src/adopt/field-manager.js';
+import { ApiError, MERGE_PATCH } from '../../src/kube/client.js';
+import { managerNameProblem } from '../../src/migrate/adopt/field-manager.js';
 import { kubectlAt, ROOT, run } from './gitops-tools.js';
 import { waitFor } from './helpers.js';
 import { seedPlane } from './seed-plane.js';

@@ -5,7 +5,7 @@
  */
 import { chartObjects } from '../../src/constructs/chart-checks.js';
 import { withoutPropsChecks } from '../../src/constructs/props-check.js';
-import { KubeClient } from '../../src/controller/kube.js';
+import { KubeClient } from '../../src/kube/client.js';
 import { addConstruct, chartFor, type Settings } from '../support/as-constructs.js';
 import { controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

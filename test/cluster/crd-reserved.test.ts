@@ -5,7 +5,7 @@
  * (kube-apiserver's schema and CEL, for real).
  */
 import { expect, it } from 'vitest';
-import { ApiError } from '../../src/controller/kube.js';
+import { ApiError } from '../../src/kube/client.js';
 import { clusterDescribe, Scope, useScope } from './helpers.js';
 
 const RESERVED = 'are reserved for Kubernetes: kubernetes.io/, k8s.io/ and their subdomains';

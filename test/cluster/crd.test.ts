@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../src/controller/kube.js';
+import { ApiError } from '../../src/kube/client.js';
 import { clusterDescribe, Scope, useScope } from './helpers.js';
 
 const SEEDS = resolve(import.meta.dirname, '../fixtures/seed-samples/blog-code');

@@ -1,7 +1,7 @@
 /** Installs the rendered NodePool CRD (from ControllerBundle: the same bytes users apply) and waits until served. */
 import { Testing } from 'cdk8s';
 import { ControllerBundle } from '../../src/constructs/controller-bundle.js';
-import { KubeClient } from '../../src/controller/kube.js';
+import { KubeClient } from '../../src/kube/client.js';
 import type { ControlPlaneInfo } from './control-plane.js';
 import { adminConfig } from './kubeconfig.js';
 

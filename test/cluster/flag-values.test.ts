@@ -4,7 +4,7 @@
  * agree with its answer, the empty name included.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiError, KubeClient } from '../../src/controller/kube.js';
+import { ApiError, KubeClient } from '../../src/kube/client.js';
 import { namespaceValue, objectNameValue } from '../../src/flag-values.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

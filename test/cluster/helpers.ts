@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, inject } from 'vitest';
-import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { KubeClient, MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { silentLogger, jsonLogger } from '../../src/controller/log.js';
 import { startController, type ControllerHandle, type ControllerOptions } from '../../src/controller/main.js';
 import {

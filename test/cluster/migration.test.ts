@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { startController } from '../../src/controller/main.js';
 import { OWNED_ANNOTATION } from '../../src/controller/model.js';

@@ -5,7 +5,7 @@
  * `spec.membership` opts into the seed's membership rule; the CRD refuses bad `adopt`/`membership` fields.
  */
 import { expect, it } from 'vitest';
-import { ApiError } from '../../src/controller/kube.js';
+import { ApiError } from '../../src/kube/client.js';
 import type { RawObject, Taint } from '../../src/controller/model.js';
 import { clusterDescribe, labelsOf, ownedOf, Scope, taintIds, useScope, waitFor } from './helpers.js';
 

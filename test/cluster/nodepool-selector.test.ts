@@ -4,7 +4,7 @@
  * mean a controller that never gets ready, or a usage error for a selector that works.
  */
 import { beforeAll, afterAll, expect, it } from 'vitest';
-import { isStatus, KubeClient } from '../../src/controller/kube.js';
+import { isStatus, KubeClient } from '../../src/kube/client.js';
 import { labelSelectorProblem } from '../../src/controller/selector.js';
 import { INVALID_SELECTORS, VALID_SELECTORS } from '../support/selector-cases.js';
 import { clusterDescribe, controlPlane } from './helpers.js';

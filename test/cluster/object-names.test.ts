@@ -3,7 +3,7 @@
  * names (server-side dry run), and specforge refuses exactly the names the API server refuses.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, KubeClient } from '../../src/controller/kube.js';
+import { ApiError, KubeClient } from '../../src/kube/client.js';
 import { checkObject } from '../../src/rules/object-rules.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KubeClient } from '../../src/controller/kube.js';
+import { KubeClient } from '../../src/kube/client.js';
 import { renderChartsDir, renderSpecFiles, type RenderedManifest } from '../../src/testing.js';
 import { clusterDescribe, controlPlane, uniq } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

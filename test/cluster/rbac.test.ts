@@ -4,7 +4,7 @@
  * finalizer) without a single 403.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { isStatus, KubeClient } from '../../src/controller/kube.js';
+import { isStatus, KubeClient } from '../../src/kube/client.js';
 import { bundleManifests } from './crds.js';
 import { clusterDescribe, Scope, waitFor } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

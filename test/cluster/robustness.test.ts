@@ -3,7 +3,7 @@
  * between "Nodes cleaned" and "finalizer removed", and two replicas sharing one Lease.
  */
 import { expect, it } from 'vitest';
-import { MERGE_PATCH } from '../../src/controller/kube.js';
+import { MERGE_PATCH } from '../../src/kube/client.js';
 import { FINALIZER, type NodeView, type Taint } from '../../src/controller/model.js';
 import { clusterDescribe, Scope, waitFor, useScope } from './helpers.js';
 

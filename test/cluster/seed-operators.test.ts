@@ -8,7 +8,7 @@ import { cpSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'no
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { expect, it } from 'vitest';
-import { isStatus } from '../../src/controller/kube.js';
+import { isStatus } from '../../src/kube/client.js';
 import { run } from '../support/tmp.js';
 import { ROOT, kubectlAt } from './gitops-tools.js';
 import { waitFor } from './helpers.js';

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe } from 'vitest';
-import { KubeClient, MERGE_PATCH, isStatus } from '../../src/controller/kube.js';
+import { KubeClient, MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { controllerManagerMissing, type ControlPlaneInfo } from './control-plane.js';
 import { clusterDescribe } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';

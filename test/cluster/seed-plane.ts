@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { KubeClient, isStatus } from '../../src/controller/kube.js';
+import { KubeClient, isStatus } from '../../src/kube/client.js';
 import { tempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { ROOT, run, type Run } from './gitops-tools.js';

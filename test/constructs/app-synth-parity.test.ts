@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, type Chart } from 'cdk8s';
-import { addSyncOrder } from '../../src/constructs/sync-order.js';
+import { addSyncOrder } from '../../src/gitops/sync-order.js';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';

@@ -1,7 +1,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { renderSpecFiles } from '../../src/testing.js';
-import type { SpecError } from '../../src/specs/errors.js';
+import type { SpecError } from '../../src/rules/problem.js';
 import { badInputCases, type BadInputCase } from '../support/bad-input-cases.js';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';
 import { noEquivalent } from '../support/equivalence.js';

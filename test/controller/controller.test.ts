@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolController } from '../../src/controller/controller.js';
-import { ApiError, type Api, type Method, type WatchEvent } from '../../src/controller/kube.js';
+import { ApiError, type Api, type Method, type WatchEvent } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
 import { OWNED_ANNOTATION, toPoolView } from '../../src/controller/model.js';

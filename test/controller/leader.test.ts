@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Api } from '../../src/controller/kube.js';
+import { ApiError, type Api } from '../../src/kube/client.js';
 import { LeaderElector, microTime } from '../../src/controller/leader.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { realDelay } from '../../src/controller/reflector.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Api, type WatchEvent } from '../../src/controller/kube.js';
+import { ApiError, type Api, type WatchEvent } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
 import type { RawObject } from '../../src/controller/model.js';
 import { Reflector } from '../../src/controller/reflector.js';

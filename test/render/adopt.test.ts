@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerLabels } from '../../src/constructs/labels.js';
+import { ownerLabels } from '../../src/rules/labels.js';
 import { invariantProblems, renderSpecFiles } from '../../src/testing.js';
 import { ADOPT_BLOCKS, PINNED_CHARTS, chartNamespace, pinnedChartFiles } from '../support/adopt-samples.js';
 

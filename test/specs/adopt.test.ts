@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAdoptPlatform, effectiveSelector } from '../../src/specs/adopt.js';
 import { checkSpecDocument } from '../../src/specs/load.js';
-import { formatPath } from '../../src/specs/paths.js';
+import { formatPath } from '../../src/rules/field-path.js';
 
 /**
  * The `adopt` block of a spec document (schemas/adopt.schema.json plus src/specs/adopt.ts): which pins each kind

@@ -1,4 +1,4 @@
-import type { SpecError } from '../../src/specs/errors.js';
+import type { SpecError } from '../../src/rules/problem.js';
 import type { BadInputCase } from './bad-input-cases.js';
 import { docsOf } from './as-constructs.js';
 

@@ -1,6 +1,6 @@
 /**
  * A tiny stand-in for the API server on loopback, for the unit tests of which headers a kubeconfig makes the
- * client send (test/controller/kubeconfig-files.test.ts): it serves the CRDs and resources it is given, answers 404
+ * client send (test/kube/kubeconfig-files.test.ts): it serves the CRDs and resources it is given, answers 404
  * to anything else, and records every request. Everything else, what import writes included, is tested on the real
  * API server (test/cluster).
  */

@@ -1,0 +1,47 @@
+import { ApiObject, Chart } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { syncAnnotations } from './argocd-order.js';
+import { dependencies, locatedKey } from './dependencies.js';
+import type { Obj } from '../rules/objects.js';
+import { ManifestObject } from '../constructs/manifest-object.js';
+
+/**
+ * Gives every object of the charts under `scope` (usually the App) the Argo CD ordering annotations `specforge
+ * render` writes: a sync wave where Argo CD's kind order does not already apply a dependency first (a custom
+ * resource after its CRD, a workload after the RuntimeClass and NodePool it uses), and
+ * `SkipDryRunOnMissingResource=true` on a custom resource whose CRD is rendered too. The same rule
+ * (src/gitops/argocd-order.ts) over the same dependency graph, across all the charts; call it once, after the
+ * charts are built and before `app.synth()`.
+ *
+ * ```ts
+ * const app = new App();
+ * new ControllerChart(app, 'controller');
+ * new PoolsChart(app, 'pools');
+ * addSyncOrder(app);
+ * app.synth();
+ * ```
+ */
+export function addSyncOrder(scope: IConstruct): void {
+  const charts = scope.node.findAll().filter((c): c is Chart => Chart.isChart(c));
+  const entries = charts.map((chart) => ({
+    chart: chart.node.path,
+    objects: chart.node
+      .findAll()
+      .filter((c): c is ApiObject => c instanceof ApiObject && Chart.of(c) === chart)
+      .map((api) => ({ api, json: api.toJson() as Obj })),
+  }));
+  const deps = dependencies(entries.map((e) => ({ chart: e.chart, objects: e.objects.map((o) => o.json) })));
+  const located = entries.flatMap((e) =>
+    e.objects.map((o) => ({ chart: e.chart, key: locatedKey(e.chart, o.json), obj: o.json, api: o.api })),
+  );
+  const annotations = syncAnnotations(located, deps);
+  for (const l of located) {
+    const extra = annotations.get(l.key);
+    if (extra === undefined) continue;
+    // ManifestObject writes its manifest as built, so it takes annotations itself; any other ApiObject (cdk8s-plus
+    // constructs, yours) through its metadata.
+    const manifest: unknown = l.api;
+    if (manifest instanceof ManifestObject) (manifest as ManifestObject).addAnnotations(extra);
+    else for (const [k, v] of Object.entries(extra)) l.api.metadata.addAnnotation(k, v);
+  }
+}

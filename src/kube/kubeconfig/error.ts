@@ -1,0 +1,29 @@
+import { describeValue, formatError } from '../../rules/problem.js';
+
+/** Where in a kubeconfig: the file (or files) and the field path (empty for the whole file). */
+export interface Where {
+  readonly file: string;
+  readonly path: string;
+}
+
+/**
+ * A kubeconfig that specforge cannot use as kubectl would, as one sentence naming the file, the field, what was
+ * expected, what was found and how to fix it. Exit 1 (invalid input), never a stack trace.
+ */
+export class KubeconfigError extends Error {
+  constructor(where: Where, expected: string, found: string, hint?: string) {
+    super(
+      formatError({
+        file: `kubeconfig ${where.file}`,
+        path: where.path,
+        expected,
+        found,
+        ...(hint === undefined ? {} : { hint }),
+      }),
+    );
+    this.name = 'KubeconfigError';
+  }
+}
+
+/** `value` described for a message: `5`, `"x"`, `a list of 2`, `a mapping`, `nothing`. */
+export const found = describeValue;

@@ -1,0 +1,48 @@
+import { objectsOfFiles } from '../../render/files.js';
+import { loadChartDir } from '../../render/load-charts.js';
+import { parseChartSettings } from '../../render/chart-settings.js';
+import { renderChartsAsync } from '../../render/render.js';
+import type { SpecError } from '../../rules/problem.js';
+import { parseSpecText } from '../../specs/load.js';
+import { seedKindOf } from '../../rules/seed-kinds.js';
+import { UsageError } from '../../usage-error.js';
+import type { RenderedRef, ResourceRef } from './read.js';
+
+/** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
+export interface AdoptChart {
+  readonly resources: ResourceRef[];
+  readonly rendered: RenderedRef[];
+  readonly errors: SpecError[];
+}
+
+/**
+ * Reads and renders one chart directory (`charts/<name>`), as `specforge render` would: every spec is a custom
+ * resource of the old operator (its file is the resource, imported), and every rendered object is one the GitOps
+ * tool will own. Errors come back as data: a chart that does not render adopts nothing.
+ */
+export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
+  const { input, errors } = await loadChartDir(chartDir);
+  if (input === undefined) throw new UsageError(`${chartDir} is not a chart directory`);
+  const settings =
+    input.settings === undefined ? {} : parseChartSettings(input.settings.text, input.settings.file).settings;
+  // Only the seed operators' resources are old ones: a spec of specforge's own kinds (nodes.specforge.dev NodePools)
+  // stands for nothing adopt may delete.
+  const resources: ResourceRef[] = input.specFiles.flatMap((f) =>
+    parseSpecText(f.text, f.file)
+      .specs.filter((s) => seedKindOf(s) !== undefined)
+      .map((s) => ({
+        apiVersion: s.apiVersion,
+        kind: s.kind,
+        name: s.name,
+        ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
+      })),
+  );
+  const result = await renderChartsAsync([input]);
+  const rendered: RenderedRef[] = objectsOfFiles(result.files).map((o) => ({
+    apiVersion: String(o.apiVersion),
+    kind: String(o.kind),
+    name: String(o.metadata?.name),
+    ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
+  }));
+  return { resources, rendered, errors: [...errors, ...result.errors] };
+}

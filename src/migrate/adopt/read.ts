@@ -1,0 +1,240 @@
+import type { KubeClient } from '../../kube/client.js';
+import { isStatus } from '../../kube/client.js';
+import type { LiveCrd, LiveObject, AdoptState } from './model.js';
+import { collectionPath, customResourcePath, groupOf, OPERATOR_MADE } from './paths.js';
+
+/** A custom resource a chart's spec stands for (its spec file is the resource, imported). */
+export interface ResourceRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+/** An object the chart renders (so the GitOps tool will own it): its identity. */
+export interface RenderedRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+interface Crd {
+  readonly metadata: { readonly name: string; readonly uid: string; readonly deletionTimestamp?: string };
+  readonly spec: {
+    readonly versions: readonly { readonly name: string; readonly served: boolean }[];
+    readonly group: string;
+    readonly scope: string;
+    readonly names: { readonly kind: string; readonly plural: string };
+  };
+}
+
+type Raw = { metadata?: Record<string, unknown>; apiVersion?: string; kind?: string };
+
+/** The calls adoption makes: KubeClient's `request` (a fake in unit tests). */
+export type AdoptClient = Pick<KubeClient, 'request'>;
+
+/**
+ * Reads what adoption needs from the API server (GETs and LISTs only): the old resources of `resources` that still
+ * exist, their CRDs, the dependents (objects whose ownerReferences name one of them by uid), and the other live
+ * objects the chart renders (left alone, and said so).
+ */
+export async function readState(
+  client: AdoptClient,
+  resources: readonly ResourceRef[],
+  rendered: readonly RenderedRef[],
+): Promise<AdoptState> {
+  const { crs, crds } = await readResources(client, resources);
+  const { dependents, others } = await readDependents(client, {
+    uids: new Set(crs.map((c) => c.uid)),
+    namespaces: new Set<string | undefined>([
+      ...resources.map((r) => r.namespace),
+      ...rendered.map((r) => r.namespace),
+    ]),
+    rendered,
+  });
+  return { crs, dependents: byPath(dependents), others: byPath(others), crds: [...crds.values()] };
+}
+
+/** The objects of a map by path, in path order. Pure. */
+function byPath(objects: ReadonlyMap<string, LiveObject>): LiveObject[] {
+  return [...objects.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/**
+ * The old resources of `resources` that still exist (those whose CRD is gone are skipped), and their CRDs by name,
+ * each read once with the count of its resources left.
+ */
+async function readResources(
+  client: AdoptClient,
+  resources: readonly ResourceRef[],
+): Promise<{ crs: LiveObject[]; crds: Map<string, LiveCrd> }> {
+  const crdList = await client.request<{ items: Crd[] }>(
+    'GET',
+    '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  );
+  const crs: LiveObject[] = [];
+  const crds = new Map<string, LiveCrd>();
+  for (const r of resources) {
+    const crd = crdOf(crdList.items, r);
+    if (crd === undefined) continue;
+    const version = r.apiVersion.split('/')[1];
+    if (!crd.spec.versions.some((v) => v.name === version && v.served))
+      // Reading nothing here would make the CRD look empty, and deleting it would delete every resource it holds.
+      throw new Error(
+        `CustomResourceDefinition ${crd.metadata.name} does not serve ${r.apiVersion} (the version of ${r.kind} ${r.name} in the chart); serve it, or import the resources again`,
+      );
+    if (!crds.has(crd.metadata.name)) crds.set(crd.metadata.name, await readCrd(client, crd, r.apiVersion));
+    const path = customResourcePath({
+      apiVersion: r.apiVersion,
+      plural: crd.spec.names.plural,
+      namespaced: crd.spec.scope === 'Namespaced',
+      namespace: r.namespace,
+      name: r.name,
+    });
+    const live = await getOrUndefined(client, path);
+    if (live !== undefined) crs.push(toLive(live, path));
+  }
+  return { crs, crds };
+}
+
+/** The CRD that serves a resource's group and kind, if any. Pure. */
+function crdOf(crds: readonly Crd[], r: ResourceRef): Crd | undefined {
+  return crds.find((c) => c.spec.group === groupOf(r.apiVersion) && c.spec.names.kind === r.kind);
+}
+
+/** A CRD as adoption sees it, with how many of its resources (listed in `apiVersion`) are left. */
+async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
+  // A CRD being deleted serves its resources no more (404); the served version was checked before.
+  const being = crd.metadata.deletionTimestamp !== undefined;
+  const all = being ? [] : await listServed(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
+  return {
+    name: crd.metadata.name,
+    uid: crd.metadata.uid,
+    path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+    // Resources whose deletion has begun are as good as gone: the CRD can go after them.
+    remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
+    ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
+  };
+}
+
+/** The resources a CRD serves, or none when it went away since the CRDs were listed (404). */
+async function listServed(client: AdoptClient, path: string): Promise<Raw[]> {
+  try {
+    return (await client.request<{ items: Raw[] }>('GET', path)).items;
+  } catch (e) {
+    if (isStatus(e, 404)) return [];
+    throw e;
+  }
+}
+
+/** What makes an object of a kind the operators made a dependent, or one to say is left alone. */
+interface DependentQuery {
+  /** The uids of the old resources: an object whose ownerReferences name one is theirs, and adopted. */
+  readonly uids: ReadonlySet<string>;
+  /** The namespaces to list in. */
+  readonly namespaces: ReadonlySet<string | undefined>;
+  /** The objects the chart renders: an existing one no old resource owns is left alone, and said so. */
+  readonly rendered: readonly RenderedRef[];
+}
+
+/**
+ * Every object of a kind the operators made, in `q.namespaces`, by path: the dependents (an old resource owns them)
+ * and the others the chart renders (no old resource owns them: whatever their name or managers, never adopted).
+ */
+async function readDependents(
+  client: AdoptClient,
+  q: DependentQuery,
+): Promise<{ dependents: Map<string, LiveObject>; others: Map<string, LiveObject> }> {
+  const dependents = new Map<string, LiveObject>();
+  const others = new Map<string, LiveObject>();
+  const where = Object.keys(OPERATOR_MADE).flatMap((groupKind) =>
+    [...q.namespaces].map((ns) => ({ groupKind, ns })),
+  );
+  for (const { groupKind, ns } of where)
+    for (const o of await listKind(client, groupKind, ns)) {
+      if (o.ownerReferences.some((ref) => q.uids.has(ref.uid))) dependents.set(o.path, o);
+      else if (isRendered(o, { groupKind, ns, rendered: q.rendered })) others.set(o.path, o);
+    }
+  return { dependents, others };
+}
+
+/** Every object of a kind the operators made in namespace `ns` (none when the cluster does not serve the kind). */
+async function listKind(
+  client: AdoptClient,
+  groupKind: string,
+  ns: string | undefined,
+): Promise<LiveObject[]> {
+  const collection = collectionPath(groupKind, ns);
+  if (collection === undefined) return [];
+  return (await listOrEmpty(client, collection)).map((item) => listedObject(item, collection, groupKind));
+}
+
+/** An item of the list of `collection`, as a live object. Pure. */
+function listedObject(item: Raw, collection: string, groupKind: string): LiveObject {
+  // Items of a list carry no apiVersion and kind: they are the collection's.
+  return toLive(
+    { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
+    `${collection}/${encodeURIComponent(String(item.metadata?.name))}`,
+  );
+}
+
+/** Whether the chart renders an object of `o`'s kind, name and namespace (`o` listed as `groupKind` in `ns`). Pure. */
+function isRendered(
+  o: LiveObject,
+  {
+    groupKind,
+    ns,
+    rendered,
+  }: { groupKind: string; ns: string | undefined; rendered: readonly RenderedRef[] },
+): boolean {
+  return rendered.some(
+    (r) =>
+      `${groupOf(r.apiVersion)}/${r.kind}` === groupKind &&
+      r.name === o.name &&
+      (r.namespace ?? ns) === (o.namespace ?? ns),
+  );
+}
+
+/** `/apis/apps/v1/namespaces/x/deployments` → `apps/v1`; `/api/v1/...` → `v1`. */
+function apiVersionOf(collection: string): string {
+  const parts = collection.split('/');
+  return parts[1] === 'api' ? (parts[2] ?? 'v1') : `${parts[2]}/${parts[3]}`;
+}
+
+async function getOrUndefined(client: AdoptClient, path: string): Promise<Raw | undefined> {
+  try {
+    return await client.request<Raw>('GET', path);
+  } catch (e) {
+    if (isStatus(e, 404)) return undefined;
+    throw e;
+  }
+}
+
+async function listOrEmpty(client: AdoptClient, path: string): Promise<Raw[]> {
+  try {
+    const list = await client.request<{ items: Raw[]; apiVersion?: string; kind?: string }>('GET', path);
+    return list.items;
+  } catch (e) {
+    if (isStatus(e, 404)) return []; // a kind this cluster does not serve (Routes outside OpenShift)
+    throw e;
+  }
+}
+
+function toLive(raw: Raw, path: string): LiveObject {
+  const m = (raw.metadata ?? {}) as Record<string, unknown>;
+  const namespace = m.namespace as string | undefined;
+  return {
+    apiVersion: String(raw.apiVersion ?? ''),
+    kind: String(raw.kind ?? ''),
+    ...(namespace === undefined ? {} : { namespace }),
+    name: String(m.name),
+    path,
+    uid: String(m.uid),
+    resourceVersion: String(m.resourceVersion),
+    ownerReferences: (m.ownerReferences as LiveObject['ownerReferences'] | undefined) ?? [],
+    managedFields: (m.managedFields as LiveObject['managedFields'] | undefined) ?? [],
+    finalizers: (m.finalizers as string[] | undefined) ?? [],
+    ...(m.deletionTimestamp === undefined ? {} : { deleting: true }),
+  };
+}

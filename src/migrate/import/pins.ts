@@ -1,0 +1,150 @@
+import type { Obj } from '../../rules/objects.js';
+import type {
+  AdoptContainerPins,
+  AdoptExposedNames,
+  AdoptNodeKeys,
+  AdoptPins,
+  NodePoolAdoptPins,
+  WorkloadAdoptPins,
+} from '../../specs/types.js';
+
+/**
+ * The `adopt:` block import writes into a spec: the spec's {@link AdoptPins} (schemas/adopt.schema.json), with only
+ * what differs from the default.
+ */
+export type Pins = AdoptPins;
+
+/** The live objects an operator made for one resource, by kind (absent when not found). */
+export type LiveSet = Readonly<
+  Partial<Record<'Deployment' | 'Service' | 'Ingress' | 'Route' | 'RuntimeClass', Obj>>
+>;
+
+const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+
+/**
+ * The pins that make specforge's render of `cr` take over the live objects as they are: the Deployment's selector and
+ * pod labels (immutable, or a restart), its container's name, pull policy and port names, the objects' names, the
+ * Route host, Myapp's ingress-class annotation, the NodePool's RuntimeClass name and Node keys, and the seed's
+ * membership rule. Only pins whose value differs from specforge's default are written (the default pod labels always
+ * differ: specforge adds its own). Pure.
+ */
+export function pinsFor(
+  cr: { kind: string; name: string; spec: Obj },
+  live: LiveSet,
+  defaultNames: Readonly<Record<string, string>>,
+): Pins {
+  return {
+    ...(live.Deployment === undefined ? {} : deploymentPins(live.Deployment, cr.name)),
+    ...only('names', namePins(live, defaultNames)),
+    ...only('routeHost', routeHostPin(live.Route)),
+    ...only('ingressClassAnnotation', ingressClassAnnotationPin(live.Ingress)),
+    ...(cr.kind === 'NodePool' ? nodePoolPins(cr, live.RuntimeClass) : {}),
+  };
+}
+
+/**
+ * The Deployment's pins: its selector (unless specforge's `{ app: <name> }`), its pod labels (always: specforge's
+ * differ), and its first container's. Pure.
+ */
+function deploymentPins(
+  d: Obj,
+  crName: string,
+): Pick<WorkloadAdoptPins, 'selector' | 'podLabels' | 'container'> {
+  return {
+    ...only('selector', selectorPin(d, crName)),
+    ...only('podLabels', podLabelsPin(d)),
+    ...only('container', containerPins(d.spec?.template?.spec?.containers?.[0] as Obj | undefined, crName)),
+  };
+}
+
+/** A copy of the Deployment's `spec.selector.matchLabels`, unless absent or specforge's `{ app: <name> }`. Pure. */
+function selectorPin(d: Obj, crName: string): Record<string, string> | undefined {
+  const selector = d.spec?.selector?.matchLabels as Record<string, string> | undefined;
+  return selector === undefined || sameMap(selector, { app: crName }) ? undefined : { ...selector };
+}
+
+/** A copy of the Deployment's pod template labels, when it has them. Pure. */
+function podLabelsPin(d: Obj): Record<string, string> | undefined {
+  const podLabels = d.spec?.template?.metadata?.labels as Record<string, string> | undefined;
+  return podLabels === undefined ? undefined : { ...podLabels };
+}
+
+/**
+ * The first container's pins: its name (unless the resource's), its pull policy (when written) and its named
+ * ports' names by port number; undefined when none applies. Pure.
+ */
+function containerPins(c: Obj | undefined, crName: string): AdoptContainerPins | undefined {
+  const named = ((c?.ports ?? []) as Obj[]).filter((p) => typeof p.name === 'string');
+  const container: AdoptContainerPins = {
+    ...(c?.name === undefined || c.name === crName ? {} : { name: String(c.name) }),
+    ...(c?.imagePullPolicy === undefined
+      ? {}
+      : { imagePullPolicy: String(c.imagePullPolicy) as AdoptContainerPins['imagePullPolicy'] }),
+    ...(named.length === 0
+      ? {}
+      : { portNames: Object.fromEntries(named.map((p) => [String(p.containerPort), String(p.name)])) }),
+  };
+  return Object.keys(container).length > 0 ? container : undefined;
+}
+
+/** The live Deployment's, Service's, Ingress's and Route's names that differ from the defaults, if any. Pure. */
+function namePins(
+  live: LiveSet,
+  defaultNames: Readonly<Record<string, string>>,
+): AdoptExposedNames | undefined {
+  const names: Record<string, string> = {};
+  for (const [pin, obj] of [
+    ['deployment', live.Deployment],
+    ['service', live.Service],
+    ['ingress', live.Ingress],
+    ['route', live.Route],
+  ] as const)
+    if (obj !== undefined && obj.metadata?.name !== defaultNames[pin])
+      names[pin] = String(obj.metadata?.name);
+  return Object.keys(names).length > 0 ? names : undefined;
+}
+
+/** The live Route's host, when it has one. Pure. */
+function routeHostPin(route: Obj | undefined): string | undefined {
+  const host = route?.spec?.host;
+  return typeof host === 'string' && host !== '' ? host : undefined;
+}
+
+/** The live Ingress's class annotation, when it gives its class that way (and not in `spec.ingressClassName`). Pure. */
+function ingressClassAnnotationPin(ingress: Obj | undefined): string | undefined {
+  const annotationClass = ingress?.metadata?.annotations?.[INGRESS_CLASS_ANNOTATION];
+  return typeof annotationClass === 'string' && ingress?.spec?.ingressClassName === undefined
+    ? annotationClass
+    : undefined;
+}
+
+/**
+ * A NodePool's pins: its live RuntimeClass name (unless the pool's), the label and taint keys of its spec, and
+ * always the seed's membership rule (`value: ""`). Pure.
+ */
+function nodePoolPins(cr: { name: string; spec: Obj }, runtimeClass: Obj | undefined): NodePoolAdoptPins {
+  const rc = runtimeClass?.metadata?.name;
+  return {
+    ...(typeof rc === 'string' && rc !== cr.name ? { runtimeClassName: rc } : {}),
+    ...only('nodeKeys', nodeKeysOf(cr.spec)),
+    membership: { value: '' },
+  };
+}
+
+/** The sorted label keys and `key:effect` taints of a NodePool's spec; undefined when it has neither. Pure. */
+function nodeKeysOf(spec: Obj): AdoptNodeKeys | undefined {
+  const labels = Object.keys((spec.labels ?? {}) as Record<string, string>).sort();
+  const taints = ((spec.taints ?? []) as Obj[]).map((t) => `${t.key}:${t.effect}`).sort();
+  if (labels.length + taints.length === 0) return undefined;
+  return { ...(labels.length > 0 ? { labels } : {}), ...(taints.length > 0 ? { taints } : {}) };
+}
+
+/** `{ [key]: value }`, or `{}` when the value is undefined (so the key is left out, not written as undefined). Pure. */
+function only<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+function sameMap(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}

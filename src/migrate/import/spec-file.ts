@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { toYaml } from '../../output/yaml.js';
+import type { Obj } from '../../rules/objects.js';
+import type { Pins } from './pins.js';
+
+/** Annotations that are the operator's or kubectl's bookkeeping, not the user's: never imported. */
+const BOOKKEEPING = ['spec', 'kubectl.kubernetes.io/last-applied-configuration'];
+
+/** The longest file name most file systems take, in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * The file an imported resource goes to in the chart: `<kind>_<group>_<namespace>_<name>.yaml` (no namespace part
+ * for a cluster-scoped kind; `core` for the core group), kind in lower case. `_` occurs in no kind, group,
+ * namespace or name, so no two resources share a file; a name too long for the file system is cut and ends in a
+ * hash of the whole. Pure.
+ */
+export function specFileName(cr: Obj): string {
+  const apiVersion = String(cr.apiVersion);
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : 'core';
+  const ns = cr.metadata?.namespace as string | undefined;
+  const parts = [
+    String(cr.kind).toLowerCase(),
+    group,
+    ...(ns === undefined ? [] : [ns]),
+    String(cr.metadata?.name),
+  ];
+  const whole = `${parts.join('_')}.yaml`;
+  if (Buffer.byteLength(whole) <= NAME_MAX) return whole;
+  const hash = createHash('sha256').update(whole).digest('hex').slice(0, 16);
+  return `${whole.slice(0, NAME_MAX - hash.length - '_.yaml'.length)}_${hash}.yaml`;
+}
+
+/**
+ * The spec file of a live resource: apiVersion, kind, name, namespace, the user's labels and annotations, the spec
+ * verbatim, and the adoption pins; status, uid, resourceVersion, managedFields, finalizers and bookkeeping
+ * annotations dropped. Byte-stable: the same resource imports to the same bytes. Pure.
+ */
+export function specFileText(cr: Obj, pins: Pins): string {
+  const m = cr.metadata ?? {};
+  const annotations = Object.fromEntries(
+    Object.entries((m.annotations ?? {}) as Record<string, string>).filter(([k]) => !BOOKKEEPING.includes(k)),
+  );
+  const labels = (m.labels ?? {}) as Record<string, string>;
+  const metadata = {
+    name: m.name,
+    ...(m.namespace === undefined ? {} : { namespace: m.namespace }),
+    ...(Object.keys(labels).length === 0 ? {} : { labels: sorted(labels) }),
+    ...(Object.keys(annotations).length === 0 ? {} : { annotations: sorted(annotations) }),
+  };
+  const doc = {
+    apiVersion: cr.apiVersion,
+    kind: cr.kind,
+    metadata,
+    spec: cr.spec ?? {},
+    ...(Object.keys(pins).length === 0 ? {} : { adopt: pins }),
+  };
+  const where = m.namespace === undefined ? String(m.name) : `${m.namespace}/${m.name}`;
+  return `# Imported by specforge import from ${cr.kind} ${where}. The adopt block pins what its operator made.\n${toYaml(doc)}`;
+}
+
+function sorted(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k] ?? '']),
+  );
+}
