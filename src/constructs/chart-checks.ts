@@ -1,6 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { formatPath } from '../rules/field-path.js';
-import { checkSchema, type Violation } from '../specs/schemas.js';
+import { checkSchema } from '../specs/schemas.js';
+import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
 import { checkWiring } from '../rules/wiring.js';
@@ -51,7 +52,7 @@ export function chartProblems(chart: Chart): string[] {
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
   const schema = checkSchema('chart', settings);
   const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
-    (v: Violation) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
+    (v: Problem) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
   );
   const wiring = checkWiring(chartObjects(chart), chart.node.path).map(
     (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,

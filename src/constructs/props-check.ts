@@ -3,7 +3,8 @@ import { describeValue } from '../rules/problem.js';
 import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
 import { formatPath, type FieldPath } from '../rules/field-path.js';
-import { checkSchema, type Violation } from '../specs/schemas.js';
+import { checkSchema } from '../specs/schemas.js';
+import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
@@ -134,7 +135,7 @@ function platformOf(kind: SpecKind, props: Record<string, unknown>): 'kubernetes
 }
 
 /** A document path back to the prop it came from. */
-function toProp(kind: SpecKind, v: Violation): Violation {
+function toProp(kind: SpecKind, v: Problem): Problem {
   const [head, field, ...rest] = v.path;
   if (head === 'spec') return { ...v, path: field === undefined ? [] : [field, ...rest] };
   if (head !== 'metadata' || field === undefined) return v;
@@ -145,8 +146,8 @@ function toProp(kind: SpecKind, v: Violation): Violation {
  * `partOf` becomes a label value; `hardening`, `platform` and `ingressClassName` obey the chart-settings schema
  * (the rule chart.yaml obeys, in one place), each where the kind uses it.
  */
-function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Violation[] {
-  const out: Violation[] = [];
+function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Problem[] {
+  const out: Problem[] = [];
   const { partOf } = props;
   if (partOf !== undefined) {
     const problem = typeof partOf === 'string' ? checkLabelValue(partOf) : 'a string';

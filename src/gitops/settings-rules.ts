@@ -1,4 +1,4 @@
-import type { Violation } from '../specs/schemas.js';
+import type { Problem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { isDnsSubdomain } from '../rules/name-rules.js';
 import type { GitopsSettings } from './settings.js';
@@ -13,7 +13,7 @@ import type { GitopsSettings } from './settings.js';
  * - `argocd.server` is the URL of a cluster API (`https://…`), what Argo CD matches its clusters by;
  * - `exclude` names each chart once.
  */
-export function settingsProblems(s: GitopsSettings): Violation[] {
+export function settingsProblems(s: GitopsSettings): Problem[] {
   return [
     ...(s.argocd === undefined ? [] : argocdProblems(s.argocd)),
     ...(s.flux?.path === undefined ? [] : pathProblems(['flux', 'path'], s.flux.path)),
@@ -32,8 +32,8 @@ export function settingsProblems(s: GitopsSettings): Violation[] {
   ];
 }
 
-function argocdProblems(a: NonNullable<GitopsSettings['argocd']>): Violation[] {
-  const out: Violation[] = [];
+function argocdProblems(a: NonNullable<GitopsSettings['argocd']>): Problem[] {
+  const out: Problem[] = [];
   if (a.path !== undefined) out.push(...pathProblems(['argocd', 'path'], a.path));
   out.push(...subdomainProblems(['argocd', 'project'], 'the name of an Argo CD AppProject', a.project));
   if (a.server !== undefined && !isClusterUrl(a.server))
@@ -46,7 +46,7 @@ function argocdProblems(a: NonNullable<GitopsSettings['argocd']>): Violation[] {
 }
 
 /** The name of a custom resource (an AppProject, a Flux source): a DNS subdomain. */
-function subdomainProblems(at: readonly string[], what: string, value: string | undefined): Violation[] {
+function subdomainProblems(at: readonly string[], what: string, value: string | undefined): Problem[] {
   if (value === undefined || isDnsSubdomain(value)) return [];
   return [
     {
@@ -58,7 +58,7 @@ function subdomainProblems(at: readonly string[], what: string, value: string | 
 }
 
 /** A path inside the repository: relative, and no `..` segment. */
-function pathProblems(at: readonly string[], path: string): Violation[] {
+function pathProblems(at: readonly string[], path: string): Problem[] {
   const segments = path.split('/');
   if (!path.startsWith('/') && !segments.includes('..')) return [];
   return [

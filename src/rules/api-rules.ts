@@ -2,7 +2,7 @@ import { describeValue } from './problem.js';
 import { checkLabelKey } from './k8s-names.js';
 import type { FieldPath } from './field-path.js';
 import { compareQuantities, isWhole, parseQuantity, roundUpToMilli, type Quantity } from './quantity.js';
-import type { Violation } from '../specs/schemas.js';
+import type { Problem } from './problem.js';
 import type { EnvVar, ResourceRequirements, ServicePort } from '../specs/types.js';
 
 /**
@@ -50,7 +50,7 @@ export function subdomainProblem(value: string): string | undefined {
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 /** A container image: the Pods of a Deployment refuse leading or trailing whitespace. */
-export function checkImage(path: FieldPath, image: string): Violation[] {
+export function checkImage(path: FieldPath, image: string): Problem[] {
   const edge = [image[0], image[image.length - 1]];
   return !edge.some((c) => c !== undefined && GO_SPACE.test(c))
     ? []
@@ -64,13 +64,13 @@ export function checkImage(path: FieldPath, image: string): Violation[] {
 }
 
 /** An Ingress class name: a DNS subdomain. */
-export function checkIngressClassName(path: FieldPath, name: string): Violation[] {
+export function checkIngressClassName(path: FieldPath, name: string): Problem[] {
   const problem = subdomainProblem(name);
   return problem === undefined ? [] : [{ path, expected: problem, found: describeValue(name) }];
 }
 
 /** An Ingress rule host: a DNS name, `*.` only as the whole first label, never an IP address. */
-export function checkIngressHost(path: FieldPath, host: string): Violation[] {
+export function checkIngressHost(path: FieldPath, host: string): Problem[] {
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
   const isIp = (v4 !== null && v4.slice(1).every((o) => Number(o) <= 255)) || host.includes(':');
   const bare = host.startsWith('*.') ? host.slice(2) : host;
@@ -90,8 +90,8 @@ export function checkIngressHost(path: FieldPath, host: string): Violation[] {
 export function checkAnnotations(
   path: FieldPath,
   annotations: Readonly<Record<string, string>> | undefined,
-): Violation[] {
-  const out: Violation[] = [];
+): Problem[] {
+  const out: Problem[] = [];
   let bytes = 0;
   for (const [key, value] of Object.entries(annotations ?? {})) {
     if (typeof value !== 'string') {
@@ -117,8 +117,8 @@ export function checkAnnotations(
 }
 
 /** Environment variables: names, and the one source of each `valueFrom`. */
-export function checkEnv(path: FieldPath, env: readonly EnvVar[] | undefined): Violation[] {
-  const out: Violation[] = [];
+export function checkEnv(path: FieldPath, env: readonly EnvVar[] | undefined): Problem[] {
+  const out: Problem[] = [];
   (env ?? []).forEach((e, i) => {
     const at = [...path, i];
     if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(e.name))
@@ -138,7 +138,7 @@ function checkValueFrom(
   path: FieldPath,
   from: Record<string, unknown>,
   value: string | undefined,
-): Violation[] {
+): Problem[] {
   const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter(
     (k) => from[k] !== undefined,
   );
@@ -160,7 +160,7 @@ function checkValueFrom(
   return checkKeyRef(at, source);
 }
 
-function checkFieldRef(path: FieldPath, ref: Source): Violation[] {
+function checkFieldRef(path: FieldPath, ref: Source): Problem[] {
   const fieldPath = String(ref.fieldPath ?? '');
   if (ref.apiVersion !== undefined && ref.apiVersion !== 'v1')
     return [{ path: [...path, 'apiVersion'], expected: '"v1"', found: describeValue(ref.apiVersion) }];
@@ -191,7 +191,7 @@ function checkFieldRef(path: FieldPath, ref: Source): Violation[] {
 const CPU_DIVISORS = ['1m', '1'];
 const BYTE_DIVISORS = ['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei'];
 
-function checkResourceFieldRef(path: FieldPath, ref: Source): Violation[] {
+function checkResourceFieldRef(path: FieldPath, ref: Source): Problem[] {
   const resource = String(ref.resource ?? '');
   const hugepages = /^(requests|limits)\.hugepages-/.test(resource);
   if (!RESOURCE_FIELDS.includes(resource) && !hugepages)
@@ -251,8 +251,8 @@ function canonicalDivisor(raw: unknown, q: Quantity): string {
   return `(${text})`;
 }
 
-function checkKeyRef(path: FieldPath, ref: Source): Violation[] {
-  const out: Violation[] = [];
+function checkKeyRef(path: FieldPath, ref: Source): Problem[] {
+  const out: Problem[] = [];
   const name = String(ref.name ?? '');
   const nameProblem = subdomainProblem(name);
   if (nameProblem !== undefined)
@@ -277,9 +277,9 @@ const CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
  * requests at most their limits, extended resources (a domain prefix) and hugepages whole, limited and requested
  * alike, and no resource claims (rendered pods declare none for them to name).
  */
-export function checkResources(path: FieldPath, resources: ResourceRequirements | undefined): Violation[] {
+export function checkResources(path: FieldPath, resources: ResourceRequirements | undefined): Problem[] {
   if (resources === undefined) return [];
-  const out: Violation[] = [];
+  const out: Problem[] = [];
   const limits = quantities([...path, 'limits'], resources.limits, out);
   const requests = quantities([...path, 'requests'], resources.requests, out);
   for (const [name, request] of requests) out.push(...checkRequest(path, name, request, limits.get(name)));
@@ -305,7 +305,7 @@ export function checkResources(path: FieldPath, resources: ResourceRequirements 
 function quantities(
   path: FieldPath,
   list: Readonly<Record<string, string | number>> | undefined,
-  out: Violation[],
+  out: Problem[],
 ): Map<string, Quantity> {
   const parsed = new Map<string, Quantity>();
   for (const [name, raw] of Object.entries(list ?? {})) {
@@ -370,7 +370,7 @@ function checkRequest(
   name: string,
   request: Quantity,
   limit: Quantity | undefined,
-): Violation[] {
+): Problem[] {
   const at = [...path, 'requests', name];
   if (limit === undefined)
     return overcommitAllowed(name)
@@ -401,8 +401,8 @@ function checkRequest(
  * the default range 30000–32767, no (protocol, nodePort) twice, and one node port shared only by entries with the
  * same `port` (the allocator keys on it).
  */
-export function checkServicePortsApi(path: FieldPath, ports: readonly ServicePort[]): Violation[] {
-  const out: Violation[] = [];
+export function checkServicePortsApi(path: FieldPath, ports: readonly ServicePort[]): Problem[] {
+  const out: Problem[] = [];
   const byNodePort = new Map<number, { port: number; protocols: Set<string> }>();
   ports.forEach((p, i) => {
     const at = [...path, i];

@@ -1,7 +1,7 @@
 import { checkAnnotations } from './api-rules.js';
 import { describeValue } from './problem.js';
 import { checkDns1123Label } from './k8s-names.js';
-import type { Violation } from '../specs/schemas.js';
+import type { Problem } from './problem.js';
 import { checkLabels } from '../specs/semantic.js';
 import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
@@ -36,7 +36,7 @@ export function checkObject(o: Obj): ObjectProblem[] {
   ];
 }
 
-function toProblem(v: Violation): ObjectProblem {
+function toProblem(v: Problem): ObjectProblem {
   return { path: formatPath(v.path), expected: v.expected, found: v.found };
 }
 

@@ -1,3 +1,16 @@
+import type { FieldPath } from './field-path.js';
+
+/**
+ * The one problem record: where in a value (a field path), what was expected, what was found, and how to fix it
+ * when there is more to say. Checks return it; where a problem has a place in a file, it is located (below).
+ */
+export interface Problem {
+  readonly path: FieldPath;
+  readonly expected: string;
+  readonly found: string;
+  readonly hint?: string;
+}
+
 /**
  * A problem found in the input. Every error names where (file, document, field path, and the line when known),
  * what was expected and what was found, so a user can fix it without reading the source.

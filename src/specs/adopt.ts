@@ -9,7 +9,7 @@ import {
 } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
 import { containerPortsOfSpec } from './ports.js';
-import type { Violation } from './schemas.js';
+import type { Problem } from '../rules/problem.js';
 import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
 import { checkLabels } from './semantic.js';
 import type {
@@ -30,7 +30,7 @@ import { appendAll } from '../util/append.js';
  * names of ports the spec makes, a Route host, Node keys outside the reserved namespaces (`node-keys.ts`). Input has passed the
  * kind's schema. The one rule of both doors: the spec loader and the constructs (through `checkSpecDocument`).
  */
-export function checkAdopt(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+export function checkAdopt(kind: SpecKind, doc: Record<string, unknown>): Problem[] {
   const adopt = doc.adopt as Record<string, unknown> | undefined;
   if (adopt === undefined) return [];
   if (kind === 'NodePool') return checkNodePoolPins(adopt as NodePoolAdoptPins);
@@ -54,7 +54,7 @@ export function effectiveSelector(
   return adopt?.selector ?? { app: name };
 }
 
-function checkSelectorPins(name: string, pins: WorkloadAdoptPins): Violation[] {
+function checkSelectorPins(name: string, pins: WorkloadAdoptPins): Problem[] {
   const out = [
     ...checkLabels(['adopt', 'selector'], pins.selector),
     ...checkLabels(['adopt', 'podLabels'], pins.podLabels),
@@ -80,8 +80,8 @@ function containerPortNumbers(kind: SpecKind, spec: unknown): number[] {
   return containerPortsOfSpec(kind, spec as Record<string, unknown>).map((p) => p.containerPort);
 }
 
-function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]): Violation[] {
-  const out: Violation[] = [];
+function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]): Problem[] {
+  const out: Problem[] = [];
   if (pins.name !== undefined) {
     const problem = checkDns1123Label(pins.name);
     if (problem !== undefined)
@@ -120,8 +120,8 @@ const NAME_RULES: Readonly<Record<keyof AdoptExposedNames, (value: string) => st
   ingress: subdomainProblem,
 };
 
-function checkNamePins(names: AdoptExposedNames): Violation[] {
-  const out: Violation[] = [];
+function checkNamePins(names: AdoptExposedNames): Problem[] {
+  const out: Problem[] = [];
   for (const [field, value] of Object.entries(names) as [keyof AdoptExposedNames, string][]) {
     const problem = NAME_RULES[field](value);
     if (problem !== undefined)
@@ -131,7 +131,7 @@ function checkNamePins(names: AdoptExposedNames): Violation[] {
 }
 
 /** A Route host: a lowercase DNS name, and no `*` (the Route CRD refuses it; an Ingress takes `*.`). */
-export function checkRouteHost(path: FieldPath, host: string): Violation[] {
+export function checkRouteHost(path: FieldPath, host: string): Problem[] {
   if (host.includes('*'))
     return [
       { path, expected: 'a host without "*" (a Route takes no wildcard host)', found: describeValue(host) },
@@ -141,7 +141,7 @@ export function checkRouteHost(path: FieldPath, host: string): Violation[] {
 
 const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
-function checkClassAnnotation(value: string, metadata: unknown): Violation[] {
+function checkClassAnnotation(value: string, metadata: unknown): Problem[] {
   const out = checkIngressClassName(['adopt', 'ingressClassAnnotation'], value);
   const annotations = (metadata as { annotations?: Record<string, string> }).annotations ?? {};
   const own = annotations[INGRESS_CLASS_ANNOTATION];
@@ -155,8 +155,8 @@ function checkClassAnnotation(value: string, metadata: unknown): Violation[] {
   return out;
 }
 
-function checkNodePoolPins(pins: NodePoolAdoptPins): Violation[] {
-  const out: Violation[] = [];
+function checkNodePoolPins(pins: NodePoolAdoptPins): Problem[] {
+  const out: Problem[] = [];
   if (pins.runtimeClassName !== undefined) {
     const problem = subdomainProblem(pins.runtimeClassName);
     if (problem !== undefined)
@@ -176,8 +176,8 @@ function checkNodePoolPins(pins: NodePoolAdoptPins): Violation[] {
   return out;
 }
 
-function checkNodeKeys(keys: AdoptNodeKeys): Violation[] {
-  const out: Violation[] = [];
+function checkNodeKeys(keys: AdoptNodeKeys): Problem[] {
+  const out: Problem[] = [];
   const check = (at: FieldPath, key: string, entry: string, seen: Set<string>): void => {
     const problem = checkLabelKey(key);
     if (problem !== undefined) out.push({ path: at, expected: problem, found: `key ${describeValue(key)}` });
@@ -211,7 +211,7 @@ export function checkAdoptPlatform(
   kind: SpecKind,
   adopt: unknown,
   platform: 'kubernetes' | 'openshift' | undefined,
-): Violation[] {
+): Problem[] {
   if ((kind !== 'Myapp' && kind !== 'Podroute') || typeof adopt !== 'object' || adopt === null) return [];
   const pins = adopt as MyappAdoptPins & PodrouteAdoptPins;
   const effective = platform ?? (kind === 'Myapp' ? 'kubernetes' : 'openshift');

@@ -3,7 +3,8 @@ import { readYamlDocuments, type ReadProblem } from './yaml-read.js';
 import { describeValue, type SpecError } from '../rules/problem.js';
 import { formatPath, type FieldPath } from '../rules/field-path.js';
 import { locator } from './positions.js';
-import { checkSchema, type Violation } from './schemas.js';
+import { checkSchema } from './schemas.js';
+import type { Problem } from '../rules/problem.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
 import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
@@ -15,7 +16,7 @@ export interface ParsedFile {
   readonly errors: SpecError[];
 }
 
-interface Located extends Violation {
+interface Located extends Problem {
   readonly document?: number;
 }
 
@@ -97,7 +98,7 @@ function offsetLocator(text: string): (offset: number) => { line: number; column
  * rule set of both doors: the spec loader calls it on each YAML document, and every construct on the document its
  * props describe (`src/constructs/props-check.ts`).
  */
-export function checkSpecDocument(doc: unknown): Violation[] {
+export function checkSpecDocument(doc: unknown): Problem[] {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     return [
       { path: [], expected: 'a mapping with apiVersion, kind, metadata and spec', found: describeValue(doc) },
@@ -188,13 +189,13 @@ function withPositions(text: string, file: string, problems: readonly Located[])
 export function locateDocumentViolations(
   text: string,
   file: string,
-  problems: readonly (Violation & { readonly document: number })[],
+  problems: readonly (Problem & { readonly document: number })[],
 ): SpecError[] {
   return withPositions(text, file, problems);
 }
 
 /** Locates a chart-settings or other non-spec problem the same way spec errors are. */
-export function locateViolations(text: string, file: string, problems: readonly Violation[]): SpecError[] {
+export function locateViolations(text: string, file: string, problems: readonly Problem[]): SpecError[] {
   return withPositions(
     text,
     file,

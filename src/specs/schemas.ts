@@ -7,17 +7,11 @@ import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
 import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
 import chart from '../../schemas/chart.schema.json' with { type: 'json' };
 import gitops from '../../schemas/gitops.schema.json' with { type: 'json' };
-import { describeValue } from '../rules/problem.js';
-import { fromJsonPointer, type FieldPath } from '../rules/field-path.js';
+import { describeValue, type Problem } from '../rules/problem.js';
+import { fromJsonPointer } from '../rules/field-path.js';
 import type { SpecKind } from './types.js';
 
 /** A schema violation, before it is given a file and position. */
-export interface Violation {
-  readonly path: FieldPath;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(common);
@@ -36,17 +30,17 @@ const validators: Record<SpecKind | 'chart' | 'gitops', ValidateFunction> = {
  * Validates one parsed document against the published JSON Schema of its kind (or the chart or GitOps settings
  * schema).
  */
-export function checkSchema(kind: SpecKind | 'chart' | 'gitops', data: unknown): Violation[] {
+export function checkSchema(kind: SpecKind | 'chart' | 'gitops', data: unknown): Problem[] {
   const validate = validators[kind];
   if (validate(data)) return [];
   return toViolations(validate.errors ?? [], data);
 }
 
-function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[] {
+function toViolations(errors: readonly ErrorObject[], data: unknown): Problem[] {
   // Inside anyOf the branch errors are noise: the anyOf error itself carries the description.
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const seen = new Set<string>();
-  const out: Violation[] = [];
+  const out: Problem[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('/anyOf/')) continue;
     // A bad key's own error (below, with the key in its path) says what is wrong; the propertyNames error is noise.
@@ -60,7 +54,7 @@ function toViolations(errors: readonly ErrorObject[], data: unknown): Violation[
   return out;
 }
 
-function toViolation(e: ErrorObject, data: unknown): Violation {
+function toViolation(e: ErrorObject, data: unknown): Problem {
   const path = fromJsonPointer(e.instancePath, data);
   if (e.propertyName !== undefined) {
     // A key that breaks `propertyNames`: the key is the value that is wrong.

@@ -2,7 +2,7 @@ import { describeValue } from '../rules/problem.js';
 import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
 import { derivedContainerPorts, pinPortNames } from './ports.js';
-import type { Violation } from './schemas.js';
+import type { Problem } from '../rules/problem.js';
 import type {
   AppServiceSpec,
   EnvVar,
@@ -28,9 +28,9 @@ import { appendAll } from '../util/append.js';
  * The checks a JSON Schema cannot express: Kubernetes name rules on values that become object names, label keys
  * and port names, and the cross-field rules of design §1. Input has already passed its kind's schema.
  */
-export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Problem[] {
   const metadata = doc.metadata as { name: string; namespace?: string; labels?: Record<string, string> };
-  const out: Violation[] = [
+  const out: Problem[] = [
     ...checkName(kind, metadata.name),
     ...checkLabels(['metadata', 'labels'], metadata.labels),
   ];
@@ -62,9 +62,9 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Vi
  * The name and label checks, for a document that failed its schema: they run wherever metadata is well-typed, so a
  * bad name is reported in the same run as a bad port.
  */
-export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>): Violation[] {
+export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>): Problem[] {
   const metadata = doc.metadata as { name?: unknown; labels?: unknown } | undefined;
-  const out: Violation[] = [];
+  const out: Problem[] = [];
   if (typeof metadata?.name === 'string') appendAll(out, checkName(kind, metadata.name));
   const labels = metadata?.labels;
   const stringMap =
@@ -75,7 +75,7 @@ export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>):
   return out;
 }
 
-function checkName(kind: SpecKind, name: string): Violation[] {
+function checkName(kind: SpecKind, name: string): Problem[] {
   // Service names derive from the spec name, and Services need RFC 1035 labels; NodePool names become a label key.
   const problem = kind === 'NodePool' ? checkDns1123Label(name) : checkDns1035Label(name);
   return problem === undefined
@@ -95,7 +95,7 @@ export function checkChartSettingsSemantics(settings: {
   namespace?: string;
   createNamespace?: boolean;
   podSecurity?: string;
-}): Violation[] {
+}): Problem[] {
   const out = checkLabels(['labels'], settings.labels);
   if (settings.ingressClassName !== undefined)
     appendAll(out, checkIngressClassName(['ingressClassName'], settings.ingressClassName));
@@ -127,7 +127,7 @@ interface WorkloadFields {
 }
 
 /** What the API server checks of a workload's container: image, resources, environment. */
-function checkWorkload(spec: WorkloadFields): Violation[] {
+function checkWorkload(spec: WorkloadFields): Problem[] {
   const out = checkImage(['spec', 'image'], spec.image);
   appendAll(out, checkResources(['spec', 'resources'], spec.resources));
   if (spec.envs !== undefined) appendAll(out, checkEnv(['spec', 'envs'], spec.envs));
@@ -139,8 +139,8 @@ function checkWorkload(spec: WorkloadFields): Violation[] {
 export function checkLabels(
   path: FieldPath,
   labels: Readonly<Record<string, unknown>> | undefined,
-): Violation[] {
-  const out: Violation[] = [];
+): Problem[] {
+  const out: Problem[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
     const keyProblem = checkLabelKey(key);
     if (keyProblem !== undefined)
@@ -161,8 +161,8 @@ function portNamePins(doc: Record<string, unknown>): Readonly<Record<string, str
 function checkAppService(
   spec: AppServiceSpec & { size?: number },
   portNames: Readonly<Record<string, string>> | undefined,
-): Violation[] {
-  const out: Violation[] = [];
+): Problem[] {
+  const out: Problem[] = [];
   if (spec.replicas !== undefined && spec.size !== undefined && spec.replicas !== spec.size) {
     out.push({
       path: ['spec', 'size'],
@@ -199,8 +199,8 @@ export function containerPortNames(
 function checkServicePorts(
   ports: readonly ServicePort[],
   portNames: Readonly<Record<string, string>> | undefined,
-): Violation[] {
-  const out: Violation[] = [];
+): Problem[] {
+  const out: Problem[] = [];
   const names = containerPortNames(ports, portNames);
   const seen: Seen = { names: new Set(), ports: new Set(), count: ports.length };
   ports.forEach((p, i) => {
@@ -218,9 +218,9 @@ interface Seen {
   readonly count: number;
 }
 
-function checkPortIdentity(p: ServicePort, at: FieldPath, seen: Seen): Violation[] {
+function checkPortIdentity(p: ServicePort, at: FieldPath, seen: Seen): Problem[] {
   const { names: seenNames, ports: seenPorts, count } = seen;
-  const out: Violation[] = [];
+  const out: Problem[] = [];
   if (p.name === undefined && count > 1) {
     out.push({
       path: [...at, 'name'],
@@ -247,7 +247,7 @@ function checkPortIdentity(p: ServicePort, at: FieldPath, seen: Seen): Violation
   return out;
 }
 
-function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<string>): Violation[] {
+function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<string>): Problem[] {
   const target = p.targetPort;
   if (typeof target === 'number') {
     if (target >= 1 && target <= 65535) return [];
@@ -274,17 +274,17 @@ function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<strin
   ];
 }
 
-function checkMyapp(spec: MyappSpec): Violation[] {
+function checkMyapp(spec: MyappSpec): Problem[] {
   return spec.host === undefined ? [] : checkIngressHost(['spec', 'host'], spec.host);
 }
 
-function checkReserved(path: FieldPath, key: string): Violation[] {
+function checkReserved(path: FieldPath, key: string): Problem[] {
   if (!isReservedNodeKey(key)) return [];
   return [{ path, expected: RESERVED_KEY_EXPECTED, found: describeValue(key), hint: RESERVED_KEY_HINT }];
 }
 
-function checkNodePool(spec: NodePoolSpec): Violation[] {
-  const out: Violation[] = [...checkLabels(['spec', 'labels'], spec.labels)];
+function checkNodePool(spec: NodePoolSpec): Problem[] {
+  const out: Problem[] = [...checkLabels(['spec', 'labels'], spec.labels)];
   for (const key of Object.keys(spec.labels ?? {}))
     appendAll(out, checkReserved(['spec', 'labels', key], key));
   const seen = new Set<string>();
