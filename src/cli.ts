@@ -5,7 +5,7 @@ import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import { formatError } from './rules/problem.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from './util/usage-error.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';

@@ -13,7 +13,7 @@ import { CHART_MODULE_FILES } from '../render/load-charts.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { writeTree } from './git-objects.js';
 import { prepareModuleHome } from './module-home.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** A revision's charts directory on disk. */
 export interface RefTree {

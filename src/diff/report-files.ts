@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** Created or truncated, never through a link put there since it was checked. */
 const NO_FOLLOW_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;

@@ -1,7 +1,7 @@
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import type { SpecError } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { settingsProblems } from './settings-rules.js';
 
 /** The GitOps tools specforge generates objects for. */

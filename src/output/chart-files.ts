@@ -23,7 +23,7 @@ import {
   fsyncSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { LOCK_WAIT_MS } from './dist-writer.js';
 import { acquireLock } from './lock.js';
 import { fsReason } from './fs-reasons.js';

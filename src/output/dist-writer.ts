@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { acquireLock } from './lock.js';
 import { fsReason } from './fs-reasons.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 
 /**
  * `cdk8s synth` deletes its output directory (cdk8s.yaml `output:`, `dist` when unset) before it runs the app: a

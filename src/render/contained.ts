@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SpecError } from '../rules/problem.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { CHART_MODULE_FILES, renderFrom } from './load-charts.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult } from './render.js';

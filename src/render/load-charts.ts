@@ -14,7 +14,7 @@ import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SpecError } from '../rules/problem.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../util/usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
 import { messageOf, modulePlace } from './module-error.js';

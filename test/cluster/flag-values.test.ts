@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiError, KubeClient } from '../../src/kube/client.js';
-import { namespaceValue, objectNameValue } from '../../src/flag-values.js';
+import { namespaceValue, objectNameValue } from '../../src/util/flag-values.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
 

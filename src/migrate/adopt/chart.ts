@@ -5,7 +5,7 @@ import { renderChartsAsync } from '../../render/render.js';
 import type { SpecError } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
-import { UsageError } from '../../usage-error.js';
+import { UsageError } from '../../util/usage-error.js';
 import type { RenderedRef, ResourceRef } from './read.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { connect } from '../../kube/connect.js';
 import { formatError } from '../../rules/problem.js';
-import { UsageError } from '../../usage-error.js';
+import { UsageError } from '../../util/usage-error.js';
 import { SEED_KINDS, seedKindOf } from '../../rules/seed-kinds.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';
 import { fieldManagerProblem, managerNameProblem } from './field-manager.js';

@@ -1,7 +1,7 @@
 /** The command line of `specforge import`: its usage text and its flags, checked before anything is read. */
 import { parseArgs } from 'node:util';
-import { namespaceValue, nonEmptyValue } from '../../flag-values.js';
-import { UsageError } from '../../usage-error.js';
+import { namespaceValue, nonEmptyValue } from '../../util/flag-values.js';
+import { UsageError } from '../../util/usage-error.js';
 
 export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
                        [--kubeconfig FILE] [--context NAME] [--format text|json] [--force]

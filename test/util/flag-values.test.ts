@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { namespaceValue, nonEmptyValue, objectNameValue } from '../src/flag-values.js';
-import { UsageError } from '../src/usage-error.js';
+import { namespaceValue, nonEmptyValue, objectNameValue } from '../../src/util/flag-values.js';
+import { UsageError } from '../../src/util/usage-error.js';
 
 describe('flag values checked as the API server checks names', () => {
   it.each(['default', 'team-a', 'a', '0', 'a'.repeat(63)])('accepts the namespace %j', (ns) => {
