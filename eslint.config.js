@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import { layerConfig } from './eslint.layers.js';
 
 export default tseslint.config(
   {
@@ -42,4 +43,5 @@ export default tseslint.config(
       'max-depth': 'off',
     },
   },
+  ...layerConfig(),
 );

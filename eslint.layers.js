@@ -1,0 +1,80 @@
+// @ts-check
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+/**
+ * The rooms of src/ and the arrows allowed between them (docs/architecture.md). Enforced by
+ * import-x/no-restricted-paths: an import from a room not listed for the importing room is an error.
+ */
+export const ROOMS = {
+  util: [],
+  rules: ['util'],
+  specs: ['rules', 'util'],
+  constructs: ['rules', 'specs', 'imports', 'util'],
+  output: ['rules', 'specs', 'util'],
+  gitops: ['rules', 'specs', 'constructs', 'output', 'util'],
+  render: ['rules', 'specs', 'constructs', 'gitops', 'output', 'imports', 'util'],
+  diff: ['rules', 'specs', 'constructs', 'gitops', 'output', 'render', 'util'],
+  kube: ['rules', 'util'],
+  controller: ['kube', 'rules', 'util'],
+  migrate: ['kube', 'rules', 'specs', 'render', 'output', 'util'],
+};
+
+/**
+ * Single files a room may import from a room it otherwise may not, each with its reason. constructs → output's
+ * dist-writer: a chart validation looks (read-only) whether the App's outdir holds specforge render's output
+ * (src/constructs/outdir-check.ts; docs/decisions.md).
+ */
+export const EXCEPTIONS = { constructs: { output: ['dist-writer.ts'] } };
+
+/** Rooms that must not load cdk8s (the controller runs in a small image; rules and specs are plain values). */
+export const WITHOUT_CDK8S = ['util', 'rules', 'specs', 'kube', 'controller'];
+
+/** The zones for import-x/no-restricted-paths: each room may not import the rooms it is not allowed, nor src/*.ts. */
+export function layerZones() {
+  const rooms = Object.keys(ROOMS);
+  return rooms.map((room) => ({
+    target: `./src/${room}`,
+    from: [
+      ...rooms
+        .filter((r) => r !== room && !ROOMS[room].includes(r))
+        .map((r) => {
+          const allowed = EXCEPTIONS[room]?.[r];
+          return allowed === undefined ? `./src/${r}/**` : `./src/${r}/!(${allowed.join('|')})`;
+        }),
+      ...(ROOMS[room].includes('imports') ? [] : ['./src/imports/**']),
+      './src/*.ts',
+    ],
+    message: `src/${room} may import only ${[room, ...ROOMS[room]].map((r) => `src/${r}`).join(', ')} (docs/architecture.md).`,
+  }));
+}
+
+/** The lint configuration blocks that keep the arrows (spread into eslint.config.js; used alone by test/architecture.test.ts). */
+export function layerConfig() {
+  return [
+    {
+      files: ['src/**/*.ts'],
+      plugins: { 'import-x': importX },
+      settings: {
+        'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      },
+      rules: {
+        'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
+        'import-x/no-unresolved': 'error',
+      },
+    },
+    {
+      files: WITHOUT_CDK8S.map((room) => `src/${room}/**/*.ts`),
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: ['cdk8s', 'cdk8s-plus-27', 'constructs'].map((name) => ({
+              name,
+              message: 'This room runs without cdk8s (docs/architecture.md).',
+            })),
+          },
+        ],
+      },
+    },
+  ];
+}

@@ -1,0 +1,87 @@
+/**
+ * The arrows between the rooms of src/ (docs/architecture.md) are kept by the linter: these cases show the rule bites
+ * on a wrong import and stays quiet on an allowed one, so a change to the lint configuration cannot switch it off
+ * unnoticed.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+// @ts-expect-error: a JavaScript module without declarations
+import { layerConfig } from '../eslint.layers.js';
+import { describe, expect, it } from 'vitest';
+
+// The layer blocks of eslint.config.js alone, with the TypeScript parser but no type information (the planted
+// files exist only as text here).
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...layerConfig()],
+});
+
+async function rulesHit(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('the import directions between the rooms of src/', () => {
+  it('refuse an import from a room above (rules importing specs)', async () => {
+    const hits = await rulesHit(
+      'src/rules/planted.ts',
+      "import type { SpecKind } from '../specs/types.js';\nexport type K = SpecKind;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse migration reaching the cluster through the controller', async () => {
+    const hits = await rulesHit(
+      'src/migrate/import/planted.ts',
+      "import * as decide from '../../controller/decide.js';\nexport const d = decide;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse the render importing migration', async () => {
+    const hits = await rulesHit(
+      'src/render/planted.ts',
+      "import * as plan from '../migrate/adopt/plan.js';\nexport const p = plan;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse a room importing the command line (src/cli.ts)', async () => {
+    const hits = await rulesHit(
+      'src/diff/planted.ts',
+      "import { main } from '../cli.js';\nexport const m = main;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse cdk8s in the controller, which runs without it', async () => {
+    const hits = await rulesHit(
+      'src/controller/planted.ts',
+      "import { App } from 'cdk8s';\nexport const a = App;\n",
+    );
+    expect(hits).toContain('no-restricted-imports');
+  });
+
+  it('allow an import down the floors (constructs using rules and specs)', async () => {
+    const hits = await rulesHit(
+      'src/constructs/planted.ts',
+      "import { formatPath } from '../rules/field-path.js';\nimport type { SpecKind } from '../specs/types.js';\nexport const f = formatPath;\nexport type K = SpecKind;\n",
+    );
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('the modules of src/', () => {
+  it('are none over 400 lines (src/imports/, generated, aside)', () => {
+    const long = readdirSync('src', { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => join(e.parentPath, e.name))
+      .filter((p) => !p.startsWith(join('src', 'imports')))
+      .map((p) => `${p}: ${readFileSync(p, 'utf8').split('\n').length - 1} lines`)
+      .filter((l) => Number(/: (\d+) lines$/.exec(l)?.[1]) > 400);
+    expect(long).toEqual([]);
+  });
+});
