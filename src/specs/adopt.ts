@@ -1,4 +1,5 @@
-import { checkIngressClassName, checkIngressHost, subdomainProblem } from '../rules/api-rules.js';
+import { checkIngressClassName, checkIngressHost } from '../rules/networking-ingress.js';
+import { subdomainProblem } from '../rules/k8s-names.js';
 import { describeValue } from '../rules/problem.js';
 import {
   checkDns1035Label,
@@ -8,10 +9,10 @@ import {
   checkPortName,
 } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
-import { containerPortsOfSpec } from './ports.js';
+import { containerPortsOfSpec } from '../rules/ports.js';
 import type { Problem } from '../rules/problem.js';
 import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
-import { checkLabels } from './semantic.js';
+import { checkLabels } from '../rules/meta.js';
 import type {
   AdoptContainerPins,
   AdoptExposedNames,
