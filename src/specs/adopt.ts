@@ -1,5 +1,6 @@
 import { checkIngressClassName, checkIngressHost } from '../rules/networking-ingress.js';
 import { subdomainProblem } from '../rules/k8s-names.js';
+import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
 import { describeValue } from '../rules/problem.js';
 import {
   checkDns1035Label,
@@ -139,8 +140,6 @@ export function checkRouteHost(path: FieldPath, host: string): Problem[] {
     ];
   return checkIngressHost(path, host);
 }
-
-const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 function checkClassAnnotation(value: string, metadata: unknown): Problem[] {
   const out = checkIngressClassName(['adopt', 'ingressClassAnnotation'], value);
