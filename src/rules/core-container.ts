@@ -4,8 +4,10 @@ import { describeValue, type Problem } from './problem.js';
 /**
  * A container's image, as the API server validates it.
  *
- * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/core/validation/validation.go: `validateContainerCommon` (the
- * `len(ctr.Image) != len(strings.TrimSpace(ctr.Image))` check). The container's environment and resources are in
+ * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/core/validation/validation.go: `validateContainersOnlyForPod` (the
+ * `len(ctr.Image) != len(strings.TrimSpace(ctr.Image))` check, "must not have leading or trailing whitespace"),
+ * which runs when a Pod is created, not on a pod template (`validateContainerCommon` leaves whitespace alone): the
+ * Deployment is accepted, its Pods are not. The container's environment and resources are in
  * src/rules/core-env.ts and src/rules/core-resources.ts. Pure.
  */
 
