@@ -40,6 +40,6 @@ export {
 } from './render/render.js';
 export type { ArgocdSettings, FluxSettings, GitopsSettings, GitopsTool } from './gitops/settings.js';
 export type { ChartModule } from './render/build-chart.js';
-export { derivedContainerPorts, type DerivedContainerPort } from './specs/ports.js';
+export { derivedContainerPorts, type DerivedContainerPort } from './rules/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';
 export { toYaml, toYamlDocuments } from './output/yaml.js';

@@ -20,7 +20,7 @@
  * @packageDocumentation
  */
 import { type Chart } from 'cdk8s';
-import { parseAllDocuments } from 'yaml';
+import { readRenderedYaml } from './output/read-back.js';
 import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
@@ -126,11 +126,7 @@ function toRendered(result: RenderResult): RenderedCharts {
     // dist/_argocd, dist/_flux: the GitOps objects (src/gitops/output.ts); every other directory is a chart.
     const [into, key] = dir.startsWith('_') ? [gitops, dir.slice(1)] : [charts, dir];
     const list = into.get(key) ?? [];
-    if (file !== KUSTOMIZATION_FILE)
-      appendAll(
-        list,
-        parseAllDocuments(bytes).map((d) => d.toJS() as RenderedManifest),
-      );
+    if (file !== KUSTOMIZATION_FILE) appendAll(list, readRenderedYaml(bytes) as RenderedManifest[]);
     into.set(key, list);
   }
   return {

@@ -5,7 +5,7 @@ import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
-import { derivedContainerPorts } from '../specs/ports.js';
+import { derivedContainerPorts } from '../rules/ports.js';
 
 /** Props of {@link AppService}: the spec fields of an AppService, plus {@link CommonProps}. */
 export interface AppServiceProps extends CommonProps {

@@ -1,15 +1,13 @@
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
+import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
 import { named, type PinnedWorkload } from './adopt.js';
 import type { Platform, Resolved } from './common.js';
 import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
 
 /** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
 export const DEFAULT_INGRESS_CLASS = 'nginx';
-
-/** The annotation the Myapp operator wrote the Ingress class in (before `spec.ingressClassName` existed). */
-export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 /** How a workload's Service is exposed: an Ingress (`kubernetes`) or an OpenShift Route (`openshift`). */
 export interface ExposureParts {

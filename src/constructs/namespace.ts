@@ -5,15 +5,14 @@ import { checkDns1123Label } from '../rules/k8s-names.js';
 import { formatPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import { MANAGED_BY } from '../rules/labels.js';
+import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL, POD_SECURITY_ENFORCE_LABEL } from '../rules/labels.js';
 import { ManifestObject, type Manifest } from './manifest-object.js';
 import { formatPropViolation, type PropViolation } from './props-check.js';
 
 /** A Pod Security Standards level, as the `pod-security.kubernetes.io/enforce` label takes it. */
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 
-/** The label Pod Security admission reads the enforced level from. */
-export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+export { POD_SECURITY_ENFORCE_LABEL } from '../rules/labels.js';
 
 /** Props of {@link ChartNamespace}. */
 export interface ChartNamespaceProps {
@@ -61,8 +60,8 @@ export class ChartNamespace extends Construct {
         name,
         labels: {
           ...chart.labels,
-          'app.kubernetes.io/managed-by': MANAGED_BY,
-          'app.kubernetes.io/part-of': chart.node.id,
+          [MANAGED_BY_LABEL]: MANAGED_BY,
+          [PART_OF_LABEL]: chart.node.id,
           ...(props.podSecurity === undefined ? {} : { [POD_SECURITY_ENFORCE_LABEL]: props.podSecurity }),
         },
       },

@@ -7,12 +7,12 @@ import type {
   NodePoolSpec,
   Taint,
 } from '../specs/types.js';
+import { NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
 import { named } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
 
-/** The API group/version of the NodePool resource the specforge controller serves. */
-export const NODEPOOL_API_VERSION = 'nodes.specforge.dev/v1';
+export { NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
 
 /**
  * Props of {@link NodePool}: the spec fields of a NodePool (its `labels` and `taints` go on Nodes), plus the

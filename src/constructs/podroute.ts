@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { PODROUTE_PORT } from '../specs/ports.js';
+import { PODROUTE_PORT } from '../rules/ports.js';
 import type { PodrouteAdoptPins } from '../specs/types.js';
 import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps, type Platform } from './common.js';

@@ -8,6 +8,7 @@ import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
+import { APPS_API_VERSION, NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
 import { plainCopy } from './plain.js';
 import { appendAll } from '../util/append.js';
 
@@ -37,10 +38,10 @@ const EXPOSED: readonly SpecKind[] = ['Myapp', 'Podroute'];
 const labelsProp = (kind: SpecKind): string => (kind === 'NodePool' ? 'objectLabels' : 'labels');
 
 const API_VERSION: Readonly<Record<SpecKind, string>> = {
-  AppService: 'apps.specforge.dev/v1alpha1',
-  Myapp: 'apps.specforge.dev/v1alpha1',
-  Podroute: 'apps.specforge.dev/v1alpha1',
-  NodePool: 'nodes.specforge.dev/v1',
+  AppService: APPS_API_VERSION,
+  Myapp: APPS_API_VERSION,
+  Podroute: APPS_API_VERSION,
+  NodePool: NODEPOOL_API_VERSION,
 };
 
 /** One problem with a prop: `path` is the prop path (`ports[0].port`). */

@@ -6,7 +6,7 @@ import type {
   V1ServicePort,
 } from '@kubernetes/client-node';
 import type { Construct } from 'constructs';
-import { pinPortNames } from '../specs/ports.js';
+import { pinPortNames } from '../rules/ports.js';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
 import { named, type PinnedWorkload } from './adopt.js';
 import { container, podSecurityContext, type Hardening, type Resolved } from './common.js';

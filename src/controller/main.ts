@@ -16,8 +16,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { realDelay, type Delay } from './reflector.js';
 import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
-import { subdomainProblem } from '../rules/api-rules.js';
-import { checkDns1123Label } from '../rules/k8s-names.js';
+import { checkDns1123Label, subdomainProblem } from '../rules/k8s-names.js';
 
 /** Bounds of `--workers`: at least one, or nothing is ever reconciled; more than 64 only adds contention. */
 export const MIN_WORKERS = 1;

@@ -4,19 +4,19 @@
  * small on clusters with thousands of Nodes.
  */
 import { isReservedNodeKey } from '../rules/node-keys.js';
+import { MEMBERSHIP_PREFIX, OWNED_ANNOTATION } from '../rules/vocabulary.js';
 
-/** API group of the NodePool kind this controller serves. */
-export const GROUP = 'nodes.specforge.dev';
-export const VERSION = 'v1';
-/** Node annotation recording, per pool, the label keys and taints the controller added (see {@link Owned}). */
-export const OWNED_ANNOTATION = `${GROUP}/owned`;
-/** Finalizer that holds a NodePool until every Node it touched is cleaned. */
-export const FINALIZER = `${GROUP}/cleanup`;
-/**
- * A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P` (any value; with
- * `spec.membership`, exactly that value: see `isMember` in `membership.ts`).
- */
-export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
+// The NodePool API group and version, the owned-keys annotation, the finalizer, the membership label prefix
+// (`node-role.kubernetes.io/P`; with `spec.membership`, exactly that value: see `isMember` in `membership.ts`) and
+// the controller's name (field manager, reporting controller) are the shared vocabulary's.
+export {
+  NODEPOOL_GROUP as GROUP,
+  NODEPOOL_VERSION as VERSION,
+  OWNED_ANNOTATION,
+  NODEPOOL_FINALIZER as FINALIZER,
+  MEMBERSHIP_PREFIX,
+  CONTROLLER_NAME,
+} from '../rules/vocabulary.js';
 /**
  * True for a label key or taint id (`key:effect`) that is Kubernetes' own: prefix `kubernetes.io`, `k8s.io` or a
  * subdomain of either (see `src/rules/node-keys.ts`). The node lifecycle controller's keys, the kubelet's, the cloud
@@ -25,9 +25,6 @@ export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
 export function isReservedKey(key: string): boolean {
   return isReservedNodeKey(key);
 }
-
-/** Field manager / reporting controller name. */
-export const CONTROLLER_NAME = 'specforge-nodepool-controller';
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 

@@ -8,6 +8,7 @@ import { kindKey } from './manifests.js';
 import type { Effect, EffectLevel, FieldChange, ObjectChange, ObjectRef } from './model.js';
 import { fieldRuleMatches, type FieldRule } from './field-rule.js';
 import { IMMUTABLE_RULES } from './immutable-rules.js';
+import { NODEPOOL_GROUP_KIND, RUNTIME_CLASS_GROUP_KIND as RUNTIME_CLASS } from '../rules/vocabulary.js';
 
 interface ObjectRule {
   readonly id: string;
@@ -21,7 +22,6 @@ const WORKLOADS = ['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'app
 const ROLES = ['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/ClusterRole'];
 const CRD = 'apiextensions.k8s.io/CustomResourceDefinition';
 const INGRESS = 'networking.k8s.io/Ingress';
-const RUNTIME_CLASS = 'node.k8s.io/RuntimeClass';
 
 const FIELD_RULES: readonly FieldRule[] = [
   ...IMMUTABLE_RULES,
@@ -100,7 +100,7 @@ const FIELD_RULES: readonly FieldRule[] = [
   },
   {
     id: 'node-pool',
-    kinds: ['nodes.specforge.dev/NodePool'],
+    kinds: [NODEPOOL_GROUP_KIND],
     paths: ['spec.labels', 'spec.taints'],
     level: 'disrupts',
     text: 'Node labels or taints changed: the controller updates the member Nodes (a NoExecute taint evicts pods)',
@@ -167,7 +167,7 @@ const OBJECT_RULES: readonly ObjectRule[] = [
   {
     id: 'node-pool-removed',
     change: 'removed',
-    kinds: ['nodes.specforge.dev/NodePool'],
+    kinds: [NODEPOOL_GROUP_KIND],
     level: 'disrupts',
     text: 'object removed: deleted on sync with pruning; the controller takes its labels and taints off the member Nodes',
   },

@@ -20,6 +20,7 @@ import {
 } from './immutable-conditions.js';
 import { pathPattern } from './paths.js';
 import { quantityValue } from './quantity.js';
+import { RUNTIME_CLASS_GROUP_KIND } from '../rules/vocabulary.js';
 
 export const IMMUTABLE =
   'immutable, the apply will fail (delete the object and let the sync create it again)';
@@ -226,7 +227,7 @@ export const IMMUTABLE_RULES: readonly FieldRule[] = [
   },
   {
     id: 'handler-immutable',
-    kinds: ['node.k8s.io/RuntimeClass'],
+    kinds: [RUNTIME_CLASS_GROUP_KIND],
     paths: ['handler'],
     level: 'fails',
     text: `handler changed: ${IMMUTABLE}`,

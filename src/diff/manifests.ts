@@ -8,6 +8,7 @@ import { formatPath } from '../rules/field-path.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
 import type { Obj } from '../rules/objects.js';
 import { groupOf } from '../rules/objects.js';
+import { KUSTOMIZE_CONFIG_GROUP } from '../rules/vocabulary.js';
 import type { ManifestObject, ObjectRef } from './model.js';
 
 /** Whether a path under dist/ can hold objects: a `.yaml`/`.yml` file inside a chart directory. */
@@ -121,5 +122,5 @@ function isObject(doc: unknown): doc is Obj {
 }
 
 function isKustomization(o: Obj): boolean {
-  return o.kind === 'Kustomization' && String(o.apiVersion).startsWith('kustomize.config.k8s.io/');
+  return o.kind === 'Kustomization' && String(o.apiVersion).startsWith(`${KUSTOMIZE_CONFIG_GROUP}/`);
 }

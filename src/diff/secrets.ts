@@ -5,12 +5,11 @@
  * named. `specforge diff --show-secrets` keeps them. Pure: a report in, a report out.
  */
 import type { DiffReport, FieldChange, ObjectChange, Segment } from './model.js';
+import { LAST_APPLIED_ANNOTATION as LAST_APPLIED } from '../rules/vocabulary.js';
 
 /** What a hidden value is shown as, on each side. */
 export const HIDDEN_BEFORE = '*** (before)';
 export const HIDDEN_AFTER = '*** (after)';
-
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** The report with every Secret value hidden, and how many fields were. */
 export function hideSecrets(report: DiffReport): DiffReport {

@@ -8,6 +8,7 @@
 import { kindKey, refKey } from './manifests.js';
 import type { Located } from './model.js';
 import type { Obj } from '../rules/objects.js';
+import { NODEPOOL_GROUP_KIND, RUNTIME_CLASS_GROUP_KIND as RUNTIME_CLASS } from '../rules/vocabulary.js';
 
 /** An edge between two objects, by {@link refKey}. */
 export interface Edge {
@@ -16,7 +17,6 @@ export interface Edge {
 }
 
 const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet']);
-const RUNTIME_CLASS = 'node.k8s.io/RuntimeClass';
 const CLUSTER_KINDS = new Set([RUNTIME_CLASS, 'rbac.authorization.k8s.io/ClusterRole']);
 
 /** Every edge among `objects` (one side), in a fixed order: by source object, then target. */
@@ -54,7 +54,7 @@ type Named = (kind: string, name: unknown, namespace?: unknown) => string | unde
 const LINKS: Readonly<Record<string, (json: Obj, named: Named, o: Located) => (string | undefined)[]>> = {
   'networking.k8s.io/Ingress': (json, named) => ingressBackends(json).map((n) => named('/Service', n)),
   'route.openshift.io/Route': (json, named) => routeBackends(json).map((n) => named('/Service', n)),
-  'nodes.specforge.dev/NodePool': (_json, named, o) => [named(RUNTIME_CLASS, o.ref.name)],
+  [NODEPOOL_GROUP_KIND]: (_json, named, o) => [named(RUNTIME_CLASS, o.ref.name)],
   ...Object.fromEntries(
     [...WORKLOADS].map((w) => [
       w,

@@ -1,4 +1,5 @@
 import type { Obj } from '../rules/objects.js';
+import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import { SYNC_WAVE } from './argocd-order.js';
 import type { ArgocdSettings } from './settings.js';
 
@@ -36,7 +37,7 @@ export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
     metadata: {
       name: t.chart,
       namespace: s.namespace ?? 'argocd',
-      labels: { 'app.kubernetes.io/managed-by': 'specforge', 'app.kubernetes.io/part-of': t.chart },
+      labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [PART_OF_LABEL]: t.chart },
       ...annotationsOf(s, t),
     },
     spec: {

@@ -1,5 +1,6 @@
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import { describeObject, groupOf, objectKey, type Obj } from '../rules/objects.js';
+import { RUNTIME_CLASS_GROUP_KIND } from '../rules/vocabulary.js';
 
 /** The objects of one chart, as rendered. */
 export interface ChartObjects {
@@ -85,7 +86,7 @@ function providerSlot(o: Located): [keyof Providers, string] | undefined {
   if (kind === 'apiextensions.k8s.io/CustomResourceDefinition')
     return ['crdOf', `${obj.spec?.group}/${obj.spec?.names?.kind}`];
   if (kind === '/Namespace') return ['namespaces', String(obj.metadata?.name)];
-  if (kind === 'node.k8s.io/RuntimeClass') return ['runtimeClasses', String(obj.metadata?.name)];
+  if (kind === RUNTIME_CLASS_GROUP_KIND) return ['runtimeClasses', String(obj.metadata?.name)];
   if (obj.kind === 'NodePool') return ['nodePools', `${o.chart}/${obj.metadata?.name}`];
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Obj } from '../rules/objects.js';
+import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import type { ChartTarget } from './argocd-application.js';
 import type { FluxSettings } from './settings.js';
 
@@ -17,7 +18,7 @@ export function fluxKustomization(s: FluxSettings, t: ChartTarget): Obj {
     metadata: {
       name: t.chart,
       namespace,
-      labels: { 'app.kubernetes.io/managed-by': 'specforge', 'app.kubernetes.io/part-of': t.chart },
+      labels: { [MANAGED_BY_LABEL]: MANAGED_BY, [PART_OF_LABEL]: t.chart },
     },
     spec: {
       interval: s.interval ?? '10m',

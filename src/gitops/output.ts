@@ -1,6 +1,7 @@
 import { toYaml } from '../output/yaml.js';
 import type { SpecError } from '../rules/problem.js';
 import type { Obj } from '../rules/objects.js';
+import { KUSTOMIZE_CONFIG_API_VERSION } from '../rules/vocabulary.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';
 import { fluxKustomization } from './flux-kustomization.js';
@@ -45,7 +46,7 @@ export function gitopsFiles(
     files.set(
       `${dir}/kustomization.yaml`,
       HEADER(name) +
-        toYaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: names }),
+        toYaml({ apiVersion: KUSTOMIZE_CONFIG_API_VERSION, kind: 'Kustomization', resources: names }),
     );
   };
   const { argocd, flux } = settings;

@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { readRenderedYaml } from '../output/read-back.js';
 import { toYaml } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
@@ -61,5 +61,5 @@ function kustomization(files: readonly string[]): string {
 export function objectsOfFiles(files: ReadonlyMap<string, string>): Obj[] {
   return [...files]
     .filter(([path]) => path.split('/').at(-1) !== KUSTOMIZATION_FILE)
-    .flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS() as Obj));
+    .flatMap(([, text]) => readRenderedYaml(text) as Obj[]);
 }

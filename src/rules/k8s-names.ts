@@ -1,11 +1,15 @@
 /**
- * Kubernetes name rules, as the API server applies them (k8s.io/apimachinery/pkg/util/validation).
+ * Kubernetes name rules, as the API server applies them.
+ *
+ * Mirrors (v0.34) k8s.io/apimachinery/pkg/util/validation/validation.go: `IsDNS1123Label`, `IsDNS1035Label`,
+ * `IsDNS1123Subdomain`, `IsQualifiedName` (label and taint keys), `IsValidLabelValue`, `IsValidPortName`.
  * Each returns `undefined` when the value is valid, else a sentence saying what is expected.
  */
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** RFC 1123 subdomain (`IsDNS1123Subdomain`, without its length limit of 253). */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -14,6 +18,13 @@ const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export function checkDns1123Label(value: string): string | undefined {
   if (value.length <= 63 && DNS1123_LABEL.test(value)) return undefined;
   return 'a DNS label (RFC 1123): at most 63 characters of a-z, 0-9 and "-", starting and ending with a letter or digit';
+}
+
+/** A DNS subdomain (RFC 1123), the rule for most object names and for Ingress classes; undefined when valid. */
+export function subdomainProblem(value: string): string | undefined {
+  return value.length <= 253 && DNS1123_SUBDOMAIN.test(value)
+    ? undefined
+    : 'a lowercase DNS subdomain (RFC 1123): a-z, 0-9, "-" and ".", starting and ending with a letter or digit, at most 253 characters';
 }
 
 /** RFC 1035 label: the rule for Service names, which derive from a spec's name. */

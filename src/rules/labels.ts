@@ -11,6 +11,13 @@
 export const MANAGED_BY = 'specforge';
 export const SPEC_KIND_LABEL = 'specforge.dev/spec-kind';
 export const SPEC_NAME_LABEL = 'specforge.dev/spec-name';
+/** The Kubernetes recommended labels specforge writes (app.kubernetes.io/…). */
+export const NAME_LABEL = 'app.kubernetes.io/name';
+export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const PART_OF_LABEL = 'app.kubernetes.io/part-of';
+/** The label Pod Security admission reads the enforced level from. */
+export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 
 /** Who an object belongs to: the spec that made it and the chart it lives in. */
 export interface Owner {
@@ -26,10 +33,10 @@ export interface Owner {
 export function ownerLabels(owner: Owner): Record<string, string> {
   return {
     app: owner.name,
-    'app.kubernetes.io/instance': owner.name,
-    'app.kubernetes.io/managed-by': MANAGED_BY,
-    'app.kubernetes.io/name': owner.name,
-    'app.kubernetes.io/part-of': owner.partOf,
+    [INSTANCE_LABEL]: owner.name,
+    [MANAGED_BY_LABEL]: MANAGED_BY,
+    [NAME_LABEL]: owner.name,
+    [PART_OF_LABEL]: owner.partOf,
     [SPEC_KIND_LABEL]: owner.kind.toLowerCase(),
     [SPEC_NAME_LABEL]: owner.name,
   };

@@ -1,8 +1,7 @@
-import { checkAnnotations } from './api-rules.js';
 import { describeValue } from './problem.js';
 import { checkDns1123Label } from './k8s-names.js';
 import type { Problem } from './problem.js';
-import { checkLabels } from '../specs/semantic.js';
+import { checkAnnotations, checkLabels } from './meta.js';
 import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
 import { groupOf, type Obj } from './objects.js';

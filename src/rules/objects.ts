@@ -1,5 +1,10 @@
-import type { SourceRef } from '../specs/types.js';
 import clusterScoped from './cluster-scoped.json' with { type: 'json' };
+
+/** Where a document came from: the file as named on the command line and its 1-based index in the file. */
+export interface SourceRef {
+  readonly file: string;
+  readonly document: number;
+}
 
 /** One rendered object, with the spec it came from (absent for objects of chart modules). */
 export interface RenderedObject {

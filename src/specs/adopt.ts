@@ -1,4 +1,6 @@
-import { checkIngressClassName, checkIngressHost, subdomainProblem } from '../rules/api-rules.js';
+import { checkIngressClassName, checkIngressHost } from '../rules/networking-ingress.js';
+import { subdomainProblem } from '../rules/k8s-names.js';
+import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
 import { describeValue } from '../rules/problem.js';
 import {
   checkDns1035Label,
@@ -8,10 +10,10 @@ import {
   checkPortName,
 } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
-import { containerPortsOfSpec } from './ports.js';
+import { containerPortsOfSpec } from '../rules/ports.js';
 import type { Problem } from '../rules/problem.js';
 import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
-import { checkLabels } from './semantic.js';
+import { checkLabels } from '../rules/meta.js';
 import type {
   AdoptContainerPins,
   AdoptExposedNames,
@@ -138,8 +140,6 @@ export function checkRouteHost(path: FieldPath, host: string): Problem[] {
     ];
   return checkIngressHost(path, host);
 }
-
-const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 function checkClassAnnotation(value: string, metadata: unknown): Problem[] {
   const out = checkIngressClassName(['adopt', 'ingressClassAnnotation'], value);

@@ -1,7 +1,7 @@
 import { describeValue } from '../rules/problem.js';
 import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
-import { derivedContainerPorts, pinPortNames } from './ports.js';
+import { derivedContainerPorts, pinPortNames } from '../rules/ports.js';
 import type { Problem } from '../rules/problem.js';
 import type {
   AppServiceSpec,
@@ -12,15 +12,12 @@ import type {
   ServicePort,
   SpecKind,
 } from './types.js';
-import {
-  checkAnnotations,
-  checkEnv,
-  checkImage,
-  checkIngressClassName,
-  checkIngressHost,
-  checkResources,
-  checkServicePortsApi,
-} from '../rules/api-rules.js';
+import { checkAnnotations, checkLabels } from '../rules/meta.js';
+import { checkImage } from '../rules/core-container.js';
+import { checkEnv } from '../rules/core-env.js';
+import { checkResources } from '../rules/core-resources.js';
+import { checkServicePortsApi } from '../rules/core-service.js';
+import { checkIngressClassName, checkIngressHost } from '../rules/networking-ingress.js';
 import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
 import { appendAll } from '../util/append.js';
 
@@ -132,23 +129,6 @@ function checkWorkload(spec: WorkloadFields): Problem[] {
   appendAll(out, checkResources(['spec', 'resources'], spec.resources));
   if (spec.envs !== undefined) appendAll(out, checkEnv(['spec', 'envs'], spec.envs));
   if (spec.env !== undefined) appendAll(out, checkEnv(['spec', 'env'], spec.env));
-  return out;
-}
-
-/** Label keys and values, as the API server checks them (a value that is not a string is one problem too). */
-export function checkLabels(
-  path: FieldPath,
-  labels: Readonly<Record<string, unknown>> | undefined,
-): Problem[] {
-  const out: Problem[] = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    const keyProblem = checkLabelKey(key);
-    if (keyProblem !== undefined)
-      out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
-    const valueProblem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
-    if (valueProblem !== undefined)
-      out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
-  }
   return out;
 }
 

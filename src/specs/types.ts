@@ -3,36 +3,13 @@
  * Field names follow the seeds' CRDs; see design §1.
  */
 
-/** core/v1 EnvVar. */
-export interface EnvVar {
-  readonly name: string;
-  readonly value?: string;
-  readonly valueFrom?: Record<string, unknown>;
-}
+import type { EnvVar, ResourceRequirements, ServicePort, Taint } from '../rules/core-types.js';
+import type { SourceRef } from '../rules/objects.js';
 
-/** core/v1 ResourceRequirements. Quantities are kept as written. */
-export interface ResourceRequirements {
-  readonly limits?: Record<string, string | number>;
-  readonly requests?: Record<string, string | number>;
-  readonly claims?: readonly { readonly name: string; readonly request?: string }[];
-}
-
-/** core/v1 ServicePort, as AppService's `ports` carry them. */
-export interface ServicePort {
-  readonly name?: string;
-  readonly protocol?: 'TCP' | 'UDP' | 'SCTP';
-  readonly appProtocol?: string;
-  readonly port: number;
-  readonly targetPort?: number | string;
-  readonly nodePort?: number;
-}
-
-/** core/v1 Taint (without timeAdded). */
-export interface Taint {
-  readonly key: string;
-  readonly value?: string;
-  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-}
+// The core/v1 shapes, where a document came from and the kinds are the rule set's; the spec reader uses them.
+export type { EnvVar, ResourceRequirements, ServicePort, Taint } from '../rules/core-types.js';
+export type { SourceRef } from '../rules/objects.js';
+export { SPEC_KINDS, type SpecKind } from '../rules/spec-kinds.js';
 
 /** `spec` of an AppService document. */
 export interface AppServiceSpec {
@@ -217,12 +194,6 @@ export interface NodePoolAdoptPins {
 /** The `adopt` block of any spec document: the pins of its kind. */
 export type AdoptPins = WorkloadAdoptPins | MyappAdoptPins | PodrouteAdoptPins | NodePoolAdoptPins;
 
-/** Where a document came from: the file as named on the command line and its 1-based index in the file. */
-export interface SourceRef {
-  readonly file: string;
-  readonly document: number;
-}
-
 /** The fields every typed spec document has: kind, apiVersion, metadata, spec, and where it came from. */
 export interface SpecBase<K extends string, S, P = AdoptPins> {
   readonly kind: K;
@@ -248,9 +219,3 @@ export type NodePoolDocument = SpecBase<'NodePool', NodePoolSpec, NodePoolAdoptP
 
 /** One validated high-level spec. */
 export type SpecDocument = AppServiceDocument | MyappDocument | PodrouteDocument | NodePoolDocument;
-
-/** The high-level kinds specforge renders. */
-export type SpecKind = SpecDocument['kind'];
-
-/** Every {@link SpecKind}, in the order messages list them. */
-export const SPEC_KINDS: readonly SpecKind[] = ['AppService', 'Myapp', 'Podroute', 'NodePool'];

@@ -3,11 +3,13 @@
  * each sample goes through `kubectl create --dry-run=client -o json` (sigs.k8s.io/yaml, as `kubectl apply -f`
  * reads files) into a schemaless custom resource, and through specforge's reader (js-yaml, YAML 1.2). specforge
  * must flag exactly the samples whose readings differ (src/specs/yaml-read.ts), so it never keeps a meaning
- * kubectl would not, and never refuses a value both read alike.
+ * kubectl would not, and never refuses a value both read alike. The samples and kubectl's readings are one table
+ * (test/support/yaml-readings.ts), which test/specs/yaml-read.test.ts runs against the emulation without a cluster.
  */
 import { load } from 'js-yaml';
 import { beforeAll, expect, it } from 'vitest';
 import { readYamlDocuments, yaml11Reading } from '../../src/specs/yaml-read.js';
+import { YAML_READINGS } from '../support/yaml-readings.js';
 import { clusterDescribe } from './helpers.js';
 import { kubectl } from './kubectl.js';
 
@@ -28,80 +30,28 @@ spec:
           x-kubernetes-preserve-unknown-fields: true
 `;
 
-const SAMPLES = [
-  'yes',
-  'Yes',
-  'YES',
-  'no',
-  'No',
-  'on',
-  'On',
-  'off',
-  'OFF',
-  'y',
-  'Y',
-  'n',
-  'N',
-  'true',
-  'False',
-  '012',
-  '-012',
-  '+012',
-  '00',
-  '07',
-  '010',
-  '08',
-  '0o12',
-  '0x1F',
-  '0b101',
-  '1_000',
-  '0x_1F',
-  '2001-12-14',
-  '2001-12-14T21:59:43.10-05:00',
-  '1e3',
-  '1.5e+3',
-  '1:20',
-  '3.0',
-  '+5',
-  '-0',
-  'yess',
-  'nope',
-  'null',
-  '~',
-  '+0x1F',
-  '-0o12',
-  '0X1F',
-  '0B1',
-  '0O12',
-  '1_000.5',
-  '-0b101',
-  '+.5',
-  '1__0',
-  '0x',
-  '08.5',
-  '1.',
-  '-0.0',
-  '0o8',
-];
-
 clusterDescribe('YAML readings: specforge against kubectl', () => {
   beforeAll(() => {
     kubectl(['apply', '--server-side', '-f', '-'], [0], CRD);
     kubectl(['wait', '--for=condition=Established', 'crd/probes.yaml.specforge.dev', '--timeout=30s']);
   });
 
-  it.each(SAMPLES)('flags %s exactly when kubectl reads it differently from YAML 1.2', (raw) => {
-    const doc = `apiVersion: yaml.specforge.dev/v1\nkind: Probe\nmetadata: { name: p }\nv: ${raw}\n`;
-    const byKubectl = JSON.parse(
-      kubectl(['create', '--dry-run=client', '-o', 'json', '-f', '-'], [0], doc),
-    ).v;
-    const by12 = (load(`v: ${raw}`) as { v: unknown }).v;
-    const differs = JSON.stringify(byKubectl) !== JSON.stringify(by12);
-    expect(
-      yaml11Reading(raw) !== undefined,
-      `kubectl ${JSON.stringify(byKubectl)}, YAML 1.2 ${JSON.stringify(by12)}`,
-    ).toBe(differs);
-  });
+  it.each(YAML_READINGS)(
+    'reads $raw as the table says ($kubectl), and specforge flags it exactly when that differs from YAML 1.2',
+    ({ raw, kubectl: expected }) => {
+      const doc = `apiVersion: yaml.specforge.dev/v1\nkind: Probe\nmetadata: { name: p }\nv: ${raw}\n`;
+      const byKubectl = JSON.parse(
+        kubectl(['create', '--dry-run=client', '-o', 'json', '-f', '-'], [0], doc),
+      ).v;
+      expect(JSON.stringify(byKubectl)).toBe(JSON.stringify(expected));
+      const by12 = (load(`v: ${raw}`) as { v: unknown }).v;
+      const differs = JSON.stringify(byKubectl) !== JSON.stringify(by12);
+      expect(
+        yaml11Reading(raw) !== undefined,
+        `kubectl ${JSON.stringify(byKubectl)}, YAML 1.2 ${JSON.stringify(by12)}`,
+      ).toBe(differs);
+    },
+  );
 
   it.each([
     ['<<: { a: 1 }', true],

@@ -1,4 +1,5 @@
 import type { Obj } from '../../rules/objects.js';
+import { INGRESS_CLASS_ANNOTATION } from '../../rules/vocabulary.js';
 import type {
   AdoptContainerPins,
   AdoptExposedNames,
@@ -18,8 +19,6 @@ export type Pins = AdoptPins;
 export type LiveSet = Readonly<
   Partial<Record<'Deployment' | 'Service' | 'Ingress' | 'Route' | 'RuntimeClass', Obj>>
 >;
-
-const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 /**
  * The pins that make specforge's render of `cr` take over the live objects as they are: the Deployment's selector and

@@ -1,5 +1,12 @@
-import { checkPortName } from '../rules/k8s-names.js';
-import type { ServicePort, SpecKind } from './types.js';
+import { checkPortName } from './k8s-names.js';
+import type { ServicePort } from './core-types.js';
+import type { SpecKind } from './spec-kinds.js';
+
+/**
+ * specforge's port rules (no upstream counterpart: the seeds' operators fixed them): which container ports a spec
+ * makes, and the names adoption pins give them. One rule for the spec checks (a named targetPort must resolve) and
+ * the constructs that emit the ports. Pure.
+ */
 
 /** The port the pod-route image serves on, fixed by the seed: a Podroute's only container port. */
 export const PODROUTE_PORT = 8080;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkEnv, checkImage, checkIngressHost } from '../../src/rules/api-rules.js';
+import { checkEnv } from '../../src/rules/core-env.js';
 
 /** Focused cases of the offline API rules that the differential test's generator does not reach. */
 const divisor = (resource: string, value: string | number) =>
   checkEnv(['env'], [{ name: 'A', valueFrom: { resourceFieldRef: { resource, divisor: value } } }]).length ===
   0;
 
-describe('API rules', () => {
+describe('environment variables (core-env)', () => {
   it.each([
     ['limits.cpu', '1', true],
     ['limits.cpu', 1, true],
@@ -27,15 +27,4 @@ describe('API rules', () => {
       expect(divisor(resource, value)).toBe(allowed);
     },
   );
-
-  it('refuses the whitespace Go trims around an image, and only that', () => {
-    expect(checkImage(['image'], '\u0085nginx')).toHaveLength(1);
-    expect(checkImage(['image'], 'nginx\u00a0')).toHaveLength(1);
-    expect(checkImage(['image'], '\ufeffnginx')).toHaveLength(0);
-  });
-
-  it('takes a host with leading zeros as an IP address, as the API server does', () => {
-    expect(checkIngressHost(['host'], '0001.2.3.4')[0]?.expected).toBe('a DNS name, not an IP address');
-    expect(checkIngressHost(['host'], '1.2.3')).toEqual([]);
-  });
 });

@@ -1,0 +1,44 @@
+/**
+ * The shared vocabulary: every domain string that more than one module speaks (API groups and versions of
+ * specforge's kinds, annotation keys, finalizer and manager names), spelled once. Label keys of the owner label set
+ * are in src/rules/labels.ts, the reserved Node key prefixes in src/rules/node-keys.ts, the seed operators' groups,
+ * versions, managers and finalizers in src/rules/seed-kinds.ts. Data only.
+ */
+
+/** The API group/version of specforge's own workload kinds (AppService, Myapp, Podroute). */
+export const APPS_API_VERSION = 'apps.specforge.dev/v1alpha1';
+
+/** API group of the NodePool kind the specforge controller serves. */
+export const NODEPOOL_GROUP = 'nodes.specforge.dev';
+/** The served (and stored) version of the NodePool kind. */
+export const NODEPOOL_VERSION = 'v1';
+/** The API group/version of the NodePool resource the specforge controller serves. */
+export const NODEPOOL_API_VERSION = `${NODEPOOL_GROUP}/${NODEPOOL_VERSION}`;
+/** NodePool as `group/Kind`, the key tables of kinds use. */
+export const NODEPOOL_GROUP_KIND = `${NODEPOOL_GROUP}/NodePool`;
+/** The NodePool resource's plural (its collection path and CRD name). */
+export const NODEPOOL_PLURAL = 'nodepools';
+/** The name of the NodePool CustomResourceDefinition. */
+export const NODEPOOL_CRD_NAME = `${NODEPOOL_PLURAL}.${NODEPOOL_GROUP}`;
+
+/** Node annotation recording, per pool, the label keys and taints the controller added. */
+export const OWNED_ANNOTATION = `${NODEPOOL_GROUP}/owned`;
+/** Finalizer that holds a NodePool until every Node it touched is cleaned. */
+export const NODEPOOL_FINALIZER = `${NODEPOOL_GROUP}/cleanup`;
+/** A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P`. */
+export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
+/** The controller's field manager, reporting controller and default Lease name. */
+export const CONTROLLER_NAME = 'specforge-nodepool-controller';
+
+/** The annotation the Myapp operator wrote the Ingress class in (before `spec.ingressClassName` existed). */
+export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+/** kubectl's client-side apply record: bookkeeping, never part of a spec, and holding Secret values verbatim. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The API group of kustomize's own `kustomization.yaml` (not Flux's Kustomization). */
+export const KUSTOMIZE_CONFIG_GROUP = 'kustomize.config.k8s.io';
+/** The apiVersion of the `kustomization.yaml` files specforge writes. */
+export const KUSTOMIZE_CONFIG_API_VERSION = `${KUSTOMIZE_CONFIG_GROUP}/v1beta1`;
+
+/** RuntimeClass as `group/Kind`, the key tables of kinds use. */
+export const RUNTIME_CLASS_GROUP_KIND = 'node.k8s.io/RuntimeClass';

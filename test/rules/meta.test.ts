@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ANNOTATIONS_MAX_BYTES, checkAnnotations, checkLabels } from '../../src/rules/meta.js';
+
+describe('object metadata (meta)', () => {
+  it('checks label keys and values, and counts a value that is not a string as one problem', () => {
+    expect(checkLabels(['labels'], { 'example.com/team': 'a', ok: '' })).toEqual([]);
+    const problems = checkLabels(['labels'], { 'Bad Key': 'x', k: 'bad value', n: 1 });
+    expect(problems.map((p) => [p.path.join('.'), p.found])).toEqual([
+      ['labels.Bad Key', 'key "Bad Key"'],
+      ['labels.k', '"bad value"'],
+      ['labels.n', '1'],
+    ]);
+  });
+
+  it('checks annotation keys with their case ignored, as the API server does', () => {
+    expect(checkAnnotations(['a'], { 'Example.COM/Note': 'x' })).toEqual([]);
+    expect(checkAnnotations(['a'], { 'bad key': 'x' })[0]?.expected).toMatch(/^an annotation key/);
+  });
+
+  it('refuses annotations over 256 KiB together, keys and values counted', () => {
+    const half = 'x'.repeat(ANNOTATIONS_MAX_BYTES / 2);
+    expect(checkAnnotations(['a'], { a: half.slice(1) })).toEqual([]);
+    expect(checkAnnotations(['a'], { a: half, b: half })).toEqual([
+      {
+        path: ['a'],
+        expected: `annotations of at most ${ANNOTATIONS_MAX_BYTES} bytes together`,
+        found: `${ANNOTATIONS_MAX_BYTES + 2} bytes`,
+      },
+    ]);
+  });
+});
