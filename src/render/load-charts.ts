@@ -26,7 +26,7 @@ import {
   parseGitopsSettings,
   type GitopsTool,
 } from '../gitops/settings.js';
-import { renderChartsAsync, type ChartInput, type RenderResult } from './render.js';
+import { renderCharts, type ChartInput, type RenderResult } from './render.js';
 
 /** File names of a chart module, in the order they are looked for. */
 export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.mjs'];
@@ -231,10 +231,7 @@ export async function renderFrom(
   const inEffect = gitopsInEffect(parsed.settings, asked, file);
   errors.push(...parsed.errors, ...inEffect.errors);
   const wanted = generatesAny(inEffect.settings);
-  const result = await renderChartsAsync(
-    inputs,
-    wanted ? { gitops: { settings: inEffect.settings, file } } : {},
-  );
+  const result = await renderCharts(inputs, wanted ? { gitops: { settings: inEffect.settings, file } } : {});
   return errors.length === 0
     ? result
     : { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };
