@@ -1,5 +1,5 @@
 import type { Chart } from 'cdk8s';
-import { chartObjects, markChecked } from '../constructs/chart-checks.js';
+import { chartObjects } from '../constructs/chart-checks.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import type { Obj, RenderedObject } from '../rules/objects.js';
@@ -69,8 +69,9 @@ function operatorManagers(specs: readonly SpecDocument[]): string[] {
 
 /**
  * Checks the chart's wiring with each object traced to its spec (so errors name file and document), then
- * synthesises it through cdk8s (`chart.toJson()`), which runs every construct validation — the same chart checks
- * `App.synth()` runs in a cdk8s app. Errors go to `p.errors`; objects come back only when there are none.
+ * synthesises it through cdk8s (`chart.toJson()`), which runs every other construct validation (those of a chart
+ * module's constructs); the chart checks `App.synth()` runs are these same settings and wiring rules, so buildChart
+ * armed them to leave both to this stage. Errors go to `p.errors`; objects come back only when there are none.
  */
 function synthesize(
   input: CheckedChart['input'],
@@ -92,7 +93,6 @@ function synthesize(
       appendAll(errors, wiring);
       return undefined;
     }
-    markChecked(tree);
     return (tree.toJson() as Obj[]).map(sources);
   } catch (e) {
     if (e instanceof ChartModuleError) {
