@@ -17,7 +17,7 @@ import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
 import { ensureHelm, median, ROOT, RUNS, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
-import { renderFrom } from '../src/render/load-charts.js';
+import { renderFrom } from '../src/render/render-dir.js';
 
 function renderSample(charts: string, work: string): Sample {
   const out = mkdtempSync(join(work, 'dist-'));

@@ -32,8 +32,6 @@ export type * from './specs/types.js';
 export {
   renderCharts,
   renderChart,
-  renderChartsAsync,
-  renderChartAsync,
   type ChartInput,
   type RenderOptions,
   type RenderResult,

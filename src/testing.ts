@@ -24,7 +24,7 @@ import { readRenderedYaml } from './output/read-back.js';
 import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
-import { renderCharts, type ChartInput, type RenderResult } from './render/render.js';
+import { renderSpecCharts, type RenderResult, type SpecChartInput } from './render/render.js';
 import { formatError, type SpecError } from './rules/problem.js';
 import type { Obj } from './rules/objects.js';
 import { checkWiring } from './rules/wiring.js';
@@ -60,7 +60,7 @@ export async function renderChartsDir(chartsDir: string): Promise<RenderedCharts
  * settings. Pure; no chart modules (use {@link synthChart} for charts in code).
  */
 export function renderSpecFiles(files: Readonly<Record<string, string>>): RenderedCharts {
-  const inputs = new Map<string, ChartInput>();
+  const inputs = new Map<string, SpecChartInput>();
   for (const path of Object.keys(files).sort()) {
     const text = files[path] ?? '';
     const slash = path.indexOf('/');
@@ -73,7 +73,7 @@ export function renderSpecFiles(files: Readonly<Record<string, string>>): Render
         : { ...input, specFiles: [...input.specFiles, { file: path, relative: path, text }] },
     );
   }
-  return toRendered(renderCharts([...inputs.values()]));
+  return toRendered(renderSpecCharts([...inputs.values()]));
 }
 
 /**

@@ -15,21 +15,28 @@ import { outdirProblems } from './outdir-check.js';
  * cluster-scoped kinds).
  */
 
-const armed = new WeakSet<Chart>();
-const checkedBySpecDoor = new WeakSet<Chart>();
-
-/**
- * Records that `specforge render` has just run these same checks on `chart`, with each object traced to its spec
- * file (errors with file and line): its cdk8s validation then skips them instead of walking the chart twice.
- */
-export function markChecked(chart: Chart): void {
-  checkedBySpecDoor.add(chart);
+/** What the chart checks of a chart leave to its door. */
+export interface ChartChecksOptions {
+  /**
+   * The render checks the chart's settings and wiring itself before it synthesises the chart, with each object
+   * traced to its spec file (errors with file and line, src/render/check-chart.ts): the chart gets no validation
+   * that would walk it a second time.
+   * @default false
+   */
+  readonly checkedByRender?: boolean;
 }
 
-/** Adds the chart checks to `chart` once, however many specforge constructs it holds. */
-export function ensureChartChecks(chart: Chart): void {
-  if (armed.has(chart)) return;
-  armed.add(chart);
+/** Where a Chart keeps the options its checks were armed with (`Symbol.for`: two copies of specforge agree). */
+const ARMED = Symbol.for('specforge.dev/chart-checks');
+
+/**
+ * Arms the chart checks of `chart` once, however many specforge constructs it holds: the first call decides, with
+ * its `options` (the render arms its charts when it creates them; a construct arms the chart it is added to).
+ */
+export function ensureChartChecks(chart: Chart, options: ChartChecksOptions = {}): void {
+  if (ARMED in chart) return;
+  Object.defineProperty(chart, ARMED, { value: options });
+  if (options.checkedByRender === true) return;
   chart.node.addValidation({ validate: () => chartProblems(chart) });
 }
 
@@ -46,7 +53,6 @@ export function chartObjects(chart: Chart): RenderedObject[] {
 
 /** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */
 export function chartProblems(chart: Chart): string[] {
-  if (checkedBySpecDoor.has(chart)) return [];
   const settings: { namespace?: string; labels?: Record<string, string> } = {};
   if (chart.namespace !== undefined) settings.namespace = chart.namespace;
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;

@@ -106,26 +106,24 @@ export function checkProps(kind: SpecKind, name: string, props: object): PropVio
   return [...specProblems, ...settingProblems].map((v) => ({ ...v, path: formatPath(v.path) }));
 }
 
-let unchecked = false;
+/** The mark of props a construct takes without checking them (`Symbol.for`: two copies of specforge agree). */
+const SKIP_CHECK = Symbol.for('specforge.dev/skip-props-check');
 
 /**
- * Runs `build` with props checks off: for the spec loader, whose specs passed the same rule already (with file and
- * line in its errors), and for the differential test, which sends what the constructs would make of a spec the gate
- * refuses to the API server, to prove the server refuses it too. Not part of the package API.
+ * A copy of `props` that the construct given them takes without checking: for the spec door, whose specs passed the
+ * same rule already with file and line in its errors (src/render/build-chart.ts), and for the differential test,
+ * which sends what the constructs would make of a spec the gate refuses to the API server, to prove the server
+ * refuses it too. Explicit and per construct: other constructs of the same chart (a chart module's) are checked.
+ * The mark is not enumerable, so props spread from these are checked again. Not part of the package API.
  * @internal
  */
-export function withoutPropsChecks<T>(build: () => T): T {
-  unchecked = true;
-  try {
-    return build();
-  } finally {
-    unchecked = false;
-  }
+export function skipPropsCheck<P extends object>(props: P): P {
+  return Object.defineProperty({ ...props }, SKIP_CHECK, { value: true });
 }
 
-/** Throws {@link SpecforgePropsError} when {@link checkProps} finds anything. */
+/** Throws {@link SpecforgePropsError} when {@link checkProps} finds anything (unless {@link skipPropsCheck}). */
 export function assertProps(scope: IConstruct, kind: SpecKind, name: string, props: object): void {
-  if (unchecked) return;
+  if ((props as { readonly [SKIP_CHECK]?: unknown })[SKIP_CHECK] === true) return;
   const violations = checkProps(kind, name, props);
   if (violations.length > 0) throw new SpecforgePropsError(scope.node.path, kind, violations);
 }

@@ -9,7 +9,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { CHART_MODULE_FILES } from '../render/load-charts.js';
+import { CHART_MODULE_FILES } from '../render/load-module.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
 import { writeTree } from './git-objects.js';
 import { prepareModuleHome } from './module-home.js';

@@ -2,7 +2,8 @@ import { App, Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { AppService } from '../constructs/app-service.js';
 import { ChartNamespace } from '../constructs/namespace.js';
-import { withoutPropsChecks } from '../constructs/props-check.js';
+import { ensureChartChecks } from '../constructs/chart-checks.js';
+import { skipPropsCheck } from '../constructs/props-check.js';
 import type { CommonProps, Platform } from '../constructs/common.js';
 import { Myapp } from '../constructs/myapp.js';
 import { NodePool } from '../constructs/node-pool.js';
@@ -29,17 +30,15 @@ export function buildChart(name: string, settings: ChartSettings, specs: readonl
     ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
     ...(settings.labels === undefined ? {} : { labels: { ...settings.labels } }),
   });
+  // The render checks the chart's settings (chart.yaml) and wiring itself, with file and line in its errors.
+  ensureChartChecks(chart, { checkedByRender: true });
   if (settings.createNamespace === true && settings.namespace !== undefined)
     new ChartNamespace(
       chart,
       'namespace',
       settings.podSecurity === undefined ? {} : { podSecurity: settings.podSecurity },
     );
-  // The loader has checked every spec with the same rule the constructs apply (checkSpecDocument), with file and
-  // line in its errors: the constructs need not check them again.
-  withoutPropsChecks(() => {
-    for (const spec of specs) addSpec(chart, spec, settings);
-  });
+  for (const spec of specs) addSpec(chart, spec, settings);
   return chart;
 }
 
@@ -51,6 +50,10 @@ export function specId(
   return `${spec.kind}.${spec.namespace ?? settings.namespace ?? ''}.${spec.name}`;
 }
 
+/**
+ * The construct of one spec. The loader has checked the spec with the rule the constructs apply
+ * (checkSpecDocument), with file and line in its errors: its construct takes the props without checking them again.
+ */
 function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Construct {
   const id = specId(spec, settings);
   const common: CommonProps = {
@@ -66,29 +69,35 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
   };
   switch (spec.kind) {
     case 'AppService':
-      return new AppService(chart, id, {
-        ...namespaced,
-        ...spec.spec,
-        ports: spec.spec.ports ?? [],
-        ...adoptOf(spec),
-      });
+      return new AppService(
+        chart,
+        id,
+        skipPropsCheck({ ...namespaced, ...spec.spec, ports: spec.spec.ports ?? [], ...adoptOf(spec) }),
+      );
     case 'Myapp':
-      return new Myapp(chart, id, { ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) });
+      return new Myapp(
+        chart,
+        id,
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+      );
     case 'Podroute':
-      return new Podroute(chart, id, {
-        ...namespaced,
-        ...spec.spec,
-        ...exposure(settings),
-        ...adoptOf(spec),
-      });
+      return new Podroute(
+        chart,
+        id,
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+      );
     case 'NodePool': {
       const { labels: objectLabels, ...rest } = common;
-      return new NodePool(chart, id, {
-        ...rest,
-        ...(objectLabels === undefined ? {} : { objectLabels }),
-        ...spec.spec,
-        ...adoptOf(spec),
-      });
+      return new NodePool(
+        chart,
+        id,
+        skipPropsCheck({
+          ...rest,
+          ...(objectLabels === undefined ? {} : { objectLabels }),
+          ...spec.spec,
+          ...adoptOf(spec),
+        }),
+      );
     }
   }
 }

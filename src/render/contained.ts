@@ -3,16 +3,19 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SpecError } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
-import { CHART_MODULE_FILES, renderFrom } from './load-charts.js';
+import { CHART_MODULE_FILES } from './load-module.js';
+import { renderFrom } from './render-dir.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult } from './render.js';
+import { renderWorkerEntry } from './worker-entry.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
 /**
  * Renders a charts directory, running chart modules contained: when any chart has a module, the render runs in a
  * worker thread; the module guards there tell this thread when a module starts and ends, and a module that runs
  * longer than the time limit (an endless loop included) or ends the thread (`process.exit`, also from a timer it
- * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for.
+ * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for. The
+ * worker is the one next to this module (src/render/worker-entry.ts): the source under test, or the build in lib/.
  */
 export async function renderContained(
   chartsDir: string,
@@ -20,7 +23,11 @@ export async function renderContained(
 ): Promise<RenderResult> {
   if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../../lib/render/render-worker.js', import.meta.url));
+    const entry = renderWorkerEntry();
+    const worker = new Worker(
+      entry.url,
+      entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] },
+    );
     let running: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;

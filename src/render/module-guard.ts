@@ -4,8 +4,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
  * Chart modules are user code run in the renderer's process: these guards turn what such code can do to the
  * process into errors naming the module. `process.exit` while the module loads or builds its chart throws instead
  * of ending the render with a misleading exit code; a module whose loading or async building never settles (an
- * await on nothing) fails after a time limit; where a chart must be built synchronously (`renderCharts`), a default
- * export that returns a promise is refused and its rejection never crashes the process.
+ * await on nothing) fails after a time limit.
  */
 
 let lastModule: string | undefined;
@@ -59,16 +58,6 @@ export async function guardExit<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** The same guard, for synchronous code. */
-export function guardExitSync<T>(fn: () => T): T {
-  const restore = patchExit();
-  try {
-    return fn();
-  } finally {
-    restore();
-  }
-}
-
 let patches = 0;
 let realExit: typeof process.exit | undefined;
 
@@ -102,15 +91,4 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Calls a chart module's default export; a promise in return is an error (its rejection is swallowed). */
-export function callModule(module: (chart: never) => unknown, chart: unknown): void {
-  const result = guardExitSync(() => (module as (c: unknown) => unknown)(chart));
-  if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
-    (result as Promise<unknown>).then(undefined, () => undefined);
-    throw new Error(
-      'its default export returned a promise: export a function that builds the chart synchronously (no async, no await)',
-    );
-  }
 }

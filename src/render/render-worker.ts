@@ -4,7 +4,7 @@
  * command, and the main thread reports it naming the module.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderFrom } from './load-charts.js';
+import { renderFrom } from './render-dir.js';
 import { lastStartedModule } from './module-guard.js';
 import { messageOf, modulePlace } from './module-error.js';
 import type { GitopsTool } from '../gitops/settings.js';

@@ -1,12 +1,11 @@
 /**
  * The API server's verdict on a chart: what the constructs make of its specs with the gate switched off
- * (`withoutPropsChecks`), plus a Pod built from every pod template, sent to the real kube-apiserver. Used by the
+ * (`addUncheckedConstruct`), plus a Pod built from every pod template, sent to the real kube-apiserver. Used by the
  * differential test and by the bad-input cases, which must be refused there too.
  */
 import { chartObjects } from '../../src/constructs/chart-checks.js';
-import { withoutPropsChecks } from '../../src/constructs/props-check.js';
 import { KubeClient } from '../../src/kube/client.js';
-import { addConstruct, chartFor, type Settings } from '../support/as-constructs.js';
+import { addUncheckedConstruct, chartFor, type Settings } from '../support/as-constructs.js';
 import { controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
 import { kubectl } from './kubectl.js';
@@ -75,11 +74,9 @@ export async function apiVerdict(s: {
 }): Promise<string | undefined> {
   let objects: any[];
   try {
-    objects = withoutPropsChecks(() => {
-      const { chart } = chartFor('fuzz', s.settings);
-      s.docs.forEach((doc, i) => addConstruct(chart, doc, i, s.settings));
-      return chartObjects(chart).map((o) => o.json);
-    });
+    const { chart } = chartFor('fuzz', s.settings);
+    s.docs.forEach((doc, i) => addUncheckedConstruct(chart, doc, i, s.settings));
+    objects = chartObjects(chart).map((o) => o.json);
   } catch (e) {
     return `no objects: ${(e as Error).message}`;
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { AppService, ChartNamespace, Myapp, NodePool } from '../../src/index.js';
+import { ensureChartChecks } from '../../src/constructs/chart-checks.js';
+import { AppService, ChartNamespace, chartProblems, Myapp, NodePool } from '../../src/index.js';
 
 describe('chart checks in a cdk8s app', () => {
   it('make App.synth() fail on a broken chart, as specforge render does', () => {
@@ -104,5 +105,18 @@ describe('chart checks in a cdk8s app', () => {
       .join('');
     expect(text).toContain('namespace: shop');
     expect(text).not.toMatch(/[&*]a\d+/);
+  });
+
+  it('are armed once, with the options of the first caller: a chart the render checks itself is not walked again, and chartProblems still tells its problems', () => {
+    const byRender = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    ensureChartChecks(byRender, { checkedByRender: true });
+    const byConstruct = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    for (const chart of [byRender, byConstruct]) {
+      new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
+      new AppService(chart, 'api', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
+    }
+    expect(() => Testing.synth(byRender)).not.toThrow();
+    expect(chartProblems(byRender).join('\n')).toContain('expected a nodePort not used by another Service');
+    expect(() => Testing.synth(byConstruct)).toThrow(/expected a nodePort not used by another Service/);
   });
 });

@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
+import { skipPropsCheck } from '../../src/constructs/props-check.js';
 import { AppService, checkProps, Myapp, NodePool, Podroute, SpecforgePropsError } from '../../src/index.js';
 
 const chart = (): Chart => new Chart(Testing.app(), 'shop', { namespace: 'shop' });
@@ -89,5 +90,17 @@ describe('construct props', () => {
       }),
     ).toEqual([]);
     expect(() => new NodePool(chart(), 'gpu', { labels: { gpu: 'true' } })).not.toThrow();
+  });
+
+  it('takes props marked skipPropsCheck unchecked, and only those: its siblings and props spread from them are checked', () => {
+    const c = chart();
+    const bad = { image: '', ports: [{ port: 80 }] };
+    expect(() => new AppService(c, 'unchecked', skipPropsCheck(bad))).not.toThrow();
+    expect(() => new AppService(c, 'sibling', bad)).toThrow(
+      /image: expected a string of length of at least 1/,
+    );
+    expect(() => new AppService(c, 'spread', { ...skipPropsCheck(bad) })).toThrow(
+      /image: expected a string of length of at least 1/,
+    );
   });
 });

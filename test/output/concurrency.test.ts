@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
-import { renderFrom } from '../../src/render/load-charts.js';
+import { renderFrom } from '../../src/render/render-dir.js';
 import { readTree, writeDist } from '../../src/output/dist-writer.js';
 import { tempDir } from '../support/tmp.js';
 

@@ -115,18 +115,27 @@ describe('chart modules', () => {
     expect(r.err).toMatch(/m\/chart\.mjs:2:6: expected a chart module that loads, found an error: /);
   });
 
-  it('refuses an async default export where charts are built synchronously (renderCharts), surviving its rejection', () => {
-    const result = renderCharts([
+  it('awaits an async default export handed to renderCharts in memory, and reports its rejection naming the module', async () => {
+    const result = await renderCharts([
       {
         name: 'm',
         dir: 'm',
         specFiles: [],
+        moduleFile: 'm/chart.mjs',
         module: async () => {
+          await null;
           throw new Error('later');
         },
       },
     ]);
-    expect(result.errors[0]?.found).toContain('returned a promise');
+    expect(result.errors).toEqual([
+      {
+        file: 'm/chart.mjs',
+        path: '',
+        expected: 'a chart module that builds its chart',
+        found: 'an error while building it: later',
+      },
+    ]);
   });
 
   it('gives up on an async default export that never settles, after the time limit', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderFrom } from '../../src/render/load-charts.js';
+import { renderFrom } from '../../src/render/render-dir.js';
 import { tempDir, writeFiles } from '../support/tmp.js';
 
 const spec =

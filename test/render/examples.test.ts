@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderFrom } from '../../src/render/load-charts.js';
+import { renderFrom } from '../../src/render/render-dir.js';
 import { readTree } from '../../src/output/dist-writer.js';
 import type { RenderResult } from '../../src/render/render.js';
 

@@ -1,6 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { parse, parseAllDocuments } from 'yaml';
 import { AppService, ChartNamespace, Myapp, NodePool, Podroute } from '../../src/index.js';
+import { skipPropsCheck } from '../../src/constructs/props-check.js';
 
 /**
  * A chart of spec files rebuilt through the other door: a cdk8s `Chart` (namespace and labels from chart.yaml)
@@ -72,6 +73,23 @@ function exposure(settings: Settings): { ingressClassName?: string; platform?: a
 
 /** Adds the construct of one spec document to `chart`; its construct id is `<kind>-<index>`. */
 export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Settings): void {
+  addTo({ chart, props: (p) => p }, doc, index, settings);
+}
+
+/**
+ * {@link addConstruct}, the construct taking its props unchecked (`skipPropsCheck`): what the constructs make of props
+ * the gate refuses.
+ */
+export function addUncheckedConstruct(chart: Chart, doc: Doc, index: number, settings: Settings): void {
+  addTo({ chart, props: skipPropsCheck }, doc, index, settings);
+}
+
+function addTo(
+  { chart, props }: { chart: Chart; props: <P extends object>(p: P) => P },
+  doc: Doc,
+  index: number,
+  settings: Settings,
+): void {
   const m = doc.metadata ?? {};
   const meta = {
     name: m.name,
@@ -87,29 +105,40 @@ export function addConstruct(chart: Chart, doc: Doc, index: number, settings: Se
   switch (doc.kind) {
     case 'AppService': {
       const { size, ...rest } = spec;
-      new AppService(chart, id, {
-        ...meta,
-        ...labels,
-        ...hardening,
-        ...rest,
-        ...(size === undefined ? {} : { replicas: rest.replicas ?? size }),
-        ...adopt,
-      });
+      new AppService(
+        chart,
+        id,
+        props({
+          ...meta,
+          ...labels,
+          ...hardening,
+          ...rest,
+          ...(size === undefined ? {} : { replicas: rest.replicas ?? size }),
+          ...adopt,
+        }),
+      );
       return;
     }
     case 'Myapp':
-      new Myapp(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt });
+      new Myapp(
+        chart,
+        id,
+        props({ ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt }),
+      );
       return;
     case 'Podroute':
-      new Podroute(chart, id, { ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt });
+      new Podroute(
+        chart,
+        id,
+        props({ ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt }),
+      );
       return;
     case 'NodePool':
-      new NodePool(chart, id, {
-        ...meta,
-        ...(m.labels === undefined ? {} : { objectLabels: m.labels }),
-        ...spec,
-        ...adopt,
-      });
+      new NodePool(
+        chart,
+        id,
+        props({ ...meta, ...(m.labels === undefined ? {} : { objectLabels: m.labels }), ...spec, ...adopt }),
+      );
       return;
     default:
       throw new Error(`no construct for kind ${doc.kind}`);

@@ -1,7 +1,7 @@
 import { objectsOfFiles } from '../../render/files.js';
 import { loadChartDir } from '../../render/load-charts.js';
 import { parseChartSettings } from '../../render/chart-settings.js';
-import { renderChartsAsync } from '../../render/render.js';
+import { renderCharts } from '../../render/render.js';
 import type { SpecError } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
@@ -37,7 +37,7 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
         ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
       })),
   );
-  const result = await renderChartsAsync([input]);
+  const result = await renderCharts([input]);
   const rendered: RenderedRef[] = objectsOfFiles(result.files).map((o) => ({
     apiVersion: String(o.apiVersion),
     kind: String(o.kind),

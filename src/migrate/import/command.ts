@@ -14,7 +14,7 @@ import { connect, unreachable } from '../../kube/connect.js';
 import { stamped, writeChartFiles } from '../../output/chart-files.js';
 import { objectsOfFiles } from '../../render/files.js';
 import { loadChartDir } from '../../render/load-charts.js';
-import { renderChartsAsync, type ChartInput } from '../../render/render.js';
+import { renderCharts, type ChartInput } from '../../render/render.js';
 import type { Obj } from '../../rules/objects.js';
 import { formatError, type SpecError } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
@@ -369,7 +369,7 @@ async function renderWith(
       text: stamped(text),
     })),
   ].sort((a, b) => (a.file < b.file ? -1 : 1));
-  const result = await renderChartsAsync([{ ...input, specFiles }]);
+  const result = await renderCharts([{ ...input, specFiles }]);
   errors.push(...result.errors);
   return objectsOfFiles(result.files);
 }

@@ -1,0 +1,64 @@
+import { existsSync, lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SpecError } from '../rules/problem.js';
+import type { ChartModule } from './build-chart.js';
+import { entryError, inspect } from './chart-tree.js';
+import { messageOf, modulePlace } from './module-error.js';
+import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
+
+/** File names of a chart module, in the order they are looked for. */
+export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.mjs'];
+
+/**
+ * The chart module of chart directory `dir` (`chart.ts`/`chart.js`, a regular file inside `root`), imported within
+ * the module time limit with `process.exit` guarded (src/render/module-guard.ts): its default export, or undefined
+ * when there is none or after recording why it cannot be used (not a file, fails to load, no function exported).
+ */
+export async function loadModule(
+  dir: string,
+  root: string,
+  errors: SpecError[],
+): Promise<{ module: ChartModule; moduleFile: string } | undefined> {
+  const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
+  if (file === undefined) return undefined;
+  const entry = inspect(file, root);
+  if (entry.kind !== 'file') {
+    errors.push(
+      entryError(
+        file,
+        entry.kind === 'problem' ? entry.found : entry.kind === 'dir' ? 'a directory' : entry.what,
+      ),
+    );
+    return undefined;
+  }
+  try {
+    moduleStarted(file);
+    const mod = (await guardExit(() =>
+      withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_TIMEOUT_MS, 'loading it'),
+    ).finally(moduleEnded)) as { default?: unknown };
+    if (typeof mod.default === 'function') return { module: mod.default as ChartModule, moduleFile: file };
+    errors.push({
+      file,
+      path: 'default export',
+      expected: 'a function (chart) => void',
+      found: typeof mod.default,
+    });
+  } catch (e) {
+    errors.push({
+      ...modulePlace(file, e),
+      path: '',
+      expected: 'a chart module that loads',
+      found: `an error: ${messageOf(e)}`,
+    });
+  }
+  return undefined;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,55 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import type { SpecError } from '../rules/problem.js';
+import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
+import { entryError } from './chart-tree.js';
+
+/**
+ * The text of a regular file of a charts directory (a spec, chart.yaml, gitops.yaml), or undefined after recording
+ * why it cannot be one: too large, unreadable, no longer a regular file, not UTF-8. `real` is its real path, `size`
+ * the size seen when it was inspected (src/render/chart-tree.ts).
+ */
+export function readSpecText(
+  file: string,
+  real: string,
+  size: number,
+  errors: SpecError[],
+): string | undefined {
+  if (size > MAX_SPEC_FILE_BYTES) {
+    errors.push(tooLarge(file, size));
+    return undefined;
+  }
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(real);
+  } catch (e) {
+    errors.push(
+      entryError(file, `a file that cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`),
+    );
+    return undefined;
+  }
+  if (bytes === undefined) {
+    errors.push(entryError(file, 'an entry that stopped being a regular file while it was read'));
+    return undefined;
+  }
+  const decoded = decodeSpecBytes(bytes, file);
+  if ('error' in decoded) {
+    errors.push(decoded.error);
+    return undefined;
+  }
+  return decoded.text;
+}
+
+/**
+ * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO since it
+ * was inspected): opened without blocking, checked with fstat, then read.
+ */
+function readRegularFile(path: string): Buffer | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SPEC_FILE_BYTES) return undefined;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

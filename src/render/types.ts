@@ -1,0 +1,38 @@
+import type { SpecError } from '../rules/problem.js';
+import type { GitopsSettings } from '../gitops/settings.js';
+import type { ChartModule } from './build-chart.js';
+
+/** One chart as read from disk: its name, its files' text, and its code module if any. */
+export interface ChartInput {
+  /** Directory name: the chart's name and its directory in dist/. */
+  readonly name: string;
+  /** The chart directory as the user named it, for messages (e.g. `charts/team-a`). */
+  readonly dir: string;
+  /** `chart.yaml`, if present. */
+  readonly settings?: { readonly file: string; readonly text: string };
+  /** Spec files, sorted by path. `file` is as shown in messages; `relative` is relative to the charts directory. */
+  readonly specFiles: readonly { readonly file: string; readonly relative: string; readonly text: string }[];
+  /** The default export of `chart.ts`/`chart.js`, if present. */
+  readonly module?: ChartModule;
+  /** The file of {@link module}, for messages. */
+  readonly moduleFile?: string;
+}
+
+/** A chart of spec files only (no chart module): what can be rendered without awaiting anything. */
+export type SpecChartInput = Omit<ChartInput, 'module' | 'moduleFile'>;
+
+/** The result of rendering: every file of dist/ (`<chart>/<file>` → bytes), or every error found. */
+export interface RenderResult {
+  readonly files: Map<string, string>;
+  readonly errors: SpecError[];
+  /** How many objects were rendered. */
+  readonly objectCount: number;
+  /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */
+  readonly notes?: readonly string[];
+}
+
+/** What a render may add to the charts' own files. */
+export interface RenderOptions {
+  /** GitOps objects to generate (dist/_argocd, dist/_flux), with the file the settings came from, for messages. */
+  readonly gitops?: { readonly settings: GitopsSettings; readonly file: string };
+}
