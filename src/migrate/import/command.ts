@@ -18,6 +18,7 @@ import { stamped, writeChartFiles } from '../../output/chart-files.js';
 import type { SpecError } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { renderChartDir } from '../chart-render.js';
+import type { MigrateIo } from '../io.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
 import { errorLines, refusalLines, reportLines } from './print.js';
 import { readMade, readResources } from './read.js';
@@ -26,10 +27,8 @@ import { specFileName, specFileText } from './spec-file.js';
 
 export type { Imported } from './report.js';
 
-export interface ImportIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
+/** Where import prints (src/migrate/io.ts). */
+export type ImportIo = MigrateIo;
 
 /** Runs `specforge import` with the arguments after `import`. */
 export async function runImport(args: readonly string[], io: ImportIo): Promise<number> {
