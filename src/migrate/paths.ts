@@ -24,12 +24,6 @@ export function madeCollection(made: MadeObject, namespace: string | undefined):
   return `${made.prefix}${ns}/${made.plural}`;
 }
 
-/** The collection path of a kind the operators made, in `namespace` when namespaced; undefined for others. */
-export function collectionPath(groupKind: string, namespace: string | undefined): string | undefined {
-  const made = OPERATOR_MADE[groupKind];
-  return made === undefined ? undefined : madeCollection(made, namespace);
-}
-
 /** The path of the object named `name` in the collection `collection`. */
 export function objectPath(collection: string, name: string): string {
   return `${collection}/${encodeURIComponent(name)}`;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  collectionPath,
   customResourceCollection,
   customResourcePath,
   groupOf,
@@ -30,15 +29,15 @@ describe('migration paths', () => {
   it('puts a namespaced kind an operator made in its namespace, or in default when none is given', () => {
     expect(madeCollection(deployment, 'shop')).toBe('/apis/apps/v1/namespaces/shop/deployments');
     expect(madeCollection(deployment, undefined)).toBe('/apis/apps/v1/namespaces/default/deployments');
-    expect(collectionPath('/Service', 'shop')).toBe('/api/v1/namespaces/shop/services');
+    expect(madeCollection(OPERATOR_MADE['/Service']!, 'shop')).toBe('/api/v1/namespaces/shop/services');
   });
 
   it('puts a cluster-scoped kind an operator made in no namespace, whatever namespace is given', () => {
     expect(madeCollection(runtimeClass, 'shop')).toBe('/apis/node.k8s.io/v1/runtimeclasses');
   });
 
-  it('has no collection for a kind no operator made', () => {
-    expect(collectionPath('apps/StatefulSet', 'shop')).toBeUndefined();
+  it('knows no kind no operator made', () => {
+    expect(OPERATOR_MADE['apps/StatefulSet']).toBeUndefined();
   });
 
   it('lists custom resources in one namespace, or across the cluster without one', () => {

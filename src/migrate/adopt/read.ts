@@ -1,5 +1,5 @@
 import { getOrUndefined, listCrds, listOrEmpty, type Crd, type MigrateClient } from '../cluster.js';
-import { collectionPath, customResourcePath, groupOf, objectPath, OPERATOR_MADE } from '../paths.js';
+import { customResourcePath, groupOf, madeCollection, objectPath, OPERATOR_MADE } from '../paths.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
 
 /** An object by identity: apiVersion, kind, namespace (none when cluster-scoped) and name. */
@@ -142,20 +142,16 @@ async function listKind(
   groupKind: string,
   ns: string | undefined,
 ): Promise<LiveObject[]> {
-  const collection = collectionPath(groupKind, ns);
-  if (collection === undefined) return [];
+  const made = OPERATOR_MADE[groupKind];
+  if (made === undefined) return [];
+  const collection = madeCollection(made, ns);
   // A kind this cluster does not serve (Routes outside OpenShift): none.
   return (await listOrEmpty<Raw>(client, collection)).map((item) =>
-    listedObject(item, collection, groupKind),
-  );
-}
-
-/** An item of the list of `collection`, as a live object. Pure. */
-function listedObject(item: Raw, collection: string, groupKind: string): LiveObject {
-  // Items of a list carry no apiVersion and kind: they are the collection's.
-  return toLive(
-    { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
-    objectPath(collection, String(item.metadata?.name)),
+    // Items of a list carry no apiVersion and kind: they are the collection's.
+    toLive(
+      { ...item, apiVersion: made.apiVersion, kind: made.kind },
+      objectPath(collection, String(item.metadata?.name)),
+    ),
   );
 }
 
@@ -174,12 +170,6 @@ function isRendered(
       r.name === o.name &&
       (r.namespace ?? ns) === (o.namespace ?? ns),
   );
-}
-
-/** `/apis/apps/v1/namespaces/x/deployments` → `apps/v1`; `/api/v1/...` → `v1`. */
-function apiVersionOf(collection: string): string {
-  const parts = collection.split('/');
-  return parts[1] === 'api' ? (parts[2] ?? 'v1') : `${parts[2]}/${parts[3]}`;
 }
 
 function toLive(raw: Raw, path: string): LiveObject {
