@@ -4,6 +4,7 @@
  */
 import type { Obj } from '../../rules/objects.js';
 import type { MadeObject } from '../../rules/seed-kinds.js';
+import { describe } from '../io.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import type { FoundResource, MadeSet } from './read.js';
@@ -49,7 +50,7 @@ export function reportFor(l: ReadResource, rendered: Rendered): Imported {
     judge(made, { ...l, pinned: l.pins as Obj, rendered, name, namespace: ns }),
   );
   return {
-    resource: `${l.seed.kind} ${ns === undefined ? name : `${ns}/${name}`}`,
+    resource: describe({ kind: l.seed.kind, name, ...(ns === undefined ? {} : { namespace: ns }) }),
     file: l.file,
     objects: judged.map((j) => j.verdict),
     differences: judged.flatMap((j) => j.differences),
