@@ -19,13 +19,14 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   writeSync,
   fsyncSync,
   linkSync,
   type Stats,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
 import { LOCK_WAIT_MS } from './dist-writer.js';
 import { acquireLock } from './lock.js';
@@ -80,8 +81,9 @@ export function writeChartFiles(
   options: ChartWriteOptions = {},
 ): ChartWriteOutcome {
   if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
+  let made: string | undefined;
   try {
-    mkdirSync(chartDir, { recursive: true });
+    made = mkdirSync(chartDir, { recursive: true });
     const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
     try {
       return writeLocked(chartDir, files, options.force === true);
@@ -89,7 +91,21 @@ export function writeChartFiles(
       release();
     }
   } catch (e) {
+    if (made !== undefined) removeMadeDirs(chartDir, made);
     throw unwritable(chartDir, e);
+  }
+}
+
+/** Removes the directories a failed write made, `chartDir` up to `made`, while they are empty. */
+function removeMadeDirs(chartDir: string, made: string): void {
+  const top = resolve(made);
+  for (let dir = resolve(chartDir); ; dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (someone else's files), or gone: leave it
+    }
+    if (dir === top || dirname(dir) === dir) return;
   }
 }
 

@@ -183,11 +183,22 @@ describe('writeChartFiles', () => {
       const { chart, next, before } = chartAndNext();
       let writes = 0;
       faults.write = () => {
-        if (++writes === 2) throw fsError('EDQUOT');
+        // The lock's, a.yaml's, then b.yaml's: after one file is written aside.
+        if (++writes === 3) throw fsError('EDQUOT');
       };
       expect(() => writeChartFiles(chart, next)).toThrow(/disk quota exceeded .*nothing was imported/);
       expect(readdirSync(chart).sort()).toEqual(before);
       expect(readFileSync(join(chart, 'a.yaml'), 'utf8')).toBe(stamped(spec(1)));
+    });
+
+    it('leaves no directory behind when the write into a chart it created fails', () => {
+      const root = tempDir();
+      const chart = join(root, 'charts', 'team-a');
+      faults.rename = (_from, to) => {
+        if (to.endsWith('.yaml')) throw fsError('ENOSPC');
+      };
+      expect(() => writeChartFiles(chart, files())).toThrow(/no space left/);
+      expect(readdirSync(root)).toEqual([]);
     });
 
     it('replaces every file at once when nothing fails, leaving nothing beside them', () => {
