@@ -3,6 +3,7 @@
  * nothing, and the CRDs. Both commands take any client with KubeClient's `request` (a fake in unit tests).
  */
 import { isStatus, type KubeClient } from '../kube/client.js';
+import { CRDS } from './paths.js';
 
 /** The calls migration makes: KubeClient's `request`. */
 export type MigrateClient = Pick<KubeClient, 'request'>;
@@ -20,9 +21,7 @@ export interface Crd {
 
 /** Every CRD of the cluster. */
 export async function listCrds(client: MigrateClient): Promise<Crd[]> {
-  return (
-    await client.request<{ items: Crd[] }>('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')
-  ).items;
+  return listItems<Crd>(client, CRDS);
 }
 
 /** The items of the collection at `path`. */

@@ -13,6 +13,9 @@ export const OPERATOR_MADE: Readonly<Record<string, MadeObject>> = Object.fromEn
   SEED_KINDS.flatMap((k) => k.made).map((m) => [`${groupOf(m.apiVersion)}/${m.kind}`, m]),
 );
 
+/** The collection of CustomResourceDefinitions. */
+export const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
 /** `apps/v1` → `apps`; `v1` → '' (src/rules/objects.ts, for an apiVersion alone). */
 export function groupOf(apiVersion: string): string {
   return groupOfObject({ apiVersion });

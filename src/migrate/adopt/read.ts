@@ -1,5 +1,13 @@
 import { getOrUndefined, listCrds, listOrEmpty, type Crd, type MigrateClient } from '../cluster.js';
-import { customResourcePath, groupOf, madeCollection, objectPath, OPERATOR_MADE } from '../paths.js';
+import {
+  CRDS,
+  customResourceCollection,
+  customResourcePath,
+  groupOf,
+  madeCollection,
+  objectPath,
+  OPERATOR_MADE,
+} from '../paths.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
 
 /** An object by identity: apiVersion, kind, namespace (none when cluster-scoped) and name. */
@@ -94,11 +102,11 @@ async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promi
   const all = being
     ? []
     : // Gone since the CRDs were listed (404): none.
-      await listOrEmpty<Raw>(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
+      await listOrEmpty<Raw>(client, customResourceCollection({ apiVersion, plural: crd.spec.names.plural }));
   return {
     name: crd.metadata.name,
     uid: crd.metadata.uid,
-    path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+    path: objectPath(CRDS, crd.metadata.name),
     // Resources whose deletion has begun are as good as gone: the CRD can go after them.
     remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
     ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
