@@ -5,8 +5,9 @@
  * is a link or not a regular file, is replaced only with `force`, and then named in the outcome. Nothing is written
  * while any file is refused. Links are never followed: existing files are opened with O_NOFOLLOW, temporary files
  * are created with O_EXCL|O_NOFOLLOW (a name already there, link or not, is skipped, never opened), and the rename
- * that puts a file in place replaces a link itself, not what it points to. Held under a lock in the chart directory,
- * so two imports into one chart do not interleave.
+ * that puts a file in place replaces a link itself, not what it points to. All or nothing also when a write fails
+ * mid-way: every target is then put back as it was, and no temporary file is left. Held under a lock in the chart
+ * directory, so two imports into one chart do not interleave.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -18,11 +19,14 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   writeSync,
   fsyncSync,
+  linkSync,
+  type Stats,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
 import { LOCK_WAIT_MS } from './dist-writer.js';
 import { acquireLock } from './lock.js';
@@ -77,8 +81,9 @@ export function writeChartFiles(
   options: ChartWriteOptions = {},
 ): ChartWriteOutcome {
   if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
+  let made: string | undefined;
   try {
-    mkdirSync(chartDir, { recursive: true });
+    made = mkdirSync(chartDir, { recursive: true });
     const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
     try {
       return writeLocked(chartDir, files, options.force === true);
@@ -86,7 +91,21 @@ export function writeChartFiles(
       release();
     }
   } catch (e) {
+    if (made !== undefined) removeMadeDirs(chartDir, made);
     throw unwritable(chartDir, e);
+  }
+}
+
+/** Removes the directories a failed write made, `chartDir` up to `made`, while they are empty. */
+function removeMadeDirs(chartDir: string, made: string): void {
+  const top = resolve(made);
+  for (let dir = resolve(chartDir); ; dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (someone else's files), or gone: leave it
+    }
+    if (dir === top || dirname(dir) === dir) return;
   }
 }
 
@@ -128,15 +147,135 @@ function writeLocked(
   }
   if (outcome.refused.length > 0)
     return { refused: outcome.refused, created: [], updated: [], forced: [], unchanged: [] };
-  const temps: { tmp: string; target: string }[] = [];
+  const temps: Temp[] = [];
   try {
     for (const w of writes) temps.push({ tmp: writeTemp(chartDir, w.target, w.text), target: w.target });
   } catch (e) {
     for (const t of temps) rmSync(t.tmp, { force: true });
     throw e;
   }
-  for (const t of temps) renameSync(t.tmp, t.target);
+  putInPlace(chartDir, temps);
   return outcome;
+}
+
+/** A temporary file written beside its target, to be renamed over it. */
+interface Temp {
+  readonly tmp: string;
+  readonly target: string;
+}
+
+/** One target as {@link putInPlace} left it: where what was there went, and whether the new file is in place. */
+interface Placed {
+  readonly target: string;
+  /** What was at the target, kept aside (undefined: nothing was there). */
+  readonly aside: string | undefined;
+  placed: boolean;
+}
+
+/**
+ * Renames every temporary file over its target, all or none: what was at a target is first kept aside
+ * ({@link keepAside}), and removed once every file is in place. When a rename fails, every target is put back as it
+ * was (what was aside renamed back, a created file removed), every temporary file is removed, and the failure is
+ * thrown.
+ */
+function putInPlace(chartDir: string, temps: readonly Temp[]): void {
+  const done: Placed[] = [];
+  try {
+    for (const t of temps) {
+      const entry: Placed = { target: t.target, aside: keepAside(chartDir, t.target), placed: false };
+      done.push(entry);
+      renameSync(t.tmp, t.target);
+      entry.placed = true;
+    }
+  } catch (e) {
+    const lost = putBack(done);
+    for (const t of temps) removeQuietly(t.tmp);
+    if (lost.length > 0) throw notPutBack(chartDir, e, lost);
+    throw e;
+  }
+  for (const d of done) if (d.aside !== undefined) removeQuietly(d.aside);
+}
+
+/** Removes a hidden file of this write if it can (one left behind is never read as a spec). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Hidden, and named as specforge's: harmless where it stays.
+  }
+}
+
+/**
+ * Keeps what is at `target` under a new hidden name beside it (one nothing holds) and returns that name; undefined
+ * when nothing is there. A regular file gets a second link, so the target stays in place until the new file replaces
+ * it; anything else (a link, replaced with --force) is renamed aside, never followed. Hidden names are never read as
+ * spec files.
+ */
+function keepAside(chartDir: string, target: string): string | undefined {
+  const st = lstatOrUndefined(target);
+  if (st === undefined) return undefined;
+  const base = target.slice(chartDir.length + 1);
+  for (let attempt = 0; attempt < TMP_ATTEMPTS; attempt++) {
+    const aside = join(chartDir, `.${base}.specforge-old-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const linked = st.isFile() ? tryLink(target, aside) : 'unsupported';
+    if (linked === 'linked') return aside;
+    if (linked === 'taken' || lstatOrUndefined(aside) !== undefined) continue;
+    renameSync(target, aside);
+    return aside;
+  }
+  throw new Error(`no free name to keep ${target} aside after ${TMP_ATTEMPTS} tries`);
+}
+
+/** Error codes of a file system that makes no hard link here: the file is renamed aside instead. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+/** Links `aside` to the file `target`: linked, the name is taken, or the file system makes no hard links. */
+function tryLink(target: string, aside: string): 'linked' | 'taken' | 'unsupported' {
+  try {
+    linkSync(target, aside);
+    return 'linked';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return 'taken';
+    if (NO_HARD_LINKS.has(code)) return 'unsupported';
+    throw e;
+  }
+}
+
+/** Puts every target of `done` back as it was, last first; the targets it could not put back. */
+function putBack(done: readonly Placed[]): string[] {
+  const lost: string[] = [];
+  for (const d of [...done].reverse()) {
+    try {
+      // Not replaced and still there: the aside is a second link to it, no longer needed.
+      if (d.aside !== undefined && !d.placed && lstatOrUndefined(d.target) !== undefined)
+        rmSync(d.aside, { force: true });
+      else if (d.aside !== undefined) renameSync(d.aside, d.target);
+      else if (d.placed) rmSync(d.target, { force: true });
+    } catch {
+      lost.push(d.target);
+    }
+  }
+  return lost;
+}
+
+/** What is at `path`, a link included (not followed); undefined when nothing is. */
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/** The failure of a write that could not be undone everywhere: it names the files to check. */
+function notPutBack(chartDir: string, e: unknown, lost: readonly string[]): Error {
+  const reason = fsReason(e) ?? String((e as Error).message);
+  return new UsageError(
+    `cannot write into ${chartDir}: ${reason}, and could not put back ${lost.join(', ')} as they were (what they held is beside them, named .<file>.specforge-old-*); check them before importing again`,
+    false,
+  );
 }
 
 type Target =

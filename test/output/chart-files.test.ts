@@ -9,9 +9,38 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stamped, tempName, unedited, writeChartFiles } from '../../src/output/chart-files.js';
 import { tempDir } from '../support/tmp.js';
+
+/** File-system calls the tests make fail: a hook run before each rename and each write (none by default). */
+const faults = vi.hoisted(() => ({
+  rename: undefined as ((from: string, to: string) => void) | undefined,
+  write: undefined as (() => void) | undefined,
+}));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return {
+    ...fs,
+    renameSync: (from: string, to: string) => {
+      faults.rename?.(from, to);
+      fs.renameSync(from, to);
+    },
+    writeSync: (...args: Parameters<typeof fs.writeSync>) => {
+      faults.write?.();
+      return fs.writeSync(...args);
+    },
+  };
+});
+afterEach(() => {
+  faults.rename = undefined;
+  faults.write = undefined;
+});
+
+/** A file-system failure with an errno code, as node:fs throws it. */
+function fsError(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: failed`), { code });
+}
 
 const spec = (n: number) =>
   `apiVersion: app.example.com/v1\nkind: AppService\nmetadata: {name: web}\nspec: {size: ${n}}\n`;
@@ -99,5 +128,87 @@ describe('writeChartFiles', () => {
     const chart = join(tempDir(), 'team-a');
     mkdirSync(join(chart, 'appservice_app.example.com_shop_web.yaml'), { recursive: true });
     expect(writeChartFiles(chart, files(), { force: true }).refused).toHaveLength(1);
+  });
+
+  describe('all or nothing', () => {
+    /** A chart holding `a.yaml` as import wrote it, and what import writes next: a new `a.yaml`, `b.yaml`, `c.yaml`. */
+    function chartAndNext() {
+      const chart = join(tempDir(), 'team-a');
+      writeChartFiles(chart, new Map([['a.yaml', spec(1)]]));
+      const next = new Map([
+        ['a.yaml', spec(2)],
+        ['b.yaml', spec(3)],
+        ['c.yaml', spec(4)],
+      ]);
+      return { chart, next, before: readdirSync(chart).sort() };
+    }
+
+    it('puts back every file it replaced and removes every file it created when putting one in place fails', () => {
+      const { chart, next, before } = chartAndNext();
+      faults.rename = (_from, to) => {
+        if (to === join(chart, 'c.yaml')) throw fsError('ENOSPC');
+      };
+      expect(() => writeChartFiles(chart, next)).toThrow(
+        /cannot write into .*team-a: no space left on the device .*nothing was imported/,
+      );
+      expect(readdirSync(chart).sort()).toEqual(before);
+      expect(readFileSync(join(chart, 'a.yaml'), 'utf8')).toBe(stamped(spec(1)));
+    });
+
+    it('leaves a file it failed to replace as it was, with nothing beside it', () => {
+      const { chart, next, before } = chartAndNext();
+      faults.rename = (from, to) => {
+        if (to === join(chart, 'a.yaml') && from.includes('specforge-tmp')) throw fsError('EACCES');
+      };
+      expect(() => writeChartFiles(chart, next)).toThrow(/permission denied/);
+      expect(readdirSync(chart).sort()).toEqual(before);
+      expect(readFileSync(join(chart, 'a.yaml'), 'utf8')).toBe(stamped(spec(1)));
+    });
+
+    it('puts back a link it replaced with --force when a later file fails, never touching what it points to', () => {
+      const { chart, next, before } = chartAndNext();
+      const outside = join(chart, '..', 'outside.txt');
+      writeFileSync(outside, 'precious');
+      symlinkSync(outside, join(chart, 'b.yaml'));
+      faults.rename = (_from, to) => {
+        if (to === join(chart, 'c.yaml')) throw fsError('ENOSPC');
+      };
+      expect(() => writeChartFiles(chart, next, { force: true })).toThrow(/no space left/);
+      expect(readdirSync(chart).sort()).toEqual([...before, 'b.yaml'].sort());
+      expect(readlinkSync(join(chart, 'b.yaml'))).toBe(outside);
+      expect(readFileSync(outside, 'utf8')).toBe('precious');
+    });
+
+    it('leaves the chart as it was when writing a file fails', () => {
+      const { chart, next, before } = chartAndNext();
+      let writes = 0;
+      faults.write = () => {
+        // The lock's, a.yaml's, then b.yaml's: after one file is written aside.
+        if (++writes === 3) throw fsError('EDQUOT');
+      };
+      expect(() => writeChartFiles(chart, next)).toThrow(/disk quota exceeded .*nothing was imported/);
+      expect(readdirSync(chart).sort()).toEqual(before);
+      expect(readFileSync(join(chart, 'a.yaml'), 'utf8')).toBe(stamped(spec(1)));
+    });
+
+    it('leaves no directory behind when the write into a chart it created fails', () => {
+      const root = tempDir();
+      const chart = join(root, 'charts', 'team-a');
+      faults.rename = (_from, to) => {
+        if (to.endsWith('.yaml')) throw fsError('ENOSPC');
+      };
+      expect(() => writeChartFiles(chart, files())).toThrow(/no space left/);
+      expect(readdirSync(root)).toEqual([]);
+    });
+
+    it('replaces every file at once when nothing fails, leaving nothing beside them', () => {
+      const { chart, next } = chartAndNext();
+      expect(writeChartFiles(chart, next)).toMatchObject({
+        updated: [join(chart, 'a.yaml')],
+        created: [join(chart, 'b.yaml'), join(chart, 'c.yaml')],
+      });
+      expect(readdirSync(chart).sort()).toEqual(['a.yaml', 'b.yaml', 'c.yaml']);
+      expect(readFileSync(join(chart, 'a.yaml'), 'utf8')).toBe(stamped(spec(2)));
+    });
   });
 });

@@ -1,11 +1,9 @@
-import { objectsOfFiles } from '../../render/files.js';
-import { loadChartDir } from '../../render/load-charts.js';
 import { parseChartSettings } from '../../render/chart-settings.js';
-import { renderCharts } from '../../render/render.js';
 import type { SpecError } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
 import { UsageError } from '../../util/usage-error.js';
+import { renderChartDir } from '../chart-render.js';
 import type { RenderedRef, ResourceRef } from './read.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
@@ -21,7 +19,7 @@ export interface AdoptChart {
  * tool will own. Errors come back as data: a chart that does not render adopts nothing.
  */
 export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
-  const { input, errors } = await loadChartDir(chartDir);
+  const { input, objects, errors } = await renderChartDir(chartDir);
   if (input === undefined) throw new UsageError(`${chartDir} is not a chart directory`);
   const settings =
     input.settings === undefined ? {} : parseChartSettings(input.settings.text, input.settings.file).settings;
@@ -37,12 +35,11 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
         ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
       })),
   );
-  const result = await renderCharts([input]);
-  const rendered: RenderedRef[] = objectsOfFiles(result.files).map((o) => ({
+  const rendered: RenderedRef[] = objects.map((o) => ({
     apiVersion: String(o.apiVersion),
     kind: String(o.kind),
     name: String(o.metadata?.name),
     ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
   }));
-  return { resources, rendered, errors: [...errors, ...result.errors] };
+  return { resources, rendered, errors };
 }

@@ -88,8 +88,3 @@ export interface Step {
   readonly contentType?: string;
   readonly body?: unknown;
 }
-
-/** `Kind namespace/name` or `Kind name`. */
-export function describe(o: { kind: string; namespace?: string; name: string }): string {
-  return o.namespace === undefined ? `${o.kind} ${o.name}` : `${o.kind} ${o.namespace}/${o.name}`;
-}

@@ -1,5 +1,4 @@
-import type { KubeClient } from '../../kube/client.js';
-import { isStatus } from '../../kube/client.js';
+import { getOrUndefined, type MigrateClient } from '../cluster.js';
 
 /** A namespaced object's namespace and name. */
 interface NamespacedName {
@@ -30,7 +29,7 @@ interface LeaseRenewal {
  * owner (migration.md §3 a), so adoption refuses. GETs only.
  */
 export async function operatorRunning(
-  client: KubeClient,
+  client: MigrateClient,
   op: OperatorRef,
   now: Date = new Date(),
 ): Promise<string | undefined> {
@@ -81,14 +80,4 @@ function leaseHeld({ namespace, name }: NamespacedName, l: LeaseRenewal, now: Da
  */
 function notFound(kind: string, { namespace, name }: NamespacedName, flag: string): string {
   return `cannot tell whether the old operator runs: its ${kind} ${namespace}/${name} (${flag}) does not exist; check the name, or pass --operator-gone once the operator is uninstalled`;
-}
-
-/** GETs `path`; undefined when it is not found (404). */
-async function getOrUndefined<T>(client: KubeClient, path: string): Promise<T | undefined> {
-  try {
-    return await client.request<T>('GET', path);
-  } catch (e) {
-    if (isStatus(e, 404)) return undefined;
-    throw e;
-  }
 }

@@ -1,5 +1,6 @@
 import { handOver } from './managed-fields.js';
-import { describe, type AdoptOptions, type AdoptState, type Step } from './model.js';
+import { describe } from '../io.js';
+import type { AdoptOptions, AdoptState, Step } from './model.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 

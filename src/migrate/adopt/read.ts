@@ -1,38 +1,33 @@
-import type { KubeClient } from '../../kube/client.js';
-import { isStatus } from '../../kube/client.js';
+import { getOrUndefined, listCrds, listOrEmpty, type Crd, type MigrateClient } from '../cluster.js';
+import {
+  CRDS,
+  customResourceCollection,
+  customResourcePath,
+  groupOf,
+  madeCollection,
+  objectPath,
+  OPERATOR_MADE,
+} from '../paths.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
-import { collectionPath, customResourcePath, groupOf, OPERATOR_MADE } from './paths.js';
+
+/** An object by identity: apiVersion, kind, namespace (none when cluster-scoped) and name. */
+export interface ObjectRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
 
 /** A custom resource a chart's spec stands for (its spec file is the resource, imported). */
-export interface ResourceRef {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly namespace?: string;
-  readonly name: string;
-}
+export type ResourceRef = ObjectRef;
 
-/** An object the chart renders (so the GitOps tool will own it): its identity. */
-export interface RenderedRef {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly namespace?: string;
-  readonly name: string;
-}
-
-interface Crd {
-  readonly metadata: { readonly name: string; readonly uid: string; readonly deletionTimestamp?: string };
-  readonly spec: {
-    readonly versions: readonly { readonly name: string; readonly served: boolean }[];
-    readonly group: string;
-    readonly scope: string;
-    readonly names: { readonly kind: string; readonly plural: string };
-  };
-}
+/** An object the chart renders (so the GitOps tool will own it). */
+export type RenderedRef = ObjectRef;
 
 type Raw = { metadata?: Record<string, unknown>; apiVersion?: string; kind?: string };
 
 /** The calls adoption makes: KubeClient's `request` (a fake in unit tests). */
-export type AdoptClient = Pick<KubeClient, 'request'>;
+export type AdoptClient = MigrateClient;
 
 /**
  * Reads what adoption needs from the API server (GETs and LISTs only): the old resources of `resources` that still
@@ -69,14 +64,11 @@ async function readResources(
   client: AdoptClient,
   resources: readonly ResourceRef[],
 ): Promise<{ crs: LiveObject[]; crds: Map<string, LiveCrd> }> {
-  const crdList = await client.request<{ items: Crd[] }>(
-    'GET',
-    '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-  );
+  const crdList = await listCrds(client);
   const crs: LiveObject[] = [];
   const crds = new Map<string, LiveCrd>();
   for (const r of resources) {
-    const crd = crdOf(crdList.items, r);
+    const crd = crdOf(crdList, r);
     if (crd === undefined) continue;
     const version = r.apiVersion.split('/')[1];
     if (!crd.spec.versions.some((v) => v.name === version && v.served))
@@ -92,7 +84,7 @@ async function readResources(
       namespace: r.namespace,
       name: r.name,
     });
-    const live = await getOrUndefined(client, path);
+    const live = await getOrUndefined<Raw>(client, path);
     if (live !== undefined) crs.push(toLive(live, path));
   }
   return { crs, crds };
@@ -107,25 +99,18 @@ function crdOf(crds: readonly Crd[], r: ResourceRef): Crd | undefined {
 async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promise<LiveCrd> {
   // A CRD being deleted serves its resources no more (404); the served version was checked before.
   const being = crd.metadata.deletionTimestamp !== undefined;
-  const all = being ? [] : await listServed(client, `/apis/${apiVersion}/${crd.spec.names.plural}`);
+  const all = being
+    ? []
+    : // Gone since the CRDs were listed (404): none.
+      await listOrEmpty<Raw>(client, customResourceCollection({ apiVersion, plural: crd.spec.names.plural }));
   return {
     name: crd.metadata.name,
     uid: crd.metadata.uid,
-    path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+    path: objectPath(CRDS, crd.metadata.name),
     // Resources whose deletion has begun are as good as gone: the CRD can go after them.
     remaining: all.filter((o) => o.metadata?.deletionTimestamp === undefined).length,
     ...(crd.metadata.deletionTimestamp === undefined ? {} : { deleting: true }),
   };
-}
-
-/** The resources a CRD serves, or none when it went away since the CRDs were listed (404). */
-async function listServed(client: AdoptClient, path: string): Promise<Raw[]> {
-  try {
-    return (await client.request<{ items: Raw[] }>('GET', path)).items;
-  } catch (e) {
-    if (isStatus(e, 404)) return [];
-    throw e;
-  }
 }
 
 /** What makes an object of a kind the operators made a dependent, or one to say is left alone. */
@@ -165,17 +150,16 @@ async function listKind(
   groupKind: string,
   ns: string | undefined,
 ): Promise<LiveObject[]> {
-  const collection = collectionPath(groupKind, ns);
-  if (collection === undefined) return [];
-  return (await listOrEmpty(client, collection)).map((item) => listedObject(item, collection, groupKind));
-}
-
-/** An item of the list of `collection`, as a live object. Pure. */
-function listedObject(item: Raw, collection: string, groupKind: string): LiveObject {
-  // Items of a list carry no apiVersion and kind: they are the collection's.
-  return toLive(
-    { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
-    `${collection}/${encodeURIComponent(String(item.metadata?.name))}`,
+  const made = OPERATOR_MADE[groupKind];
+  if (made === undefined) return [];
+  const collection = madeCollection(made, ns);
+  // A kind this cluster does not serve (Routes outside OpenShift): none.
+  return (await listOrEmpty<Raw>(client, collection)).map((item) =>
+    // Items of a list carry no apiVersion and kind: they are the collection's.
+    toLive(
+      { ...item, apiVersion: made.apiVersion, kind: made.kind },
+      objectPath(collection, String(item.metadata?.name)),
+    ),
   );
 }
 
@@ -194,31 +178,6 @@ function isRendered(
       r.name === o.name &&
       (r.namespace ?? ns) === (o.namespace ?? ns),
   );
-}
-
-/** `/apis/apps/v1/namespaces/x/deployments` → `apps/v1`; `/api/v1/...` → `v1`. */
-function apiVersionOf(collection: string): string {
-  const parts = collection.split('/');
-  return parts[1] === 'api' ? (parts[2] ?? 'v1') : `${parts[2]}/${parts[3]}`;
-}
-
-async function getOrUndefined(client: AdoptClient, path: string): Promise<Raw | undefined> {
-  try {
-    return await client.request<Raw>('GET', path);
-  } catch (e) {
-    if (isStatus(e, 404)) return undefined;
-    throw e;
-  }
-}
-
-async function listOrEmpty(client: AdoptClient, path: string): Promise<Raw[]> {
-  try {
-    const list = await client.request<{ items: Raw[]; apiVersion?: string; kind?: string }>('GET', path);
-    return list.items;
-  } catch (e) {
-    if (isStatus(e, 404)) return []; // a kind this cluster does not serve (Routes outside OpenShift)
-    throw e;
-  }
 }
 
 function toLive(raw: Raw, path: string): LiveObject {

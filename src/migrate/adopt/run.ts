@@ -8,11 +8,10 @@ import type { AdoptChart } from './chart.js';
 import type { AdoptOptions, AdoptState, Step } from './model.js';
 import { leftAlone, mostCalls, nextStep, plan } from './plan.js';
 import { readState, type AdoptClient } from './read.js';
+import type { MigrateIo } from '../io.js';
 
-export interface AdoptIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
+/** Where adopt prints (src/migrate/io.ts). */
+export type AdoptIo = MigrateIo;
 
 /** One adoption run: the cluster, the chart (as loaded and as named on the command line), the options, the output. */
 export interface AdoptRun {

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { namespaceValue, nonEmptyValue } from '../../util/flag-values.js';
 import { UsageError } from '../../util/usage-error.js';
+import { CONNECTION_OPTIONS, connectionFlags, type ConnectionFlags } from '../flags.js';
 
 export const IMPORT_USAGE = `Usage: specforge import --chart DIR (-n NAMESPACE ... | --all-namespaces)
                        [--kubeconfig FILE] [--context NAME] [--format text|json] [--force]
@@ -19,11 +20,9 @@ link is named and nothing is written (exit 1), unless --force. Import never dele
 Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
 
 /** The flags of one run. */
-export interface ImportArgs {
+export interface ImportArgs extends ConnectionFlags {
   readonly chart: string;
   readonly namespaces: string[] | 'all';
-  readonly kubeconfig?: string;
-  readonly context?: string;
   readonly format: 'text' | 'json';
   readonly force: boolean;
 }
@@ -37,8 +36,7 @@ export function parseImportArgs(args: readonly string[]): ImportArgs {
       chart: { type: 'string' },
       namespace: { type: 'string', short: 'n', multiple: true },
       'all-namespaces': { type: 'boolean', short: 'A' },
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
+      ...CONNECTION_OPTIONS,
       format: { type: 'string' },
       force: { type: 'boolean' },
     },
@@ -59,11 +57,6 @@ export function parseImportArgs(args: readonly string[]): ImportArgs {
     namespaces: all ? 'all' : ns,
     format,
     force: values.force === true,
-    ...(values.kubeconfig === undefined
-      ? {}
-      : { kubeconfig: nonEmptyValue('--kubeconfig', values.kubeconfig, 'a kubeconfig file') }),
-    ...(values.context === undefined
-      ? {}
-      : { context: nonEmptyValue('--context', values.context, 'a context of the kubeconfig') }),
+    ...connectionFlags(values),
   };
 }

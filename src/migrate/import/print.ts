@@ -1,52 +1,79 @@
-/** What `specforge import` prints: the report per resource, or the files in the way. */
+/**
+ * What `specforge import` prints, as lines: the errors that stopped it, the files in the way, or the report per
+ * resource (text or JSON). Pure; the command sends the lines to its output.
+ */
 import type { ChartWriteOutcome } from '../../output/chart-files.js';
-import type { ImportIo, Imported } from './command.js';
+import { formatError, type SpecError } from '../../rules/problem.js';
+import type { Imported, NodeDisagreement } from './report.js';
 
-/** Names every file import would not replace, and how to go on: exit 1, nothing written. */
-export function refuse(io: ImportIo, chart: string, written: ChartWriteOutcome): number {
-  for (const r of written.refused)
-    io.err(
-      `${r.file}: import would replace this file, but ${r.why}. Keep your changes (commit them, or move the file away) and import again, or pass --force to replace it with what the cluster holds.`,
-    );
+/** The lines for errors found before anything was written: each error, then what import did (nothing). */
+export function errorLines(chart: string, errors: readonly SpecError[]): string[] {
+  return [
+    ...errors.map(formatError),
+    `specforge: ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing imported, ${chart} unchanged.`,
+  ];
+}
+
+/** The lines naming every file import would not replace, and how to go on (nothing was written). */
+export function refusalLines(chart: string, written: ChartWriteOutcome): string[] {
   const n = written.refused.length;
-  io.err(`specforge: ${n} file${n === 1 ? '' : 's'} in the way; nothing imported, ${chart} unchanged.`);
-  return 1;
+  return [
+    ...written.refused.map(
+      (r) =>
+        `${r.file}: import would replace this file, but ${r.why}. Keep your changes (commit them, or move the file away) and import again, or pass --force to replace it with what the cluster holds.`,
+    ),
+    `specforge: ${n} file${n === 1 ? '' : 's'} in the way; nothing imported, ${chart} unchanged.`,
+  ];
 }
 
 /** What import prints: a report per resource, the membership disagreements, and what it did to the chart's files. */
 export interface Printed {
-  readonly report: Imported[];
-  readonly nodes: { pool: string; node: string; value: string }[];
+  readonly report: readonly Imported[];
+  readonly nodes: readonly NodeDisagreement[];
   readonly written: ChartWriteOutcome;
 }
 
-export function print(io: ImportIo, format: 'text' | 'json', { report, nodes, written }: Printed): void {
-  if (format === 'json') {
-    const files = {
-      created: written.created,
-      updated: written.updated,
-      replaced: written.forced,
-      unchanged: written.unchanged,
-    };
-    io.out(JSON.stringify({ resources: report, membership: nodes, files }, null, 2));
-    return;
-  }
-  for (const f of written.forced)
-    io.out(`${f.file}: replaced (--force), although ${f.why} (what it held is gone unless it is committed).`);
-  for (const r of report) {
-    io.out(`${r.resource} → ${r.file}`);
-    for (const o of r.objects)
-      io.out(
+/** The lines of the report: one JSON document, or text (files replaced, resources, Nodes, a summary). */
+export function reportLines(format: 'text' | 'json', printed: Printed): string[] {
+  return format === 'json' ? [reportJson(printed)] : reportText(printed);
+}
+
+function reportJson({ report, nodes, written }: Printed): string {
+  const files = {
+    created: written.created,
+    updated: written.updated,
+    replaced: written.forced,
+    unchanged: written.unchanged,
+  };
+  return JSON.stringify({ resources: report, membership: nodes, files }, null, 2);
+}
+
+function reportText({ report, nodes, written }: Printed): string[] {
+  return [
+    ...written.forced.map(
+      (f) =>
+        `${f.file}: replaced (--force), although ${f.why} (what it held is gone unless it is committed).`,
+    ),
+    ...report.flatMap(resourceLines),
+    ...nodes.map(
+      (n) =>
+        `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
+    ),
+    `specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}.`,
+  ];
+}
+
+/** One resource: where it went, a line per object the operator made, a line per field the first sync changes. */
+function resourceLines(r: Imported): string[] {
+  return [
+    `${r.resource} → ${r.file}`,
+    ...r.objects.map(
+      (o) =>
         `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}`,
-      );
-    for (const d of r.differences)
-      io.out(
+    ),
+    ...r.differences.map(
+      (d) =>
         `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the operator never applied the spec's value)`,
-      );
-  }
-  for (const n of nodes)
-    io.out(
-      `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
-    );
-  io.out(`specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}.`);
+    ),
+  ];
 }

@@ -27,6 +27,14 @@ describe('specforge import and adopt on the command line', () => {
     [['import', '--chart', 'c', '-A', '--kubeconfig', ''], '--kubeconfig "" is empty'],
     [['import', '--chart', 'c', '-A', '--context', ''], '--context "" is empty'],
     [['adopt', 'apply', '--field-manager', 'f', '--operator-gone'], 'adopt needs --chart DIR'],
+    [
+      ['adopt', 'plan', '--chart', 'c', '--field-manager', 'f', '--operator-gone', '--kubeconfig', ''],
+      '--kubeconfig "" is empty',
+    ],
+    [
+      ['adopt', 'plan', '--chart', 'c', '--field-manager', 'f', '--operator-gone', '--context', ''],
+      '--context "" is empty',
+    ],
     [['adopt', 'go', '--chart', 'c'], 'adopt takes plan or apply, got "go"'],
     [['adopt', 'plan', '--chart', 'c', '--operator-gone'], 'adopt needs --field-manager NAME'],
     [['adopt', 'plan', '--chart', 'c', '--field-manager', 'f'], 'adopt needs --operator NS/DEPLOYMENT'],

@@ -1,0 +1,149 @@
+/**
+ * What `specforge import` reads from the API server (GETs and LISTs only): the live resources of the seed kinds, in
+ * the version specforge reads, and the objects each one's operator made by its naming rule.
+ */
+import type { Obj } from '../../rules/objects.js';
+import type { SpecError } from '../../rules/problem.js';
+import { SEED_KINDS, type SeedKind } from '../../rules/seed-kinds.js';
+import { getOrUndefined, listCrds, listItems, type Crd, type MigrateClient } from '../cluster.js';
+import { customResourceCollection, madeCollection, objectPath } from '../paths.js';
+import type { LiveSet } from './pins.js';
+
+/** A live resource of a seed kind, as read (in the seed kind's apiVersion), and that seed kind. */
+export interface FoundResource {
+  readonly cr: Obj;
+  readonly seed: SeedKind;
+}
+
+/** What the operator made for one resource: the live objects by kind, and the kinds that name it as owner. */
+export interface MadeSet {
+  readonly live: LiveSet;
+  readonly owned: ReadonlySet<string>;
+}
+
+/** Where to read: the namespaces given with -n, or every namespace. */
+export type Namespaces = readonly string[] | 'all';
+
+/**
+ * Every live resource of a seed kind, read in the version specforge reads, sorted by kind, namespace and name. A
+ * CRD of a seed kind that serves none of those versions but has resources adds an error to `errors`.
+ */
+export async function readResources(
+  client: MigrateClient,
+  namespaces: Namespaces,
+  errors: SpecError[],
+): Promise<FoundResource[]> {
+  const out: FoundResource[] = [];
+  for (const crd of await listCrds(client)) {
+    const seedCrd = seedCrdOf(crd);
+    if (seedCrd === undefined) continue;
+    const read = await readSeedResources(client, seedCrd, namespaces);
+    out.push(...read.resources);
+    if (read.error !== undefined) errors.push(read.error);
+  }
+  return out.sort((a, b) => (key(a.cr) < key(b.cr) ? -1 : 1));
+}
+
+/** A CRD of a kind the seed operators made: the seed kinds it may be, and what it serves. */
+export interface SeedCrd {
+  readonly name: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** The seed kinds of its group and kind (one per version specforge reads). */
+  readonly known: readonly SeedKind[];
+  /** The apiVersions it serves. */
+  readonly served: readonly string[];
+}
+
+/** A CRD as {@link SeedCrd}, or undefined when its group and kind are no seed kind's. Pure. */
+export function seedCrdOf(crd: Crd): SeedCrd | undefined {
+  const group = String(crd.spec?.group);
+  const kind = String(crd.spec?.names?.kind);
+  const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
+  if (known.length === 0) return undefined;
+  return {
+    name: String(crd.metadata?.name),
+    kind,
+    plural: String(crd.spec?.names?.plural),
+    namespaced: crd.spec?.scope === 'Namespaced',
+    known,
+    served: (crd.spec?.versions ?? []).filter((v) => v.served === true).map((v) => `${group}/${v.name}`),
+  };
+}
+
+/**
+ * The resources of a seed CRD in `namespaces`. One set of objects, served in every version: read it in the version
+ * specforge reads, if the CRD serves it; if not, none, and an error when it has resources.
+ */
+async function readSeedResources(
+  client: MigrateClient,
+  crd: SeedCrd,
+  namespaces: Namespaces,
+): Promise<{ resources: FoundResource[]; error?: SpecError }> {
+  const where = { plural: crd.plural, namespaced: crd.namespaced, namespaces };
+  const seed = crd.known.find((s) => crd.served.includes(s.apiVersion));
+  if (seed === undefined) {
+    const other = crd.served[0];
+    const items = other === undefined ? [] : await listResources(client, { apiVersion: other, ...where });
+    return { resources: [], ...(items.length > 0 ? { error: unreadVersionError(crd, items.length) } : {}) };
+  }
+  const items = await listResources(client, { apiVersion: seed.apiVersion, ...where });
+  return {
+    resources: items.map((cr) => ({ cr: { ...cr, apiVersion: seed.apiVersion, kind: crd.kind }, seed })),
+  };
+}
+
+/** The error for `count` resources of a seed CRD that serves none of the versions specforge reads. Pure. */
+export function unreadVersionError(crd: SeedCrd, count: number): SpecError {
+  return {
+    file: `CustomResourceDefinition ${crd.name}`,
+    path: 'spec.versions',
+    expected: `${crd.kind} resources served as ${crd.known.map((s) => s.apiVersion).join(' or ')}, the versions specforge reads`,
+    found: `${count} served only as ${crd.served.join(', ')}`,
+    hint: 'Serve a version specforge reads (or convert the resources), then import again.',
+  };
+}
+
+function key(o: Obj): string {
+  return `${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
+}
+
+/** Which resources to list: their apiVersion and plural, whether namespaced, and in which namespaces. */
+interface ResourceListing {
+  readonly apiVersion: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** Ignored for cluster-scoped resources. */
+  readonly namespaces: Namespaces;
+}
+
+/** Lists the resources: across the cluster, or one LIST per namespace when namespaced and namespaces are given. */
+async function listResources(
+  client: MigrateClient,
+  { apiVersion, plural, namespaced, namespaces }: ResourceListing,
+): Promise<Obj[]> {
+  const paths =
+    !namespaced || namespaces === 'all'
+      ? [customResourceCollection({ apiVersion, plural })]
+      : namespaces.map((namespace) => customResourceCollection({ apiVersion, plural, namespace }));
+  const out: Obj[] = [];
+  for (const p of paths) out.push(...(await listItems<Obj>(client, p)));
+  return out;
+}
+
+/** The objects the operator made for `cr`, by its naming rule, and which of them name `cr` as owner (by uid). */
+export async function readMade(client: MigrateClient, { cr, seed }: FoundResource): Promise<MadeSet> {
+  const live: Record<string, Obj> = {};
+  const owned = new Set<string>();
+  const name = String(cr.metadata?.name);
+  for (const m of seed.made) {
+    const path = objectPath(madeCollection(m, cr.metadata?.namespace as string | undefined), m.name(name));
+    const o = await getOrUndefined<Obj>(client, path);
+    if (o === undefined) continue;
+    live[m.kind] = o;
+    if (((o.metadata?.ownerReferences ?? []) as Obj[]).some((r) => r.uid === cr.metadata?.uid))
+      owned.add(m.kind);
+  }
+  return { live: live as LiveSet, owned };
+}
