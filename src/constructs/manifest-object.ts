@@ -33,6 +33,14 @@ export class ManifestObject extends ApiObject {
   private readonly edits: ManifestMetadata;
   private jsonPatches: JsonPatch[] | undefined;
 
+  /**
+   * `instanceof ManifestObject` is true for a ManifestObject only. (cdk8s' `ApiObject` answers `instanceof` with
+   * `ApiObject.isApiObject`, and subclasses inherit that answer: without this, every ApiObject would be one.)
+   */
+  public static override [Symbol.hasInstance](o: unknown): o is ManifestObject {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
   constructor(scope: Construct, id: string, manifest: Manifest) {
     super(scope, id, {
       apiVersion: manifest.apiVersion,

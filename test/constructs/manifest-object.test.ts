@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { App, Chart, JsonPatch, Testing, type ApiObject } from 'cdk8s';
+import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { AppService, ChartNamespace, Myapp, NodePool, Podroute } from '../../src/index.js';
+import { AppService, ChartNamespace, ManifestObject, Myapp, NodePool, Podroute } from '../../src/index.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
@@ -193,5 +193,14 @@ describe('escape hatches on specforge objects', () => {
     const web = new AppService(chart, 'web', { image: 'nginx:alpine', ports: [{ port: 80 }] });
     expect(web.deployment.toJson()).toBe(web.deployment.toJson());
     expect(web.deployment.toJson()).not.toHaveProperty('metadata.annotations');
+  });
+
+  it('is what instanceof ManifestObject answers: not any ApiObject, as cdk8s would answer for a subclass', () => {
+    const chart = shopChart();
+    const web = new AppService(chart, 'web', { image: 'nginx:alpine', ports: [{ port: 80 }] });
+    const own = new ApiObject(chart, 'settings', { apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(web.deployment instanceof ManifestObject).toBe(true);
+    expect(own instanceof ManifestObject).toBe(false);
+    expect(web.deployment instanceof ApiObject).toBe(true);
   });
 });
