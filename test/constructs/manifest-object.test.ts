@@ -1,10 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AppService, ChartNamespace, ManifestObject, Myapp, NodePool, Podroute } from '../../src/index.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { COPIES, removeProjects, runApp } from '../support/two-cdk8s.js';
 
 /**
  * cdk8s' escape hatches on the objects specforge's constructs make: what a cdk8s user adds through
@@ -121,6 +122,8 @@ describe.each(CASES)('a $kind a specforge construct makes', (c) => {
   });
 });
 
+afterAll(removeProjects);
+
 describe('escape hatches on specforge objects', () => {
   it('reach the manifests App.synth() writes', () => {
     const outdir = tempDir('hatches-');
@@ -156,12 +159,30 @@ describe('escape hatches on specforge objects', () => {
     });
     const dist = join(tempDir(), 'dist');
     const r = await run(['render', charts, '--out', dist]);
+    rmSync(charts, { recursive: true, force: true });
     expect(r.err).toBe('');
     const file = readdirSync(join(dist, 'shop')).find((f) => f.startsWith('deployment.'));
     const deployment = parseAllDocuments(readFileSync(join(dist, 'shop', file!), 'utf8'))[0]!.toJS();
     expect(deployment.metadata.labels.team).toBe('x');
     expect(deployment.metadata.annotations).toEqual({ 'example.com/owner': 'payments' });
     expect(deployment.spec.replicas).toBe(3);
+  });
+
+  it('reach the manifests of an app made with its own copy of cdk8s (its App, Chart and JsonPatch)', () => {
+    const app = `${COPIES}
+import { Chart, JsonPatch, Testing } from 'cdk8s';
+import { AppService } from 'specforge';
+const chart = new Chart(Testing.app(), 'shop');
+const web = new AppService(chart, 'web', { image: 'nginx:alpine', ports: [{ port: 80 }] });
+web.deployment.metadata.addLabel('team', 'x');
+web.deployment.addJsonPatch(JsonPatch.add('/spec/replicas', 3));
+const deployment = Testing.synth(chart).find((o) => o.kind === 'Deployment');
+console.log(JSON.stringify({ copies, deployment }));
+`;
+    const r = runApp('two copies', app);
+    expect(r.copies).toBe(2);
+    expect(r.deployment.metadata.labels.team).toBe('x');
+    expect(r.deployment.spec.replicas).toBe(3);
   });
 
   it('are checked like the rest of the manifest: a label key no API server accepts fails the synth', () => {
