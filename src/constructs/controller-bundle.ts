@@ -24,6 +24,8 @@ import {
   TAINT_ID_LENGTHS_PATTERN,
 } from '../rules/node-keys.js';
 import { ownerLabels, selectorLabels } from '../rules/labels.js';
+import { checkControllerBundleProps } from './controller-bundle-props.js';
+import { SpecforgePropsError } from './props-check.js';
 
 /** The controller's label-key and label-value rules, as CEL over map keys (Kubernetes qualified names). */
 const QUALIFIED_NAME =
@@ -249,10 +251,9 @@ export class ControllerBundle extends Construct {
     super(scope, id);
     this.name = props.name ?? 'specforge-controller';
     this.namespace = props.namespace ?? 'specforge-system';
+    const violations = checkControllerBundleProps(props);
+    if (violations.length > 0) throw new SpecforgePropsError(this.node.path, 'ControllerBundle', violations);
     const replicas = props.replicas ?? 2;
-    if (!Number.isInteger(replicas) || replicas < 1) {
-      throw new Error(`ControllerBundle ${this.name}: replicas must be a positive integer, got ${replicas}.`);
-    }
     const labels = ownerLabels({
       kind: 'ControllerBundle',
       name: this.name,
