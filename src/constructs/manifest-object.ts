@@ -62,7 +62,13 @@ export class ManifestObject extends ApiObject {
     for (const [key, value] of Object.entries(annotations)) this.metadata.addAnnotation(key, value);
   }
 
-  /** Applies RFC 6902 JSON patches to the manifest, after the metadata added through `metadata`. */
+  /**
+   * Applies RFC 6902 JSON patches to the manifest, after the metadata added through `metadata`.
+   *
+   * @param ops The JSON-Patch operations to apply.
+   * @example
+   * app.deployment.addJsonPatch(JsonPatch.add('/spec/replicas', 3));
+   */
   public override addJsonPatch(...ops: JsonPatch[]): void {
     super.addJsonPatch(...ops);
     this.jsonPatches = [...(this.jsonPatches ?? []), ...ops];
