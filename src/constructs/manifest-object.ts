@@ -1,5 +1,6 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, JsonPatch } from 'cdk8s';
 import type { Construct } from 'constructs';
+import { ManifestMetadata, withMetadataEdits } from './manifest-metadata.js';
 import { plainCopy } from './plain.js';
 
 /** A Kubernetes object as it is written to disk: plain JSON, field names as the API spells them. */
@@ -21,41 +22,71 @@ export type ManifestOf<T> = T & {
  *
  * cdk8s' generic `ApiObject.toJson()` resolves tokens and sanitises every value, about 100 µs per object
  * (docs/benchmarks.md); the specforge constructs build plain, fully-resolved manifests, so that work buys nothing
- * and would dominate a 25,000-object render. The object is immutable: `addJsonPatch` and `metadata.add*` are
- * not applied; compose a new manifest instead.
+ * and would dominate a 25,000-object render. cdk8s' escape hatches still work: `metadata.addLabel`,
+ * `addAnnotation`, `addFinalizers`, `addOwnerReference`, `add`, and `addJsonPatch` reach the emitted manifest
+ * (labels and annotations after the manifest's own, which keep their place; JSON patches last, on the result).
+ * Only an object nobody touched skips that work. Values given to the hatches are written as given: cdk8s tokens
+ * (`Lazy`) are not resolved.
  */
 export class ManifestObject extends ApiObject {
-  constructor(
-    scope: Construct,
-    id: string,
-    private readonly manifest: Manifest,
-  ) {
+  private readonly manifest: Manifest;
+  private readonly edits: ManifestMetadata;
+  private jsonPatches: JsonPatch[] | undefined;
+
+  /**
+   * `instanceof ManifestObject` is true for a ManifestObject only. (cdk8s' `ApiObject` answers `instanceof` with
+   * `ApiObject.isApiObject`, and subclasses inherit that answer: without this, every ApiObject would be one.)
+   */
+  public static override [Symbol.hasInstance](o: unknown): o is ManifestObject {
+    return Function.prototype[Symbol.hasInstance].call(this, o);
+  }
+
+  constructor(scope: Construct, id: string, manifest: Manifest) {
     super(scope, id, {
       apiVersion: manifest.apiVersion,
       kind: manifest.kind,
       metadata: { name: manifest.metadata.name, namespace: manifest.metadata.namespace },
     });
     this.manifest = plainCopy(manifest);
+    // cdk8s' metadata would add the Chart's namespace to cluster-scoped objects; this one holds the manifest's own
+    // metadata (so `getLabel` answers), and records what the escape hatches add.
+    this.edits = new ManifestMetadata({ ...this.manifest.metadata, apiObject: this });
+    (this as { metadata: ApiObject['metadata'] }).metadata = this.edits;
   }
-
-  private extraAnnotations: Record<string, string> | undefined;
 
   /**
    * Adds annotations to the manifest (the ordering annotations of {@link addSyncOrder} among them); the manifest's
-   * own keep their place, new ones follow.
+   * own keep their place, new ones follow. The same as `metadata.addAnnotation` for each.
    */
   public addAnnotations(annotations: Readonly<Record<string, string>>): void {
-    this.extraAnnotations = { ...this.extraAnnotations, ...annotations };
+    for (const [key, value] of Object.entries(annotations)) this.metadata.addAnnotation(key, value);
   }
 
-  /** The manifest exactly as built, with any annotations added since. */
+  /**
+   * Applies RFC 6902 JSON patches to the manifest, after the metadata added through `metadata`.
+   *
+   * @param ops The JSON-Patch operations to apply.
+   * @example
+   * app.deployment.addJsonPatch(JsonPatch.add('/spec/replicas', 3));
+   */
+  public override addJsonPatch(...ops: JsonPatch[]): void {
+    super.addJsonPatch(...ops);
+    this.jsonPatches = [...(this.jsonPatches ?? []), ...ops];
+  }
+
+  /** The manifest exactly as built, with what the escape hatches added since. */
   public override toJson(): Manifest {
-    const extra = this.extraAnnotations;
-    if (extra === undefined) return this.manifest;
-    const m = this.manifest as Manifest & { metadata: { annotations?: Record<string, string> } };
-    return {
-      ...m,
-      metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, ...extra } },
-    } as Manifest;
+    const { recorded } = this.edits;
+    const patches = this.jsonPatches;
+    if (recorded === undefined && patches === undefined) return this.manifest;
+    try {
+      const edited = recorded === undefined ? this.manifest : withMetadataEdits(this.manifest, recorded);
+      return patches === undefined ? edited : (JsonPatch.apply(plainCopy(edited), ...patches) as Manifest);
+    } catch (e) {
+      // The words of cdk8s' own ApiObject.toJson().
+      throw new Error(
+        `Failed serializing construct at path '${this.node.path}' with name '${this.name}': ${String(e)}`,
+      );
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { App, type Chart } from 'cdk8s';
+import type { IConstruct } from 'constructs';
 import { holdsRenderedOutput } from '../output/dist-writer.js';
 
 /**
@@ -11,11 +12,19 @@ import { holdsRenderedOutput } from '../output/dist-writer.js';
  */
 export function outdirProblems(chart: Chart): string[] {
   const app = App.of(chart);
-  if (!(app instanceof App)) return [];
+  if (!isApp(app)) return [];
   const found = holdsRenderedOutput(app.outdir);
   if (found === undefined) return [];
   return [
     `App outdir: expected a directory of its own for cdk8s' output, found ${app.outdir}, which holds what specforge render wrote (${found}). ` +
       "Set `output: cdk8s.out` in cdk8s.yaml (or `new App({ outdir: 'cdk8s.out' })`): specforge render and cdk8s synth must not share one output directory.",
   ];
+}
+
+/**
+ * True for the root of a cdk8s App, whichever copy of cdk8s made it (cdk8s has no `App.isApp`, and `instanceof`
+ * is false across copies): an App is the root construct with an `outdir`.
+ */
+function isApp(root: IConstruct): root is App {
+  return root.node.scope === undefined && typeof (root as { outdir?: unknown }).outdir === 'string';
 }

@@ -57,7 +57,8 @@ export class SpecforgePropsError extends Error {
   constructor(
     /** The construct path, e.g. `shop/web`. */
     public readonly constructPath: string,
-    public readonly kind: SpecKind,
+    /** The construct's kind: a spec kind, or `ControllerBundle`. */
+    public readonly kind: SpecKind | 'ControllerBundle',
     public readonly violations: readonly PropViolation[],
   ) {
     super(

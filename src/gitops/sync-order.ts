@@ -3,7 +3,6 @@ import type { IConstruct } from 'constructs';
 import { syncAnnotations } from './argocd-order.js';
 import { dependencies, locatedKey } from './dependencies.js';
 import type { Obj } from '../rules/objects.js';
-import { ManifestObject } from '../constructs/manifest-object.js';
 
 /**
  * Gives every object of the charts under `scope` (usually the App) the Argo CD ordering annotations `specforge
@@ -27,7 +26,7 @@ export function addSyncOrder(scope: IConstruct): void {
     chart: chart.node.path,
     objects: chart.node
       .findAll()
-      .filter((c): c is ApiObject => c instanceof ApiObject && Chart.of(c) === chart)
+      .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
       .map((api) => ({ api, json: api.toJson() as Obj })),
   }));
   const deps = dependencies(entries.map((e) => ({ chart: e.chart, objects: e.objects.map((o) => o.json) })));
@@ -38,10 +37,8 @@ export function addSyncOrder(scope: IConstruct): void {
   for (const l of located) {
     const extra = annotations.get(l.key);
     if (extra === undefined) continue;
-    // ManifestObject writes its manifest as built, so it takes annotations itself; any other ApiObject (cdk8s-plus
-    // constructs, yours) through its metadata.
-    const manifest: unknown = l.api;
-    if (manifest instanceof ManifestObject) (manifest as ManifestObject).addAnnotations(extra);
-    else for (const [k, v] of Object.entries(extra)) l.api.metadata.addAnnotation(k, v);
+    // Through cdk8s' own hatch, which every ApiObject honours (specforge's ManifestObject among them), whichever
+    // copy of cdk8s made it.
+    for (const [k, v] of Object.entries(extra)) l.api.metadata.addAnnotation(k, v);
   }
 }

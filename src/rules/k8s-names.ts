@@ -10,7 +10,9 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 /** RFC 1123 subdomain (`IsDNS1123Subdomain`, without its length limit of 253). */
 export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+// The name part of a qualified name; the same language as upstream's `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, spelled
+// as the NodePool CRD has always written it (its patterns are built from these, byte for byte).
+const QUALIFIED_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
@@ -55,3 +57,17 @@ export function checkPortName(name: string): string | undefined {
     return undefined;
   return 'a port name (IANA service name): at most 15 characters of a-z, 0-9 and "-", with at least one letter, no "--", not starting or ending with "-"';
 }
+
+/**
+ * The texts of these rules' regular expressions, anchored (`^…$`), for schemas: OpenAPI `pattern`s and CEL
+ * `matches` (each text is an ECMAScript and an RE2 expression alike). The NodePool CRD builds its patterns from
+ * them. Lengths are not in the texts: a label key's prefix is at most 253 characters, its name and a label value
+ * at most 63, a DNS label at most 63.
+ */
+export const NAME_PATTERNS = {
+  dns1123Label: DNS1123_LABEL.source,
+  dns1123Subdomain: DNS1123_SUBDOMAIN.source,
+  /** The name part of a label key (after the optional `prefix/`). */
+  qualifiedName: QUALIFIED_NAME.source,
+  labelValue: LABEL_VALUE.source,
+} as const;

@@ -7,6 +7,7 @@ import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
 import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
 import chart from '../../schemas/chart.schema.json' with { type: 'json' };
 import gitops from '../../schemas/gitops.schema.json' with { type: 'json' };
+import controllerBundle from '../../schemas/controller-bundle.schema.json' with { type: 'json' };
 import { describeValue, type Problem } from '../rules/problem.js';
 import { fromJsonPointer } from '../rules/field-path.js';
 import type { SpecKind } from './types.js';
@@ -17,20 +18,24 @@ const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTy
 ajv.addSchema(common);
 ajv.addSchema(adopt);
 
-const validators: Record<SpecKind | 'chart' | 'gitops', ValidateFunction> = {
+/** What {@link checkSchema} checks: a spec kind, chart or GitOps settings, or the props of a construct of no spec. */
+export type SchemaName = SpecKind | 'chart' | 'gitops' | 'ControllerBundle';
+
+const validators: Record<SchemaName, ValidateFunction> = {
   AppService: ajv.compile(appservice),
   Myapp: ajv.compile(myapp),
   Podroute: ajv.compile(podroute),
   NodePool: ajv.compile(nodepool),
   chart: ajv.compile(chart),
   gitops: ajv.compile(gitops),
+  ControllerBundle: ajv.compile(controllerBundle),
 };
 
 /**
  * Validates one parsed document against the published JSON Schema of its kind (or the chart or GitOps settings
- * schema).
+ * schema, or the ControllerBundle props schema).
  */
-export function checkSchema(kind: SpecKind | 'chart' | 'gitops', data: unknown): Problem[] {
+export function checkSchema(kind: SchemaName, data: unknown): Problem[] {
   const validate = validators[kind];
   if (validate(data)) return [];
   return toViolations(validate.errors ?? [], data);

@@ -118,7 +118,7 @@ describe('ControllerBundle', () => {
   });
 
   it('throws if replicas is not a positive integer', () => {
-    expect(() => synth({ replicas: 0 })).toThrow(/replicas must be a positive integer/);
+    expect(() => synth({ replicas: 0 })).toThrow(/replicas: expected an integer of at least 1, found 0\./);
   });
 
   it('can leave the CRD out', () => {
