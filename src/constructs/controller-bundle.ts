@@ -17,6 +17,7 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { ownerLabels, selectorLabels } from '../rules/labels.js';
+import { CONTROLLER_NAMESPACE, NODEPOOL_GROUP, NODEPOOL_PLURAL } from '../rules/vocabulary.js';
 import { checkControllerBundleProps } from './controller-bundle-props.js';
 import { nodePoolCrd } from './nodepool-crd.js';
 import { SpecforgePropsError } from './props-check.js';
@@ -60,7 +61,7 @@ export class ControllerBundle extends Construct {
   constructor(scope: Construct, id: string, props: ControllerBundleProps = {}) {
     super(scope, id);
     this.name = props.name ?? 'specforge-controller';
-    this.namespace = props.namespace ?? 'specforge-system';
+    this.namespace = props.namespace ?? CONTROLLER_NAMESPACE;
     const violations = checkControllerBundleProps(props);
     if (violations.length > 0) throw new SpecforgePropsError(this.node.path, 'ControllerBundle', violations);
     const replicas = props.replicas ?? 2;
@@ -170,8 +171,8 @@ export class ControllerBundle extends Construct {
 function clusterRules(): k8s.PolicyRule[] {
   return [
     { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
-    { apiGroups: ['nodes.specforge.dev'], resources: ['nodepools'], verbs: ['list', 'watch', 'patch'] },
-    { apiGroups: ['nodes.specforge.dev'], resources: ['nodepools/status'], verbs: ['patch'] },
+    { apiGroups: [NODEPOOL_GROUP], resources: [NODEPOOL_PLURAL], verbs: ['list', 'watch', 'patch'] },
+    { apiGroups: [NODEPOOL_GROUP], resources: [`${NODEPOOL_PLURAL}/status`], verbs: ['patch'] },
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
   ];
 }

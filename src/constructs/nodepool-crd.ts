@@ -18,9 +18,9 @@ import {
   TAINT_EFFECTS,
   TAINT_ID_LENGTHS_PATTERN,
 } from '../rules/node-keys.js';
+import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP, NODEPOOL_PLURAL, NODEPOOL_VERSION } from '../rules/vocabulary.js';
 
-/** The CRD's name. */
-export const NODEPOOL_CRD_NAME = 'nodepools.nodes.specforge.dev';
+export { NODEPOOL_CRD_NAME };
 
 /** An anchored pattern text (`^…$`) without its anchors, to build a longer one. */
 const unanchored = (pattern: string): string => pattern.slice(1, -1);
@@ -218,12 +218,12 @@ export function nodePoolCrd(scope: Construct, id: string, labels: Record<string,
   return new k8s.KubeCustomResourceDefinition(scope, id, {
     metadata: { name: NODEPOOL_CRD_NAME, labels },
     spec: {
-      group: 'nodes.specforge.dev',
+      group: NODEPOOL_GROUP,
       scope: 'Cluster',
-      names: { kind: 'NodePool', listKind: 'NodePoolList', plural: 'nodepools', singular: 'nodepool' },
+      names: { kind: 'NodePool', listKind: 'NodePoolList', plural: NODEPOOL_PLURAL, singular: 'nodepool' },
       versions: [
         {
-          name: 'v1',
+          name: NODEPOOL_VERSION,
           served: true,
           storage: true,
           subresources: { status: {} },

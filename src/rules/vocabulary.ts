@@ -27,6 +27,8 @@ export const OWNED_ANNOTATION = `${NODEPOOL_GROUP}/owned`;
 export const NODEPOOL_FINALIZER = `${NODEPOOL_GROUP}/cleanup`;
 /** A Node is a member of pool `P` when it carries the label `node-role.kubernetes.io/P`. */
 export const MEMBERSHIP_PREFIX = 'node-role.kubernetes.io/';
+/** The namespace the controller bundle creates and runs the controller in, by default. */
+export const CONTROLLER_NAMESPACE = 'specforge-system';
 /** The controller's field manager, reporting controller and default Lease name. */
 export const CONTROLLER_NAME = 'specforge-nodepool-controller';
 
