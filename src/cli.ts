@@ -4,7 +4,7 @@ import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
-import { formatError } from './rules/problem.js';
+import { formatError } from './rules/problem-format.js';
 import { UsageError } from './util/usage-error.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';

@@ -25,7 +25,8 @@ import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { renderCharts, type ChartInput, type RenderResult } from './render/render.js';
-import { formatError, type SpecError } from './rules/problem.js';
+import type { LocatedProblem } from './rules/problem.js';
+import { formatError } from './rules/problem-format.js';
 import type { Obj } from './rules/objects.js';
 import { checkWiring } from './rules/wiring.js';
 import { appendAll } from './util/append.js';
@@ -47,7 +48,7 @@ export interface RenderedCharts {
   /** Every error, as `specforge render` prints it (`file:line:col (document N) field: expected …, found ….`). */
   readonly errors: readonly string[];
   /** The same errors as data: file, document, line, field path, expected, found, hint. */
-  readonly details: readonly SpecError[];
+  readonly details: readonly LocatedProblem[];
 }
 
 /** Renders a charts directory in memory, as `specforge render DIR` would (chart modules contained), writing nothing. */

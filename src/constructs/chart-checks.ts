@@ -1,5 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { formatPath } from '../rules/field-path.js';
+import { formatProblem } from '../rules/problem-format.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
@@ -52,10 +52,9 @@ export function chartProblems(chart: Chart): string[] {
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
   const schema = checkSchema('chart', settings);
   const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
-    (v: Problem) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
+    // Without the hint, as this sentence has always been printed.
+    (v: Problem) => `Chart ${formatProblem({ path: v.path, expected: v.expected, found: v.found })}`,
   );
-  const wiring = checkWiring(chartObjects(chart), chart.node.path).map(
-    (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,
-  );
+  const wiring = checkWiring(chartObjects(chart), chart.node.path).map((e) => formatProblem(e));
   return [...settingProblems, ...wiring, ...outdirProblems(chart)];
 }

@@ -5,6 +5,7 @@ import { checkSpecDocument } from '../specs/load.js';
 import { formatPath, type FieldPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
+import { formatProblem } from '../rules/problem-format.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
@@ -43,13 +44,11 @@ const API_VERSION: Readonly<Record<SpecKind, string>> = {
   NodePool: 'nodes.specforge.dev/v1',
 };
 
-/** One problem with a prop: `path` is the prop path (`ports[0].port`). */
-export interface PropViolation {
-  readonly path: string;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
+/**
+ * One problem with a prop: the problem record with its path printed as the prop path (`ports[0].port`).
+ * @deprecated Use `Problem<string>` (src/rules/problem.ts), the one problem record.
+ */
+export type PropViolation = Problem<string>;
 
 /** Thrown by a construct whose props break a rule: names the construct, and each prop with expected and found. */
 export class SpecforgePropsError extends Error {
@@ -57,7 +56,7 @@ export class SpecforgePropsError extends Error {
     /** The construct path, e.g. `shop/web`. */
     public readonly constructPath: string,
     public readonly kind: SpecKind,
-    public readonly violations: readonly PropViolation[],
+    public readonly violations: readonly Problem<string>[],
   ) {
     super(
       [
@@ -70,16 +69,15 @@ export class SpecforgePropsError extends Error {
 }
 
 /** `path: expected X, found Y. hint`: the same sentence a spec-file error ends with. */
-export function formatPropViolation(v: PropViolation): string {
-  const hint = v.hint === undefined ? '' : ` ${v.hint}`;
-  return `${v.path === '' ? '(props)' : v.path}: expected ${v.expected}, found ${v.found}.${hint}`;
+export function formatPropViolation(v: Problem<string>): string {
+  return formatProblem(v, '(props)');
 }
 
 /**
  * The violations of a construct's props (with the resolved `name`), as prop paths. Pure. `props` may come from
  * JavaScript, so nothing about its shape is assumed.
  */
-export function checkProps(kind: SpecKind, name: string, props: object): PropViolation[] {
+export function checkProps(kind: SpecKind, name: string, props: object): Problem<string>[] {
   const record = plainCopy(props) as Record<string, unknown>;
   const metadata: Record<string, unknown> = { name };
   const spec: Record<string, unknown> = {};

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace } from '../output/dist-writer.js';
 import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
-import { formatError } from '../rules/problem.js';
+import { formatError } from '../rules/problem-format.js';
 import { UsageError } from '../util/usage-error.js';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';

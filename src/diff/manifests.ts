@@ -3,8 +3,8 @@
  * (a mapping with `apiVersion`, `kind` and `metadata.name`), less the kustomization every chart directory has.
  * Identity as the API server has it (group, kind, namespace, name), within the chart that carries it. Pure: text in.
  */
-import { formatError, type SpecError } from '../rules/problem.js';
-import { formatPath } from '../rules/field-path.js';
+import { locateProblem, type LocatedProblem } from '../rules/problem.js';
+import { formatError } from '../rules/problem-format.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
 import type { Obj } from '../rules/objects.js';
 import { groupOf } from '../rules/objects.js';
@@ -23,7 +23,7 @@ export function chartOf(path: string): string {
 /** A rendered file that cannot be compared, as an error naming the file, where, what was expected and found. */
 export class UnreadableManifest extends Error {
   constructor(
-    readonly error: SpecError,
+    readonly error: LocatedProblem,
     /** The side it belongs to (`dist`). */
     readonly where: string,
   ) {
@@ -64,19 +64,14 @@ export function parseManifestFile(path: string, text: string, where: string): Ma
   return out;
 }
 
-function problemError(file: string, text: string, p: ReadProblem): SpecError {
+function problemError(file: string, text: string, p: ReadProblem): LocatedProblem {
   const before = text.slice(0, p.offset);
   const line = before.split('\n').length;
-  return {
-    file,
-    document: p.document,
-    line,
-    column: p.offset - before.lastIndexOf('\n'),
-    path: formatPath(p.path),
-    expected: p.expected,
-    found: p.found,
-    hint: 'specforge never renders this: render again (specforge render) to rewrite the file.',
-  };
+  const hint = 'specforge never renders this: render again (specforge render) to rewrite the file.';
+  return locateProblem(
+    { ...p, hint },
+    { file, document: p.document, line, column: p.offset - before.lastIndexOf('\n') },
+  );
 }
 
 /** The API server's name of an object, with its chart. */

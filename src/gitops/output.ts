@@ -1,5 +1,5 @@
 import { toYaml } from '../output/yaml.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import type { Obj } from '../rules/objects.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';
@@ -24,9 +24,9 @@ export function gitopsFiles(
   settings: GitopsSettings,
   targets: readonly ChartTarget[],
   file: string,
-): { files: Map<string, string>; errors: SpecError[] } {
+): { files: Map<string, string>; errors: LocatedProblem[] } {
   const files = new Map<string, string>();
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   const emit = (tool: GitopsTool, name: string, build: (t: ChartTarget) => Obj): void => {
     const dir = GITOPS_DIRS[tool];
     const names: string[] = [];

@@ -13,7 +13,7 @@ import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 import type { ChartModule } from './build-chart.js';
@@ -40,12 +40,12 @@ export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.m
  */
 export async function loadCharts(chartsDir: string): Promise<{
   inputs: ChartInput[];
-  errors: SpecError[];
+  errors: LocatedProblem[];
   gitops?: { file: string; text: string };
 }> {
   const root = chartsRoot(chartsDir);
   const inputs: ChartInput[] = [];
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   let gitops: { file: string; text: string } | undefined;
   for (const name of entries(chartsDir)) {
     const path = join(chartsDir, name);
@@ -71,10 +71,12 @@ export async function loadCharts(chartsDir: string): Promise<{
  * One chart directory (`charts/<name>`), read as {@link loadCharts} reads each chart of its parent, and only that
  * chart (no other chart's module runs). Undefined, with no error, when the directory is missing or not a directory.
  */
-export async function loadChartDir(chartDir: string): Promise<{ input?: ChartInput; errors: SpecError[] }> {
+export async function loadChartDir(
+  chartDir: string,
+): Promise<{ input?: ChartInput; errors: LocatedProblem[] }> {
   const dir = chartDir.replace(/\/+$/, '');
   const chartsDir = dirname(dir);
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return { errors };
   const input = await loadChart(chartsDir, basename(dir), chartsRoot(chartsDir), errors);
   return { input, errors };
@@ -93,7 +95,7 @@ async function loadChart(
   chartsDir: string,
   name: string,
   root: string,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<ChartInput> {
   const dir = join(chartsDir, name);
   const specFiles: { file: string; relative: string; text: string }[] = [];
@@ -128,7 +130,7 @@ function isSettingsName(rel: string): boolean {
 }
 
 /** The text of a regular file, or undefined after recording why it cannot be a spec. */
-function readText(file: string, real: string, size: number, errors: SpecError[]): string | undefined {
+function readText(file: string, real: string, size: number, errors: LocatedProblem[]): string | undefined {
   if (size > MAX_SPEC_FILE_BYTES) {
     errors.push(tooLarge(file, size));
     return undefined;
@@ -157,7 +159,7 @@ function readText(file: string, real: string, size: number, errors: SpecError[])
 async function loadModule(
   dir: string,
   root: string,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<{ module: ChartModule; moduleFile: string } | undefined> {
   const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
   if (file === undefined) return undefined;

@@ -10,7 +10,7 @@ import {
 } from './module-guard.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { parseSpecText } from '../specs/load.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
 import { ChartModuleError, moduleBuildError } from './module-error.js';
@@ -46,7 +46,7 @@ export interface ChartInput {
 /** The result of rendering: every file of dist/ (`<chart>/<file>` → bytes), or every error found. */
 export interface RenderResult {
   readonly files: Map<string, string>;
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   /** How many objects were rendered. */
   readonly objectCount: number;
   /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */
@@ -89,7 +89,7 @@ function byName(inputs: readonly ChartInput[]): ChartInput[] {
 /** One chart, built and checked, before the files are written out. */
 interface ChartPart {
   readonly input: ChartInput;
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   /** Present when the chart has no error. */
   readonly built?: {
     readonly objects: RenderedObject[];
@@ -105,7 +105,7 @@ interface ChartPart {
  * objects get the Argo CD annotations it calls for, then each chart's files and the GitOps objects are emitted.
  */
 function emit(parts: readonly ChartPart[], options: RenderOptions): RenderResult {
-  const errors: SpecError[] = parts.flatMap((p) => p.errors);
+  const errors: LocatedProblem[] = parts.flatMap((p) => p.errors);
   const built = parts.flatMap((p) => (p.built === undefined ? [] : [{ input: p.input, ...p.built }]));
   const objectCount = built.reduce((n, b) => n + b.objects.length, 0);
   if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
@@ -150,7 +150,7 @@ function asBuiltChart(b: { input: ChartInput } & NonNullable<ChartPart['built']>
 }
 
 /** Errors in reading order: by file, document, line, column. */
-function byPlace(a: SpecError, b: SpecError): number {
+function byPlace(a: LocatedProblem, b: LocatedProblem): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return (
     (a.document ?? 0) - (b.document ?? 0) ||
@@ -161,7 +161,7 @@ function byPlace(a: SpecError, b: SpecError): number {
 
 /** A chart's settings and valid specs, read and checked, before its constructs are built. */
 interface Prepared {
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   readonly settings: ChartSettings;
   readonly specs: SpecDocument[];
   readonly relativeOf: Map<string, string>;
@@ -235,7 +235,7 @@ async function renderChartObjectsAsync(input: ChartInput): Promise<ChartPart> {
 
 /** Reads settings and specs; a result when nothing can be built (settings errors, two specs making one object). */
 function prepare(input: ChartInput): Prepared | RenderResult {
-  const errors: SpecError[] = [...checkChartName(input.name, input.dir)];
+  const errors: LocatedProblem[] = [...checkChartName(input.name, input.dir)];
   let settings: ChartSettings = {};
   if (input.settings !== undefined) {
     const parsed = parseChartSettings(input.settings.text, input.settings.file);
@@ -361,9 +361,9 @@ function sourcesOf(
   };
 }
 
-function duplicateSpecs(specs: readonly SpecDocument[], settings: ChartSettings): SpecError[] {
+function duplicateSpecs(specs: readonly SpecDocument[], settings: ChartSettings): LocatedProblem[] {
   const seen = new Map<string, SpecDocument>();
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   for (const s of specs) {
     const id = specId(s, settings);
     const first = seen.get(id);

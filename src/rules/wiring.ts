@@ -1,4 +1,4 @@
-import { describeValue, type SpecError } from './problem.js';
+import { describeValue, type LocatedProblem, type Problem } from './problem.js';
 import {
   describeObject,
   isClusterScoped,
@@ -24,9 +24,9 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
  *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
  * Pure: objects in, errors out. `chartDir` names the place for objects with no spec behind them.
  */
-export function checkWiring(objects: readonly RenderedObject[], chartDir: string): SpecError[] {
+export function checkWiring(objects: readonly RenderedObject[], chartDir: string): LocatedProblem[] {
   const index = new ObjectIndex(objects);
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   const report: Report = (o, problem) => {
     errors.push({
       file: o.source?.file ?? chartDir,
@@ -55,15 +55,8 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
   return errors;
 }
 
-/** What is wrong with one field of an object. */
-interface Problem {
-  readonly path: string;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
-
-type Report = (o: RenderedObject, problem: Problem) => void;
+/** Reports what is wrong with one field of an object (its path printed). */
+type Report = (o: RenderedObject, problem: Problem<string>) => void;
 
 /** The NodePool spec that made an object, from its spec labels; undefined for any other object. */
 function nodePoolSpecOf(o: Obj): string | undefined {

@@ -1,4 +1,5 @@
-import { describeValue, formatError } from '../../rules/problem.js';
+import { describeValue } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 
 /** Where in a kubeconfig: the file (or files) and the field path (empty for the whole file). */
 export interface Where {

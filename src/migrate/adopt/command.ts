@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { connect } from '../../kube/connect.js';
-import { formatError } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 import { UsageError } from '../../util/usage-error.js';
 import { SEED_KINDS, seedKindOf } from '../../rules/seed-kinds.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';

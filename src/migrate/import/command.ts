@@ -16,7 +16,8 @@ import { objectsOfFiles } from '../../render/files.js';
 import { loadChartDir } from '../../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../../render/render.js';
 import type { Obj } from '../../rules/objects.js';
-import { formatError, type SpecError } from '../../rules/problem.js';
+import type { LocatedProblem } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 import { parseSpecText } from '../../specs/load.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
 import { print, refuse } from './print.js';
@@ -57,7 +58,7 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
 
 /** The import itself, once connected. */
 async function importWith(client: KubeClient, a: ImportArgs, io: ImportIo): Promise<number> {
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   const found = await readResources(client, a.namespaces, errors);
   const chartName = basename(a.chart.replace(/\/+$/, ''));
   const files = new Map<string, string>();
@@ -218,7 +219,7 @@ function defaultNames(cr: string): Record<string, string> {
 async function readResources(
   client: KubeClient,
   namespaces: string[] | 'all',
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<{ cr: Obj; seed: SeedKind }[]> {
   const crds = await client.request<{ items: Obj[] }>(
     'GET',
@@ -273,7 +274,7 @@ async function readSeedResources(
   client: KubeClient,
   crd: SeedCrd,
   namespaces: string[] | 'all',
-): Promise<{ resources: { cr: Obj; seed: SeedKind }[]; error?: SpecError }> {
+): Promise<{ resources: { cr: Obj; seed: SeedKind }[]; error?: LocatedProblem }> {
   const where = { plural: crd.plural, namespaced: crd.namespaced, namespaces };
   const seed = crd.known.find((s) => crd.served.includes(s.apiVersion));
   if (seed === undefined) {
@@ -288,7 +289,7 @@ async function readSeedResources(
 }
 
 /** The error for `count` resources of a seed CRD that serves none of the versions specforge reads. Pure. */
-function unreadVersionError(crd: SeedCrd, count: number): SpecError {
+function unreadVersionError(crd: SeedCrd, count: number): LocatedProblem {
   return {
     file: `CustomResourceDefinition ${crd.name}`,
     path: 'spec.versions',
@@ -356,7 +357,7 @@ async function renderWith(
   chartDir: string,
   name: string,
   files: ReadonlyMap<string, string>,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<Obj[]> {
   const loaded = await loadChartDir(chartDir);
   errors.push(...loaded.errors);
