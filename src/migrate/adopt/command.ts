@@ -12,9 +12,8 @@ import { SEED_KINDS, seedKindOf } from '../../rules/seed-kinds.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';
 import { fieldManagerProblem, managerNameProblem } from './field-manager.js';
 import { operatorRunning, type OperatorRef } from './operator.js';
-import { applyPlan, printPlan, type AdoptIo, type AdoptRun } from './run.js';
-
-export type { AdoptIo } from './run.js';
+import { applyPlan, printPlan, type AdoptRun } from './run.js';
+import type { Io } from '../../util/io.js';
 
 export const ADOPT_USAGE = `Usage: specforge adopt plan|apply --chart DIR --field-manager NAME
                       (--operator NS/DEPLOYMENT [--operator-lease NS/LEASE] | --operator-gone)
@@ -46,7 +45,7 @@ interface AdoptArgs {
 }
 
 /** Runs `specforge adopt` with the arguments after `adopt`. */
-export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<number> {
+export async function runAdopt(args: readonly string[], io: Io): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out(ADOPT_USAGE);
     return 0;

@@ -18,6 +18,7 @@ import { renderChartsAsync, type ChartInput } from '../../render/render.js';
 import type { Obj } from '../../rules/objects.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { formatError } from '../../rules/problem-format.js';
+import type { Io } from '../../util/io.js';
 import { parseSpecText } from '../../specs/load.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
 import { print, refuse } from './print.js';
@@ -25,11 +26,6 @@ import { differences, verdictFor, type Difference, type ObjectVerdict } from './
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import { SEED_KINDS, type MadeObject, type SeedKind } from '../../rules/seed-kinds.js';
 import { specFileName, specFileText } from './spec-file.js';
-
-export interface ImportIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
 
 /** One imported resource and what adoption does with what its operator made. */
 export interface Imported {
@@ -40,7 +36,7 @@ export interface Imported {
 }
 
 /** Runs `specforge import` with the arguments after `import`. */
-export async function runImport(args: readonly string[], io: ImportIo): Promise<number> {
+export async function runImport(args: readonly string[], io: Io): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out(IMPORT_USAGE);
     return 0;
@@ -57,7 +53,7 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
 }
 
 /** The import itself, once connected. */
-async function importWith(client: KubeClient, a: ImportArgs, io: ImportIo): Promise<number> {
+async function importWith(client: KubeClient, a: ImportArgs, io: Io): Promise<number> {
   const errors: LocatedProblem[] = [];
   const found = await readResources(client, a.namespaces, errors);
   const chartName = basename(a.chart.replace(/\/+$/, ''));

@@ -1,9 +1,10 @@
 /** What `specforge import` prints: the report per resource, or the files in the way. */
 import type { ChartWriteOutcome } from '../../output/chart-files.js';
-import type { ImportIo, Imported } from './command.js';
+import type { Imported } from './command.js';
+import type { Io } from '../../util/io.js';
 
 /** Names every file import would not replace, and how to go on: exit 1, nothing written. */
-export function refuse(io: ImportIo, chart: string, written: ChartWriteOutcome): number {
+export function refuse(io: Io, chart: string, written: ChartWriteOutcome): number {
   for (const r of written.refused)
     io.err(
       `${r.file}: import would replace this file, but ${r.why}. Keep your changes (commit them, or move the file away) and import again, or pass --force to replace it with what the cluster holds.`,
@@ -20,7 +21,7 @@ export interface Printed {
   readonly written: ChartWriteOutcome;
 }
 
-export function print(io: ImportIo, format: 'text' | 'json', { report, nodes, written }: Printed): void {
+export function print(io: Io, format: 'text' | 'json', { report, nodes, written }: Printed): void {
   if (format === 'json') {
     const files = {
       created: written.created,
