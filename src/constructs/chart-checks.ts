@@ -3,7 +3,8 @@ import { formatProblem } from '../rules/problem-format.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import type { Obj, RenderedObject } from '../rules/objects.js';
+import type { RenderedObject } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { checkWiring } from '../rules/wiring.js';
 import { outdirProblems } from './outdir-check.js';
 
@@ -41,7 +42,7 @@ export function chartObjects(chart: Chart): RenderedObject[] {
   return chart.node
     .findAll()
     .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
-    .map((o) => ({ json: o.toJson() as Obj, origin: (o.node.scope ?? o).node.path }));
+    .map((o) => ({ json: o.toJson() as Manifest, origin: (o.node.scope ?? o).node.path }));
 }
 
 /** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */

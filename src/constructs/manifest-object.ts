@@ -1,20 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import type { Construct } from 'constructs';
+import type { ManifestOf } from '../rules/manifest.js';
 import { plainCopy } from './plain.js';
-
-/** A Kubernetes object as it is written to disk: plain JSON, field names as the API spells them. */
-export interface Manifest {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string };
-}
-
-/** A client-node model type with the fields a manifest always has made required. */
-export type ManifestOf<T> = T & {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string };
-};
 
 /**
  * An `ApiObject` whose manifest is built up front by a pure function and returned as is by `toJson()`.
@@ -28,7 +15,7 @@ export class ManifestObject extends ApiObject {
   constructor(
     scope: Construct,
     id: string,
-    private readonly manifest: Manifest,
+    private readonly manifest: ManifestOf,
   ) {
     super(scope, id, {
       apiVersion: manifest.apiVersion,
@@ -49,13 +36,13 @@ export class ManifestObject extends ApiObject {
   }
 
   /** The manifest exactly as built, with any annotations added since. */
-  public override toJson(): Manifest {
+  public override toJson(): ManifestOf {
     const extra = this.extraAnnotations;
     if (extra === undefined) return this.manifest;
-    const m = this.manifest as Manifest & { metadata: { annotations?: Record<string, string> } };
+    const m = this.manifest as ManifestOf<{ metadata: { annotations?: Record<string, string> } }>;
     return {
       ...m,
       metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, ...extra } },
-    } as Manifest;
+    } as ManifestOf;
   }
 }

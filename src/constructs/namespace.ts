@@ -6,7 +6,8 @@ import { formatPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { MANAGED_BY } from '../rules/labels.js';
-import { ManifestObject, type Manifest } from './manifest-object.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
 import { formatPropViolation } from './props-check.js';
 
 /** A Pod Security Standards level, as the `pod-security.kubernetes.io/enforce` label takes it. */
@@ -66,7 +67,7 @@ export class ChartNamespace extends Construct {
           ...(props.podSecurity === undefined ? {} : { [POD_SECURITY_ENFORCE_LABEL]: props.podSecurity }),
         },
       },
-    } as Manifest);
+    } as ManifestOf);
   }
 }
 

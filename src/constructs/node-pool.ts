@@ -9,7 +9,8 @@ import type {
 } from '../specs/types.js';
 import { named } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
-import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
 
 /** The API group/version of the NodePool resource the specforge controller serves. */
 export const NODEPOOL_API_VERSION = 'nodes.specforge.dev/v1';
@@ -78,7 +79,7 @@ export class NodePool extends Construct {
       ...schedulingFor(nodeLabels, taints),
     };
     this.runtimeClass = new ManifestObject(this, 'runtime-class', runtimeClass);
-    const nodePool: Manifest & { spec: NodePoolResourceSpec } = {
+    const nodePool: ManifestOf<{ spec: NodePoolResourceSpec }> = {
       apiVersion: NODEPOOL_API_VERSION,
       kind: 'NodePool',
       metadata: r.clusterMeta,

@@ -6,8 +6,7 @@
 import { locateProblem, type LocatedProblem } from '../rules/problem.js';
 import { formatError } from '../rules/problem-format.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
-import type { Obj } from '../rules/objects.js';
-import { groupOf } from '../rules/objects.js';
+import { groupOf, type Manifest, type ManifestPart } from '../rules/manifest.js';
 import type { ManifestObject, ObjectRef } from './model.js';
 
 /** Whether a path under dist/ can hold objects: a `.yaml`/`.yml` file inside a chart directory. */
@@ -102,19 +101,19 @@ export function kindKey(ref: { readonly group: string; readonly kind: string }):
   return `${ref.group}/${ref.kind}`;
 }
 
-function isObject(doc: unknown): doc is Obj {
+function isObject(doc: unknown): doc is Manifest {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return false;
-  const o = doc as Obj;
+  const o = doc as Manifest;
   const meta: unknown = o.metadata;
   return (
     typeof o.apiVersion === 'string' &&
     typeof o.kind === 'string' &&
     typeof meta === 'object' &&
     meta !== null &&
-    typeof (meta as Obj).name === 'string'
+    typeof (meta as ManifestPart).name === 'string'
   );
 }
 
-function isKustomization(o: Obj): boolean {
+function isKustomization(o: Manifest): boolean {
   return o.kind === 'Kustomization' && String(o.apiVersion).startsWith('kustomize.config.k8s.io/');
 }

@@ -1,5 +1,6 @@
 import type { LocatedProblem } from '../rules/problem.js';
-import { groupOf, isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
+import { isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
+import { groupOf } from '../rules/manifest.js';
 
 /**
  * With GitOps generation on, every chart the generated objects deploy goes to one cluster (one destination per

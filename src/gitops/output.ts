@@ -1,6 +1,6 @@
 import { toYaml } from '../output/yaml.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';
 import { fluxKustomization } from './flux-kustomization.js';
@@ -27,7 +27,7 @@ export function gitopsFiles(
 ): { files: Map<string, string>; errors: LocatedProblem[] } {
   const files = new Map<string, string>();
   const errors: LocatedProblem[] = [];
-  const emit = (tool: GitopsTool, name: string, build: (t: ChartTarget) => Obj): void => {
+  const emit = (tool: GitopsTool, name: string, build: (t: ChartTarget) => Manifest): void => {
     const dir = GITOPS_DIRS[tool];
     const names: string[] = [];
     for (const t of [...targets].sort((a, b) => (a.chart < b.chart ? -1 : 1))) {

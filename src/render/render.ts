@@ -17,7 +17,8 @@ import { ChartModuleError, moduleBuildError } from './module-error.js';
 import { buildChart, specId, type ChartModule } from './build-chart.js';
 import { checkChartName, parseChartSettings, type ChartSettings } from './chart-settings.js';
 import { chartFiles } from './files.js';
-import type { Obj, RenderedObject } from '../rules/objects.js';
+import type { RenderedObject } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { checkWiring } from '../rules/wiring.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
@@ -322,7 +323,7 @@ function synthesize(input: ChartInput, p: Prepared, build: () => Chart): Rendere
       return undefined;
     }
     markChecked(chart);
-    return (chart.toJson() as Obj[]).map(sources);
+    return (chart.toJson() as Manifest[]).map(sources);
   } catch (e) {
     if (e instanceof ChartModuleError) {
       errors.push(moduleBuildError(e.moduleFile, e.thrown));
@@ -346,7 +347,7 @@ function sourcesOf(
   specs: readonly SpecDocument[],
   settings: ChartSettings,
   settingsSource: SourceRef | undefined,
-): (json: Obj) => RenderedObject {
+): (json: Manifest) => RenderedObject {
   const sourceByKey = new Map<string, SourceRef>();
   for (const s of specs) {
     const ns = s.kind === 'NodePool' ? '' : (s.namespace ?? settings.namespace ?? '');

@@ -4,7 +4,7 @@ import { describeValue, type Problem } from './problem.js';
 import { checkLabels } from '../specs/semantic.js';
 import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
-import { groupOf, type Obj } from './objects.js';
+import { groupOf, type Manifest } from './manifest.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -17,7 +17,7 @@ import { groupOf, type Obj } from './objects.js';
 export const MAX_OBJECT_BYTES = 1536 * 1024;
 
 /** The problems of one object, each path printed (`metadata.name`). */
-export function checkObject(o: Obj): Problem<string>[] {
+export function checkObject(o: Manifest): Problem<string>[] {
   return [
     ...checkType(o),
     ...checkName(o),
@@ -34,7 +34,7 @@ function toProblem(v: Problem): Problem<string> {
   return { path: formatPath(v.path), expected: v.expected, found: v.found };
 }
 
-function checkType(o: Obj): Problem<string>[] {
+function checkType(o: Manifest): Problem<string>[] {
   const out: Problem<string>[] = [];
   if (typeof o.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(o.kind))
     out.push({ path: 'kind', expected: 'a kind such as Deployment', found: describeValue(o.kind) });
@@ -51,7 +51,7 @@ function checkType(o: Obj): Problem<string>[] {
  * The name, by the rule the API server applies to the object's kind (src/rules/name-rules.ts); whatever the kind, it
  * must be a path segment, so its dist/ file name never leaves the chart's directory.
  */
-function checkName(o: Obj): Problem<string>[] {
+function checkName(o: Manifest): Problem<string>[] {
   const name: unknown = o.metadata?.name;
   const kind = typeof o.kind === 'string' ? o.kind : '';
   const rule = nameRuleOf(groupOf(o), kind);
@@ -71,7 +71,7 @@ function checkName(o: Obj): Problem<string>[] {
 const MAX_FILE_NAME_BYTES = 255;
 
 /** The object's file in dist/ (`<kind>.<namespace>.<name>.yaml`) must be a name the file system takes. */
-function checkFileName(o: Obj): Problem<string>[] {
+function checkFileName(o: Manifest): Problem<string>[] {
   const name: unknown = o.metadata?.name;
   if (typeof name !== 'string' || typeof o.kind !== 'string') return [];
   const ns: unknown = o.metadata?.namespace;
@@ -96,7 +96,7 @@ function checkNamespace(ns: unknown): Problem<string>[] {
     : [{ path: 'metadata.namespace', expected: problem, found: describeValue(ns) }];
 }
 
-function checkSize(o: Obj): Problem<string>[] {
+function checkSize(o: Manifest): Problem<string>[] {
   const bytes = Buffer.byteLength(JSON.stringify(o));
   return bytes <= MAX_OBJECT_BYTES
     ? []

@@ -33,7 +33,10 @@ export interface Location {
  */
 export type LocatedProblem = Problem<string> & Location;
 
-/** @deprecated The located problem record: use {@link LocatedProblem}. */
+/**
+ * The located problem record, by its former name.
+ * @deprecated Use {@link LocatedProblem}.
+ */
 export type SpecError = LocatedProblem;
 
 /** `problem` at `location`, its path printed (`spec.ports[0]`); the hint is kept when there is one. */

@@ -1,5 +1,5 @@
 import { SEED_KINDS } from '../../rules/seed-kinds.js';
-import { groupOf as groupOfObject } from '../../rules/objects.js';
+import { groupOf as groupOfObject } from '../../rules/manifest.js';
 
 /** API paths of the kinds the seed operators made, and of custom resources by their CRD's plural. */
 

@@ -1,5 +1,6 @@
 import type { KubeClient } from '../../kube/client.js';
 import { isStatus } from '../../kube/client.js';
+import type { Manifest } from '../../rules/manifest.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
 import { collectionPath, customResourcePath, groupOf, OPERATOR_MADE } from './paths.js';
 
@@ -28,8 +29,6 @@ interface Crd {
     readonly names: { readonly kind: string; readonly plural: string };
   };
 }
-
-type Raw = { metadata?: Record<string, unknown>; apiVersion?: string; kind?: string };
 
 /** The calls adoption makes: KubeClient's `request` (a fake in unit tests). */
 export type AdoptClient = Pick<KubeClient, 'request'>;
@@ -119,9 +118,9 @@ async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promi
 }
 
 /** The resources a CRD serves, or none when it went away since the CRDs were listed (404). */
-async function listServed(client: AdoptClient, path: string): Promise<Raw[]> {
+async function listServed(client: AdoptClient, path: string): Promise<Manifest[]> {
   try {
-    return (await client.request<{ items: Raw[] }>('GET', path)).items;
+    return (await client.request<{ items: Manifest[] }>('GET', path)).items;
   } catch (e) {
     if (isStatus(e, 404)) return [];
     throw e;
@@ -171,7 +170,7 @@ async function listKind(
 }
 
 /** An item of the list of `collection`, as a live object. Pure. */
-function listedObject(item: Raw, collection: string, groupKind: string): LiveObject {
+function listedObject(item: Manifest, collection: string, groupKind: string): LiveObject {
   // Items of a list carry no apiVersion and kind: they are the collection's.
   return toLive(
     { ...item, apiVersion: apiVersionOf(collection), kind: groupKind.split('/')[1] ?? '' },
@@ -202,18 +201,18 @@ function apiVersionOf(collection: string): string {
   return parts[1] === 'api' ? (parts[2] ?? 'v1') : `${parts[2]}/${parts[3]}`;
 }
 
-async function getOrUndefined(client: AdoptClient, path: string): Promise<Raw | undefined> {
+async function getOrUndefined(client: AdoptClient, path: string): Promise<Manifest | undefined> {
   try {
-    return await client.request<Raw>('GET', path);
+    return await client.request<Manifest>('GET', path);
   } catch (e) {
     if (isStatus(e, 404)) return undefined;
     throw e;
   }
 }
 
-async function listOrEmpty(client: AdoptClient, path: string): Promise<Raw[]> {
+async function listOrEmpty(client: AdoptClient, path: string): Promise<Manifest[]> {
   try {
-    const list = await client.request<{ items: Raw[]; apiVersion?: string; kind?: string }>('GET', path);
+    const list = await client.request<{ items: Manifest[]; apiVersion?: string; kind?: string }>('GET', path);
     return list.items;
   } catch (e) {
     if (isStatus(e, 404)) return []; // a kind this cluster does not serve (Routes outside OpenShift)
@@ -221,7 +220,7 @@ async function listOrEmpty(client: AdoptClient, path: string): Promise<Raw[]> {
   }
 }
 
-function toLive(raw: Raw, path: string): LiveObject {
+function toLive(raw: Manifest, path: string): LiveObject {
   const m = (raw.metadata ?? {}) as Record<string, unknown>;
   const namespace = m.namespace as string | undefined;
   return {

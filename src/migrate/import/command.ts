@@ -9,13 +9,13 @@
 import { basename, join } from 'node:path';
 import { isStatus, type KubeClient } from '../../kube/client.js';
 import { membershipDisagreements } from '../../controller/membership.js';
-import { toNodeView, type RawObject } from '../../controller/model.js';
+import { toNodeView } from '../../controller/model.js';
 import { connect, unreachable } from '../../kube/connect.js';
 import { stamped, writeChartFiles } from '../../output/chart-files.js';
 import { objectsOfFiles } from '../../render/files.js';
 import { loadChartDir } from '../../render/load-charts.js';
 import { renderChartsAsync, type ChartInput } from '../../render/render.js';
-import type { Obj } from '../../rules/objects.js';
+import type { Manifest, ManifestPart } from '../../rules/manifest.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { formatError } from '../../rules/problem-format.js';
 import type { Io } from '../../util/io.js';
@@ -77,7 +77,7 @@ async function importWith(client: KubeClient, a: ImportArgs, io: Io): Promise<nu
     );
     return 1;
   }
-  const report = lives.map((l) => reportFor(l, { pinned: l.pins as Obj, rendered }));
+  const report = lives.map((l) => reportFor(l, { pinned: l.pins as ManifestPart, rendered }));
   const nodes = await nodeDisagreements(
     client,
     lives.filter((l) => l.seed.kind === 'NodePool').map((l) => String(l.cr.metadata?.name)),
@@ -101,7 +101,7 @@ interface MadeSet {
 
 /** One resource read for import: the resource, its seed kind, what its operator made, and its spec file's path. */
 interface ReadResource extends MadeSet {
-  readonly cr: Obj;
+  readonly cr: Manifest;
   readonly seed: SeedKind;
   readonly file: string;
   /** The pins written into its spec file. */
@@ -109,7 +109,7 @@ interface ReadResource extends MadeSet {
 }
 
 /** The pins of `cr`: what the objects its operator made, and that name it as owner, pin. Pure. */
-function resourcePins(cr: Obj, seed: SeedKind, { live, owned }: MadeSet): Pins {
+function resourcePins(cr: Manifest, seed: SeedKind, { live, owned }: MadeSet): Pins {
   const name = String(cr.metadata?.name);
   const ownedLive = Object.fromEntries(Object.entries(live).filter(([kind]) => owned.has(kind))) as LiveSet;
   return pinsFor({ kind: seed.kind, name, spec: cr.spec ?? {} }, ownedLive, defaultNames(name));
@@ -117,8 +117,8 @@ function resourcePins(cr: Obj, seed: SeedKind, { live, owned }: MadeSet): Pins {
 
 /** What one imported resource is judged against: its spec file's pins and every object the chart renders. */
 interface Rendering {
-  readonly pinned: Obj;
-  readonly rendered: readonly Obj[];
+  readonly pinned: ManifestPart;
+  readonly rendered: readonly Manifest[];
 }
 
 /** The report on one imported resource: a verdict per object its operator made, and the first sync's changes. Pure. */
@@ -162,7 +162,7 @@ function judge(made: MadeObject, j: Judging): { verdict: ObjectVerdict; differen
 }
 
 /** The rendered object that takes over what the operator made: same kind, name and namespace. Pure. */
-function renderedFor(made: MadeObject, j: Judging): Obj | undefined {
+function renderedFor(made: MadeObject, j: Judging): Manifest | undefined {
   const name = renderedName(made, j.pinned, j.name);
   return j.rendered.find(
     (o) =>
@@ -176,7 +176,7 @@ function renderedFor(made: MadeObject, j: Judging): Obj | undefined {
  * The name specforge renders for an object the operator made: its `adopt.names` pin, else (a RuntimeClass) the
  * `runtimeClassName` pin, else the resource's name. Pure.
  */
-function renderedName(made: MadeObject, pinned: Obj, crName: string): string {
+function renderedName(made: MadeObject, pinned: ManifestPart, crName: string): string {
   return (
     (made.pin === undefined ? undefined : pinned.names?.[made.pin]) ??
     (made.kind === 'RuntimeClass' ? (pinned.runtimeClassName ?? crName) : crName)
@@ -184,7 +184,7 @@ function renderedName(made: MadeObject, pinned: Obj, crName: string): string {
 }
 
 /** The `adopt` keys that concern an object of this kind, for the report. */
-function pinsOf(kind: string, pinned: Obj): string[] {
+function pinsOf(kind: string, pinned: ManifestPart): string[] {
   const keys: Record<string, string[]> = {
     Deployment: ['selector', 'podLabels', 'container'],
     Service: ['selector'],
@@ -216,12 +216,12 @@ async function readResources(
   client: KubeClient,
   namespaces: string[] | 'all',
   errors: LocatedProblem[],
-): Promise<{ cr: Obj; seed: SeedKind }[]> {
-  const crds = await client.request<{ items: Obj[] }>(
+): Promise<{ cr: Manifest; seed: SeedKind }[]> {
+  const crds = await client.request<{ items: Manifest[] }>(
     'GET',
     '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
   );
-  const out: { cr: Obj; seed: SeedKind }[] = [];
+  const out: { cr: Manifest; seed: SeedKind }[] = [];
   for (const crd of crds.items) {
     const seedCrd = seedCrdOf(crd);
     if (seedCrd === undefined) continue;
@@ -245,7 +245,7 @@ interface SeedCrd {
 }
 
 /** A CRD as {@link SeedCrd}, or undefined when its group and kind are no seed kind's. Pure. */
-function seedCrdOf(crd: Obj): SeedCrd | undefined {
+function seedCrdOf(crd: Manifest): SeedCrd | undefined {
   const group = String(crd.spec?.group);
   const kind = String(crd.spec?.names?.kind);
   const known = SEED_KINDS.filter((s) => s.apiVersion.startsWith(`${group}/`) && s.kind === kind);
@@ -256,7 +256,7 @@ function seedCrdOf(crd: Obj): SeedCrd | undefined {
     plural: String(crd.spec?.names?.plural),
     namespaced: crd.spec?.scope === 'Namespaced',
     known,
-    served: ((crd.spec?.versions ?? []) as Obj[])
+    served: ((crd.spec?.versions ?? []) as ManifestPart[])
       .filter((v) => v.served === true)
       .map((v) => `${group}/${v.name}`),
   };
@@ -270,7 +270,7 @@ async function readSeedResources(
   client: KubeClient,
   crd: SeedCrd,
   namespaces: string[] | 'all',
-): Promise<{ resources: { cr: Obj; seed: SeedKind }[]; error?: LocatedProblem }> {
+): Promise<{ resources: { cr: Manifest; seed: SeedKind }[]; error?: LocatedProblem }> {
   const where = { plural: crd.plural, namespaced: crd.namespaced, namespaces };
   const seed = crd.known.find((s) => crd.served.includes(s.apiVersion));
   if (seed === undefined) {
@@ -295,7 +295,7 @@ function unreadVersionError(crd: SeedCrd, count: number): LocatedProblem {
   };
 }
 
-function key(o: Obj): string {
+function key(o: Manifest): string {
   return `${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
 }
 
@@ -312,34 +312,34 @@ interface ResourceListing {
 async function listResources(
   client: KubeClient,
   { apiVersion, plural, namespaced, namespaces }: ResourceListing,
-): Promise<Obj[]> {
+): Promise<Manifest[]> {
   const paths =
     !namespaced || namespaces === 'all'
       ? [`/apis/${apiVersion}/${plural}`]
       : namespaces.map((ns) => `/apis/${apiVersion}/namespaces/${ns}/${plural}`);
-  const out: Obj[] = [];
-  for (const p of paths) out.push(...(await client.request<{ items: Obj[] }>('GET', p)).items);
+  const out: Manifest[] = [];
+  for (const p of paths) out.push(...(await client.request<{ items: Manifest[] }>('GET', p)).items);
   return out;
 }
 
 /** The objects the operator made for `cr`, by its naming rule, and which of them name `cr` as owner (by uid). */
 async function readMade(
   client: KubeClient,
-  cr: Obj,
+  cr: Manifest,
   seed: SeedKind,
 ): Promise<{ live: LiveSet; owned: Set<string> }> {
-  const live: Record<string, Obj> = {};
+  const live: Record<string, Manifest> = {};
   const owned = new Set<string>();
   const name = String(cr.metadata?.name);
   for (const m of seed.made) {
     const ns = m.namespaced ? `/namespaces/${cr.metadata?.namespace}` : '';
     try {
-      const o = await client.request<Obj>(
+      const o = await client.request<Manifest>(
         'GET',
         `${m.prefix}${ns}/${m.plural}/${encodeURIComponent(m.name(name))}`,
       );
       live[m.kind] = o;
-      if (((o.metadata?.ownerReferences ?? []) as Obj[]).some((r) => r.uid === cr.metadata?.uid))
+      if (((o.metadata?.ownerReferences ?? []) as ManifestPart[]).some((r) => r.uid === cr.metadata?.uid))
         owned.add(m.kind);
     } catch (e) {
       if (!isStatus(e, 404)) throw e;
@@ -354,7 +354,7 @@ async function renderWith(
   name: string,
   files: ReadonlyMap<string, string>,
   errors: LocatedProblem[],
-): Promise<Obj[]> {
+): Promise<Manifest[]> {
   const loaded = await loadChartDir(chartDir);
   errors.push(...loaded.errors);
   const input: ChartInput = loaded.input ?? { name, dir: chartDir, specFiles: [] };
@@ -376,6 +376,6 @@ async function nodeDisagreements(
   pools: readonly string[],
 ): Promise<{ pool: string; node: string; value: string }[]> {
   if (pools.length === 0) return [];
-  const nodes = (await client.request<{ items: RawObject[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
+  const nodes = (await client.request<{ items: Manifest[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
   return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
 }
