@@ -1,8 +1,7 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { describeValue, type Problem } from '../rules/problem.js';
+import { describeValue, printProblem, type Problem } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { formatPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { MANAGED_BY } from '../rules/labels.js';
@@ -89,7 +88,7 @@ function checkNamespaceProps(name: string, podSecurity: unknown): Problem<string
             createNamespace: true,
             podSecurity: String(podSecurity),
           });
-    for (const v of problems) out.push({ ...v, path: formatPath(v.path) });
+    for (const v of problems) out.push(printProblem(v));
   }
   return out;
 }

@@ -1,8 +1,8 @@
 import type { IConstruct } from 'constructs';
-import { describeValue } from '../rules/problem.js';
+import { describeValue, printProblem } from '../rules/problem.js';
 import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
-import { formatPath, type FieldPath } from '../rules/field-path.js';
+import type { FieldPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { formatProblem } from '../rules/problem-format.js';
@@ -100,7 +100,7 @@ export function checkProps(kind: SpecKind, name: string, props: object): Problem
   // applies to valid specs with chart.yaml's platform.
   if (specProblems.length === 0 && settingProblems.length === 0)
     appendAll(settingProblems, checkAdoptPlatform(kind, doc.adopt, platformOf(kind, record)));
-  return [...specProblems, ...settingProblems].map((v) => ({ ...v, path: formatPath(v.path) }));
+  return [...specProblems, ...settingProblems].map(printProblem);
 }
 
 let unchecked = false;

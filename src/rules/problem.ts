@@ -39,15 +39,19 @@ export type LocatedProblem = Problem<string> & Location;
  */
 export type SpecError = LocatedProblem;
 
-/** `problem` at `location`, its path printed (`spec.ports[0]`); the hint is kept when there is one. */
-export function locateProblem(problem: Problem, location: Location): LocatedProblem {
+/** `problem` with its path printed (`spec.ports[0]`), and only the fields of the record. */
+export function printProblem(problem: Problem): Problem<string> {
   return {
-    ...location,
     path: formatPath(problem.path),
     expected: problem.expected,
     found: problem.found,
     ...(problem.hint === undefined ? {} : { hint: problem.hint }),
   };
+}
+
+/** `problem` at `location`, its path printed (`spec.ports[0]`); the hint is kept when there is one. */
+export function locateProblem(problem: Problem, location: Location): LocatedProblem {
+  return { ...location, ...printProblem(problem) };
 }
 
 /** Short, quoted rendering of a found value for messages. */
