@@ -4,7 +4,8 @@ import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
-import { formatError } from './rules/problem.js';
+import { formatError } from './rules/problem-format.js';
+import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
@@ -17,16 +18,8 @@ export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
-/** Where the command writes: injectable so tests capture output. */
-export interface Io {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
-
-const defaultIo: Io = {
-  out: (l) => process.stdout.write(`${l}\n`),
-  err: (l) => process.stderr.write(`${l}\n`),
-};
+/** Where the command writes (src/util/io.ts), injectable so tests capture output. */
+export type { Io };
 
 export const USAGE = `Usage: specforge <command> [options]
 
@@ -68,7 +61,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 };
 
 /** The command line: the only place that reads argv and decides the exit code. */
-export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
   const command =
     name === '--help' || name === '-h' ? COMMANDS.help : name === undefined ? undefined : COMMANDS[name];

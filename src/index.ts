@@ -25,9 +25,12 @@ export { chartProblems } from './constructs/chart-checks.js';
 export { addSyncOrder } from './gitops/sync-order.js';
 export type { CommonProps, Hardening, Platform } from './constructs/common.js';
 export { ownerLabels, selectorLabels, type Owner } from './rules/labels.js';
-export { ManifestObject, type Manifest } from './constructs/manifest-object.js';
+export { ManifestObject } from './constructs/manifest-object.js';
+export type { Manifest, ManifestOf } from './rules/manifest.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
-export { formatError, type SpecError } from './rules/problem.js';
+export type { Problem, Location, LocatedProblem, SpecError } from './rules/problem.js';
+export type { FieldPath } from './rules/field-path.js';
+export { formatError, formatProblem } from './rules/problem-format.js';
 export type * from './specs/types.js';
 export {
   renderCharts,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
 import { writeDist } from './output/dist-writer.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
-import { formatError } from './rules/problem.js';
+import { formatError } from './rules/problem-format.js';
 
 const scratch = process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out';
 const result = await renderContained('charts');

@@ -25,29 +25,34 @@ import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { renderSpecCharts, type RenderResult, type SpecChartInput } from './render/render.js';
-import { formatError, type SpecError } from './rules/problem.js';
-import type { Obj } from './rules/objects.js';
+import type { LocatedProblem } from './rules/problem.js';
+import { formatError } from './rules/problem-format.js';
+import type { Manifest } from './rules/manifest.js';
 import { checkWiring } from './rules/wiring.js';
 import { appendAll } from './util/append.js';
 
-/** A Kubernetes object as rendered: plain JSON, loosely typed for field access in assertions. */
-export type RenderedManifest = { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+/**
+ * A Kubernetes object as rendered: plain JSON, loosely typed for field access in assertions.
+ * @deprecated Use {@link Manifest}, the one manifest type.
+ */
+export type RenderedManifest = Manifest;
+export type { Manifest };
 
 /** What a render gives a test: objects per chart, the bytes of dist/, and every error as its sentence. */
 export interface RenderedCharts {
   /** Chart name → its objects, in the order of its files in dist/ (empty when there are errors). */
-  readonly charts: ReadonlyMap<string, readonly RenderedManifest[]>;
+  readonly charts: ReadonlyMap<string, readonly Manifest[]>;
   /**
    * The generated GitOps objects (charts/gitops.yaml, `--gitops`): `argocd` → its Applications, `flux` → its
    * Kustomizations, one per chart; tools not asked for are absent.
    */
-  readonly gitops: ReadonlyMap<string, readonly RenderedManifest[]>;
+  readonly gitops: ReadonlyMap<string, readonly Manifest[]>;
   /** `<chart>/<file>` → bytes, exactly what `specforge render` would write (empty when there are errors). */
   readonly files: ReadonlyMap<string, string>;
   /** Every error, as `specforge render` prints it (`file:line:col (document N) field: expected …, found ….`). */
   readonly errors: readonly string[];
   /** The same errors as data: file, document, line, field path, expected, found, hint. */
-  readonly details: readonly SpecError[];
+  readonly details: readonly LocatedProblem[];
 }
 
 /** Renders a charts directory in memory, as `specforge render DIR` would (chart modules contained), writing nothing. */
@@ -82,11 +87,11 @@ export function renderSpecFiles(files: Readonly<Record<string, string>>): Render
  * constructs themselves, when the chart is built.
  */
 export function synthChart(chart: Chart): {
-  readonly objects: readonly RenderedManifest[];
+  readonly objects: readonly Manifest[];
   readonly errors: readonly string[];
 } {
   try {
-    return { objects: chart.toJson() as RenderedManifest[], errors: [] };
+    return { objects: chart.toJson() as Manifest[], errors: [] };
   } catch (e) {
     const message = (e as Error).message;
     const lines = message
@@ -105,7 +110,7 @@ export function synthChart(chart: Chart): {
  */
 export function invariantProblems(objects: readonly object[]): string[] {
   return checkWiring(
-    objects.map((json) => ({ json: json as Obj })),
+    objects.map((json) => ({ json: json as Manifest })),
     '(objects)',
   ).map(formatError);
 }
@@ -119,8 +124,8 @@ export function toSnapshotYaml(objects: readonly object[]): string {
 }
 
 function toRendered(result: RenderResult): RenderedCharts {
-  const charts = new Map<string, RenderedManifest[]>();
-  const gitops = new Map<string, RenderedManifest[]>();
+  const charts = new Map<string, Manifest[]>();
+  const gitops = new Map<string, Manifest[]>();
   for (const [path, bytes] of result.files) {
     const [dir = '', file = ''] = path.split('/');
     // dist/_argocd, dist/_flux: the GitOps objects (src/gitops/output.ts); every other directory is a chart.

@@ -1,9 +1,10 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { formatPath } from '../rules/field-path.js';
+import { formatProblem } from '../rules/problem-format.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
-import type { Obj, RenderedObject } from '../rules/objects.js';
+import type { RenderedObject } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { checkWiring } from '../rules/wiring.js';
 import { outdirProblems } from './outdir-check.js';
 
@@ -48,7 +49,7 @@ export function chartObjects(chart: Chart): RenderedObject[] {
   return chart.node
     .findAll()
     .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
-    .map((o) => ({ json: o.toJson() as Obj, origin: (o.node.scope ?? o).node.path }));
+    .map((o) => ({ json: o.toJson() as Manifest, origin: (o.node.scope ?? o).node.path }));
 }
 
 /** Every problem of `chart`, one sentence each (cdk8s prefixes the chart's path). Pure apart from `toJson()`. */
@@ -58,10 +59,9 @@ export function chartProblems(chart: Chart): string[] {
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
   const schema = checkSchema('chart', settings);
   const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
-    (v: Problem) => `Chart ${formatPath(v.path)}: expected ${v.expected}, found ${v.found}.`,
+    // Without the hint, as this sentence has always been printed.
+    (v: Problem) => `Chart ${formatProblem({ path: v.path, expected: v.expected, found: v.found })}`,
   );
-  const wiring = checkWiring(chartObjects(chart), chart.node.path).map(
-    (e) => `${e.path}: expected ${e.expected}, found ${e.found}.${e.hint === undefined ? '' : ` ${e.hint}`}`,
-  );
+  const wiring = checkWiring(chartObjects(chart), chart.node.path).map((e) => formatProblem(e));
   return [...settingProblems, ...wiring, ...outdirProblems(chart)];
 }

@@ -4,7 +4,8 @@ import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
 import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
 import { named, type PinnedWorkload } from './adopt.js';
 import type { Platform, Resolved } from './common.js';
-import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
 
 /** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
 export const DEFAULT_INGRESS_CLASS = 'nginx';
@@ -75,9 +76,9 @@ export function ingressManifest(
  */
 export function routeManifest(
   serviceName: string,
-  meta: Manifest['metadata'],
+  meta: ManifestOf['metadata'],
   parts: ExposureParts,
-): Manifest {
+): ManifestOf {
   return Route.manifest({
     metadata: meta,
     spec: {
@@ -85,7 +86,7 @@ export function routeManifest(
       to: { kind: RouteSpecToKind.SERVICE, name: serviceName },
       port: { targetPort: parts.targetPort },
     },
-  }) as Manifest;
+  }) as ManifestOf;
 }
 
 /**

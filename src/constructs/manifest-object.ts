@@ -1,21 +1,8 @@
 import { ApiObject, JsonPatch } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { ManifestMetadata, withMetadataEdits } from './manifest-metadata.js';
+import type { ManifestOf } from '../rules/manifest.js';
 import { plainCopy } from './plain.js';
-
-/** A Kubernetes object as it is written to disk: plain JSON, field names as the API spells them. */
-export interface Manifest {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string };
-}
-
-/** A client-node model type with the fields a manifest always has made required. */
-export type ManifestOf<T> = T & {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string };
-};
 
 /**
  * An `ApiObject` whose manifest is built up front by a pure function and returned as is by `toJson()`.
@@ -29,7 +16,7 @@ export type ManifestOf<T> = T & {
  * (`Lazy`) are not resolved.
  */
 export class ManifestObject extends ApiObject {
-  private readonly manifest: Manifest;
+  private readonly manifest: ManifestOf;
   private readonly edits: ManifestMetadata;
   private jsonPatches: JsonPatch[] | undefined;
 
@@ -41,7 +28,7 @@ export class ManifestObject extends ApiObject {
     return Function.prototype[Symbol.hasInstance].call(this, o);
   }
 
-  constructor(scope: Construct, id: string, manifest: Manifest) {
+  constructor(scope: Construct, id: string, manifest: ManifestOf) {
     super(scope, id, {
       apiVersion: manifest.apiVersion,
       kind: manifest.kind,
@@ -75,13 +62,13 @@ export class ManifestObject extends ApiObject {
   }
 
   /** The manifest exactly as built, with what the escape hatches added since. */
-  public override toJson(): Manifest {
+  public override toJson(): ManifestOf {
     const { recorded } = this.edits;
     const patches = this.jsonPatches;
     if (recorded === undefined && patches === undefined) return this.manifest;
     try {
       const edited = recorded === undefined ? this.manifest : withMetadataEdits(this.manifest, recorded);
-      return patches === undefined ? edited : (JsonPatch.apply(plainCopy(edited), ...patches) as Manifest);
+      return patches === undefined ? edited : (JsonPatch.apply(plainCopy(edited), ...patches) as ManifestOf);
     } catch (e) {
       // The words of cdk8s' own ApiObject.toJson().
       throw new Error(

@@ -1,13 +1,13 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { describeValue } from '../rules/problem.js';
+import { describeValue, printProblem, type Problem } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { formatPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL, POD_SECURITY_ENFORCE_LABEL } from '../rules/labels.js';
-import { ManifestObject, type Manifest } from './manifest-object.js';
-import { formatPropViolation, type PropViolation } from './props-check.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
+import { formatPropViolation } from './props-check.js';
 
 /** A Pod Security Standards level, as the `pod-security.kubernetes.io/enforce` label takes it. */
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
@@ -65,7 +65,7 @@ export class ChartNamespace extends Construct {
           ...(props.podSecurity === undefined ? {} : { [POD_SECURITY_ENFORCE_LABEL]: props.podSecurity }),
         },
       },
-    } as Manifest);
+    } as ManifestOf);
   }
 }
 
@@ -73,8 +73,8 @@ export class ChartNamespace extends Construct {
  * The name is a DNS label; `podSecurity` obeys the chart-settings rules (the schema's levels), checked as the
  * chart.yaml of a chart that renders this Namespace.
  */
-function checkNamespaceProps(name: string, podSecurity: unknown): PropViolation[] {
-  const out: PropViolation[] = [];
+function checkNamespaceProps(name: string, podSecurity: unknown): Problem<string>[] {
+  const out: Problem<string>[] = [];
   const problem = checkDns1123Label(name);
   if (problem !== undefined) out.push({ path: 'name', expected: problem, found: describeValue(name) });
   if (podSecurity !== undefined) {
@@ -87,7 +87,7 @@ function checkNamespaceProps(name: string, podSecurity: unknown): PropViolation[
             createNamespace: true,
             podSecurity: String(podSecurity),
           });
-    for (const v of problems) out.push({ ...v, path: formatPath(v.path) });
+    for (const v of problems) out.push(printProblem(v));
   }
   return out;
 }

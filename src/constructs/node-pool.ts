@@ -10,7 +10,8 @@ import type {
 import { NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
 import { named } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
-import { ManifestObject, type Manifest, type ManifestOf } from './manifest-object.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
 
 export { NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
 
@@ -78,7 +79,7 @@ export class NodePool extends Construct {
       ...schedulingFor(nodeLabels, taints),
     };
     this.runtimeClass = new ManifestObject(this, 'runtime-class', runtimeClass);
-    const nodePool: Manifest & { spec: NodePoolResourceSpec } = {
+    const nodePool: ManifestOf<{ spec: NodePoolResourceSpec }> = {
       apiVersion: NODEPOOL_API_VERSION,
       kind: 'NodePool',
       metadata: r.clusterMeta,

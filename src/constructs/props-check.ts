@@ -1,10 +1,11 @@
 import type { IConstruct } from 'constructs';
-import { describeValue } from '../rules/problem.js';
+import { describeValue, printProblem } from '../rules/problem.js';
 import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
-import { formatPath, type FieldPath } from '../rules/field-path.js';
+import type { FieldPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
 import type { Problem } from '../rules/problem.js';
+import { formatProblem } from '../rules/problem-format.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
@@ -44,13 +45,11 @@ const API_VERSION: Readonly<Record<SpecKind, string>> = {
   NodePool: NODEPOOL_API_VERSION,
 };
 
-/** One problem with a prop: `path` is the prop path (`ports[0].port`). */
-export interface PropViolation {
-  readonly path: string;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
+/**
+ * One problem with a prop: the problem record with its path printed as the prop path (`ports[0].port`).
+ * @deprecated Use `Problem<string>` (src/rules/problem.ts), the one problem record.
+ */
+export type PropViolation = Problem<string>;
 
 /** Thrown by a construct whose props break a rule: names the construct, and each prop with expected and found. */
 export class SpecforgePropsError extends Error {
@@ -59,7 +58,7 @@ export class SpecforgePropsError extends Error {
     public readonly constructPath: string,
     /** The construct's kind: a spec kind, or `ControllerBundle`. */
     public readonly kind: SpecKind | 'ControllerBundle',
-    public readonly violations: readonly PropViolation[],
+    public readonly violations: readonly Problem<string>[],
   ) {
     super(
       [
@@ -72,16 +71,15 @@ export class SpecforgePropsError extends Error {
 }
 
 /** `path: expected X, found Y. hint`: the same sentence a spec-file error ends with. */
-export function formatPropViolation(v: PropViolation): string {
-  const hint = v.hint === undefined ? '' : ` ${v.hint}`;
-  return `${v.path === '' ? '(props)' : v.path}: expected ${v.expected}, found ${v.found}.${hint}`;
+export function formatPropViolation(v: Problem<string>): string {
+  return formatProblem(v, '(props)');
 }
 
 /**
  * The violations of a construct's props (with the resolved `name`), as prop paths. Pure. `props` may come from
  * JavaScript, so nothing about its shape is assumed.
  */
-export function checkProps(kind: SpecKind, name: string, props: object): PropViolation[] {
+export function checkProps(kind: SpecKind, name: string, props: object): Problem<string>[] {
   const record = plainCopy(props) as Record<string, unknown>;
   const metadata: Record<string, unknown> = { name };
   const spec: Record<string, unknown> = {};
@@ -104,7 +102,7 @@ export function checkProps(kind: SpecKind, name: string, props: object): PropVio
   // applies to valid specs with chart.yaml's platform.
   if (specProblems.length === 0 && settingProblems.length === 0)
     appendAll(settingProblems, checkAdoptPlatform(kind, doc.adopt, platformOf(kind, record)));
-  return [...specProblems, ...settingProblems].map((v) => ({ ...v, path: formatPath(v.path) }));
+  return [...specProblems, ...settingProblems].map(printProblem);
 }
 
 /** The mark of props a construct takes without checking them (`Symbol.for`: two copies of specforge agree). */

@@ -10,7 +10,8 @@ import { pinPortNames } from '../rules/ports.js';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';
 import { named, type PinnedWorkload } from './adopt.js';
 import { container, podSecurityContext, type Hardening, type Resolved } from './common.js';
-import { ManifestObject, type ManifestOf } from './manifest-object.js';
+import type { ManifestOf } from '../rules/manifest.js';
+import { ManifestObject } from './manifest-object.js';
 
 /** What a Deployment needs beyond its metadata. */
 export interface DeploymentParts {

@@ -5,6 +5,7 @@
  */
 import { isReservedNodeKey } from '../rules/node-keys.js';
 import { MEMBERSHIP_PREFIX, OWNED_ANNOTATION } from '../rules/vocabulary.js';
+import type { Manifest } from '../rules/manifest.js';
 
 // The NodePool API group and version, the owned-keys annotation, the finalizer, the membership label prefix
 // (`node-role.kubernetes.io/P`; with `spec.membership`, exactly that value: see `isMember` in `membership.ts`) and
@@ -190,25 +191,11 @@ export function serializeOwned(owned: Owned): string | undefined {
   return JSON.stringify(out);
 }
 
-interface RawMeta {
-  name?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  deletionTimestamp?: string;
-  finalizers?: string[];
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-}
-
-/** A Kubernetes object as it comes off the wire, loosely typed. */
-export interface RawObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: RawMeta;
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-}
+/**
+ * A Kubernetes object as it comes off the wire, loosely typed.
+ * @deprecated Use {@link Manifest} (src/rules/manifest.ts), the one manifest type.
+ */
+export type RawObject = Manifest;
 
 function readTaints(value: unknown): Taint[] {
   if (!Array.isArray(value)) return [];
@@ -227,7 +214,7 @@ function readTaints(value: unknown): Taint[] {
 }
 
 /** Slim view of a Node: the informer's transform. */
-export function toNodeView(obj: RawObject): NodeView {
+export function toNodeView(obj: Manifest): NodeView {
   const meta = obj.metadata ?? {};
   const ownedRaw = meta.annotations?.[OWNED_ANNOTATION];
   return {
@@ -270,7 +257,7 @@ function readRecorded(status: Record<string, unknown> | undefined): AdoptKeys {
 }
 
 /** Slim view of a NodePool: the informer's transform. */
-export function toPoolView(obj: RawObject): PoolView {
+export function toPoolView(obj: Manifest): PoolView {
   const meta = obj.metadata ?? {};
   return {
     name: meta.name ?? '',

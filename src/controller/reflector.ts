@@ -11,7 +11,7 @@
  */
 import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
 import type { Logger } from './log.js';
-import type { RawObject } from './model.js';
+import type { Manifest } from '../rules/manifest.js';
 
 export interface Handlers<T> {
   onAdd(obj: T): void;
@@ -41,7 +41,7 @@ export interface ReflectorOptions<T> {
   /** Collection path, e.g. `/api/v1/nodes`. */
   readonly path: string;
   readonly labelSelector?: string;
-  readonly transform: (raw: RawObject) => T;
+  readonly transform: (raw: Manifest) => T;
   readonly handlers: Handlers<T>;
   readonly logger: Logger;
   readonly delay?: Delay;
@@ -57,10 +57,10 @@ export interface ReflectorOptions<T> {
 
 interface ListPage {
   metadata?: { resourceVersion?: string; continue?: string };
-  items?: RawObject[];
+  items?: Manifest[];
 }
 
-function nameOf(raw: RawObject): string {
+function nameOf(raw: Manifest): string {
   return raw.metadata?.name ?? '';
 }
 
@@ -192,7 +192,7 @@ export class Reflector<T> {
   }
 
   private handle(event: WatchEvent): string | undefined {
-    const raw = event.object as RawObject & { code?: number; reason?: string; message?: string };
+    const raw = event.object as Manifest & { code?: number; reason?: string; message?: string };
     if (event.type === 'ERROR') {
       throw new ApiError(raw.code ?? 500, raw.reason ?? '', `watch error: ${raw.message ?? 'unknown'}`);
     }

@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace } from '../output/dist-writer.js';
 import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
-import { formatError } from '../rules/problem.js';
+import { formatError } from '../rules/problem-format.js';
+import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
@@ -18,12 +19,6 @@ import { hideSecrets } from './secrets.js';
 import type { DiffReport, SideLabels } from './model.js';
 import { plural } from './present.js';
 import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
-
-/** Where the command prints (the command line's `Io`). */
-export interface DiffIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
 
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                       [--gitops argocd,flux] [--show-secrets] [--max-chars N | --split DIR] [--report FILE]
@@ -61,7 +56,7 @@ interface DiffArgs {
 }
 
 /** Runs `specforge diff` with the arguments after `diff`. */
-export async function runDiff(args: readonly string[], io: DiffIo): Promise<number> {
+export async function runDiff(args: readonly string[], io: Io): Promise<number> {
   const a = parseDiffArgs(args);
   if (a.help) {
     io.out(DIFF_USAGE);
@@ -163,7 +158,7 @@ function isFormat(f: string): f is Format {
 }
 
 /** Prints the errors of the sides that did not render; whether there were any. */
-function reportErrors(sides: LoadedSides, io: DiffIo): boolean {
+function reportErrors(sides: LoadedSides, io: Io): boolean {
   const failed = [sides.before, sides.after].filter((s) => s.errors.length > 0);
   for (const s of failed) for (const e of s.errors) io.err(escapeTerminal(formatError(e)));
   if (failed.length === 0) return false;

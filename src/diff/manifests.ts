@@ -3,11 +3,10 @@
  * (a mapping with `apiVersion`, `kind` and `metadata.name`), less the kustomization every chart directory has.
  * Identity as the API server has it (group, kind, namespace, name), within the chart that carries it. Pure: text in.
  */
-import { formatError, type SpecError } from '../rules/problem.js';
-import { formatPath } from '../rules/field-path.js';
+import { locateProblem, type LocatedProblem } from '../rules/problem.js';
+import { formatError } from '../rules/problem-format.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
-import type { Obj } from '../rules/objects.js';
-import { groupOf } from '../rules/objects.js';
+import { groupOf, type Manifest, type ManifestPart } from '../rules/manifest.js';
 import { KUSTOMIZE_CONFIG_GROUP } from '../rules/vocabulary.js';
 import type { ManifestObject, ObjectRef } from './model.js';
 
@@ -24,7 +23,7 @@ export function chartOf(path: string): string {
 /** A rendered file that cannot be compared, as an error naming the file, where, what was expected and found. */
 export class UnreadableManifest extends Error {
   constructor(
-    readonly error: SpecError,
+    readonly error: LocatedProblem,
     /** The side it belongs to (`dist`). */
     readonly where: string,
   ) {
@@ -65,19 +64,14 @@ export function parseManifestFile(path: string, text: string, where: string): Ma
   return out;
 }
 
-function problemError(file: string, text: string, p: ReadProblem): SpecError {
+function problemError(file: string, text: string, p: ReadProblem): LocatedProblem {
   const before = text.slice(0, p.offset);
   const line = before.split('\n').length;
-  return {
-    file,
-    document: p.document,
-    line,
-    column: p.offset - before.lastIndexOf('\n'),
-    path: formatPath(p.path),
-    expected: p.expected,
-    found: p.found,
-    hint: 'specforge never renders this: render again (specforge render) to rewrite the file.',
-  };
+  const hint = 'specforge never renders this: render again (specforge render) to rewrite the file.';
+  return locateProblem(
+    { ...p, hint },
+    { file, document: p.document, line, column: p.offset - before.lastIndexOf('\n') },
+  );
 }
 
 /** The API server's name of an object, with its chart. */
@@ -108,19 +102,19 @@ export function kindKey(ref: { readonly group: string; readonly kind: string }):
   return `${ref.group}/${ref.kind}`;
 }
 
-function isObject(doc: unknown): doc is Obj {
+function isObject(doc: unknown): doc is Manifest {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return false;
-  const o = doc as Obj;
+  const o = doc as Manifest;
   const meta: unknown = o.metadata;
   return (
     typeof o.apiVersion === 'string' &&
     typeof o.kind === 'string' &&
     typeof meta === 'object' &&
     meta !== null &&
-    typeof (meta as Obj).name === 'string'
+    typeof (meta as ManifestPart).name === 'string'
   );
 }
 
-function isKustomization(o: Obj): boolean {
+function isKustomization(o: Manifest): boolean {
   return o.kind === 'Kustomization' && String(o.apiVersion).startsWith(`${KUSTOMIZE_CONFIG_GROUP}/`);
 }

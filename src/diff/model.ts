@@ -2,7 +2,7 @@
  * The data of `specforge diff`: objects of two renders, what changed in each, what that does in the cluster, and
  * the notes that span objects (renames, moves between charts). Plain data, no behaviour.
  */
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 
 /** One step of a field path: a key, a list index, or a list item picked by its merge key (`[name=web]`). */
 export type Segment = string | number | { readonly key: string; readonly value: string | number };
@@ -13,7 +13,7 @@ export interface ManifestObject {
   readonly chart: string;
   /** The file, relative to dist/ (`<chart>/<file>.yaml`). */
   readonly file: string;
-  readonly json: Obj;
+  readonly json: Manifest;
 }
 
 /** How the API server names an object, plus the chart that carries it. */

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
 import { renderContained } from '../render/contained.js';
 import type { RenderResult } from '../render/render.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { checkoutRefTree } from './git-tree.js';
 
 /** A side's files (`<chart>/<file>` → text) or the errors that kept it from rendering. */
 export interface LoadedSide {
   readonly files: ReadonlyMap<string, string>;
-  readonly errors: readonly SpecError[];
+  readonly errors: readonly LocatedProblem[];
   /** The side's name in headings and messages: `dist`, `charts`, `charts at HEAD~1 (1a2b3c4)`. */
   readonly label: string;
 }
@@ -50,7 +50,7 @@ export async function loadAgainstDist(
 }
 
 /** The entries at the top of the output directory that are neither directories nor files: never followed. */
-function topLevelUnread(outDir: string): SpecError[] {
+function topLevelUnread(outDir: string): LocatedProblem[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(outDir, { withFileTypes: true });
@@ -80,8 +80,8 @@ function lstatKind(path: string): string | undefined {
 }
 
 /** An error for each entry of the output directory that was not read. */
-export function unreadErrors(outDir: string, files: ReadonlyMap<string, string>): SpecError[] {
-  const errors: SpecError[] = [];
+export function unreadErrors(outDir: string, files: ReadonlyMap<string, string>): LocatedProblem[] {
+  const errors: LocatedProblem[] = [];
   for (const [path, text] of files) {
     const found = unreadEntry(text);
     if (found !== undefined) errors.push(unreadError(outDir, path, found));
@@ -89,7 +89,7 @@ export function unreadErrors(outDir: string, files: ReadonlyMap<string, string>)
   return errors;
 }
 
-function unreadError(outDir: string, path: string, found: string): SpecError {
+function unreadError(outDir: string, path: string, found: string): LocatedProblem {
   return {
     file: `${outDir}/${path}`,
     path: '',

@@ -7,7 +7,7 @@
  */
 import { kindKey, refKey } from './manifests.js';
 import type { Located } from './model.js';
-import type { Obj } from '../rules/objects.js';
+import type { Manifest, ManifestPart } from '../rules/manifest.js';
 import { NODEPOOL_GROUP_KIND, RUNTIME_CLASS_GROUP_KIND as RUNTIME_CLASS } from '../rules/vocabulary.js';
 
 /** An edge between two objects, by {@link refKey}. */
@@ -51,22 +51,25 @@ function targets(
 type Named = (kind: string, name: unknown, namespace?: unknown) => string | undefined;
 
 /** What each kind points at by name. Services select their workloads by label (see {@link selected}). */
-const LINKS: Readonly<Record<string, (json: Obj, named: Named, o: Located) => (string | undefined)[]>> = {
-  'networking.k8s.io/Ingress': (json, named) => ingressBackends(json).map((n) => named('/Service', n)),
-  'route.openshift.io/Route': (json, named) => routeBackends(json).map((n) => named('/Service', n)),
-  [NODEPOOL_GROUP_KIND]: (_json, named, o) => [named(RUNTIME_CLASS, o.ref.name)],
-  ...Object.fromEntries(
-    [...WORKLOADS].map((w) => [
-      w,
-      (json: Obj, named: Named) => [named('/ServiceAccount', json.spec?.template?.spec?.serviceAccountName)],
-    ]),
-  ),
-  ...Object.fromEntries(
-    ['RoleBinding', 'ClusterRoleBinding'].map((b) => [`rbac.authorization.k8s.io/${b}`, bindingTargets]),
-  ),
-};
+const LINKS: Readonly<Record<string, (json: Manifest, named: Named, o: Located) => (string | undefined)[]>> =
+  {
+    'networking.k8s.io/Ingress': (json, named) => ingressBackends(json).map((n) => named('/Service', n)),
+    'route.openshift.io/Route': (json, named) => routeBackends(json).map((n) => named('/Service', n)),
+    [NODEPOOL_GROUP_KIND]: (_json, named, o) => [named(RUNTIME_CLASS, o.ref.name)],
+    ...Object.fromEntries(
+      [...WORKLOADS].map((w) => [
+        w,
+        (json: Manifest, named: Named) => [
+          named('/ServiceAccount', json.spec?.template?.spec?.serviceAccountName),
+        ],
+      ]),
+    ),
+    ...Object.fromEntries(
+      ['RoleBinding', 'ClusterRoleBinding'].map((b) => [`rbac.authorization.k8s.io/${b}`, bindingTargets]),
+    ),
+  };
 
-function bindingTargets(json: Obj, named: Named): (string | undefined)[] {
+function bindingTargets(json: Manifest, named: Named): (string | undefined)[] {
   const role = json.roleRef?.kind === 'ClusterRole' ? 'ClusterRole' : 'Role';
   const accounts = asList(json.subjects).filter((s) => s?.kind === 'ServiceAccount');
   return [
@@ -85,14 +88,14 @@ function nameKey(o: Located, kind: string, name: string = o.ref.name, namespace?
   return `${o.ref.chart}\u0000${ns}\u0000${kind}\u0000${name}`;
 }
 
-function ingressBackends(json: Obj): unknown[] {
+function ingressBackends(json: Manifest): unknown[] {
   const names: unknown[] = [json.spec?.defaultBackend?.service?.name];
   for (const rule of asList(json.spec?.rules))
     for (const path of asList(rule?.http?.paths)) names.push(path?.backend?.service?.name);
   return names;
 }
 
-function routeBackends(json: Obj): unknown[] {
+function routeBackends(json: Manifest): unknown[] {
   const backends = [json.spec?.to, ...asList(json.spec?.alternateBackends)];
   return backends.filter((b) => b?.kind === undefined || b?.kind === 'Service').map((b) => b?.name);
 }
@@ -123,8 +126,8 @@ function labelKey(o: Located, key: string, value: unknown): string {
   return `${o.ref.chart}\u0000${o.ref.namespace ?? ''}\u0000${key}\u0000${String(value)}`;
 }
 
-function asList(v: unknown): Obj[] {
-  return Array.isArray(v) ? (v as Obj[]) : [];
+function asList(v: unknown): ManifestPart[] {
+  return Array.isArray(v) ? (v as ManifestPart[]) : [];
 }
 
 function present(keys: readonly (string | undefined)[]): string[] {

@@ -1,4 +1,4 @@
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import { SYNC_WAVE } from './argocd-order.js';
 import type { ArgocdSettings } from './settings.js';
@@ -29,7 +29,7 @@ export const CSA_MIGRATION_MANAGER = 'argocd.argoproj.io/client-side-apply-migra
  * The Argo CD Application of one chart: its dist directory from the repository, into the chart's namespace; in an
  * app of apps (dist/_argocd/), a chart that needs another is a later sync wave. Pure.
  */
-export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Obj {
+export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Manifest {
   const syncOptions = [...(s.serverSideApply === false ? [] : ['ServerSideApply=true'])];
   return {
     apiVersion: 'argoproj.io/v1alpha1',

@@ -1,4 +1,4 @@
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import type { Dependency, Located } from './dependencies.js';
 
 /** Argo CD's sync-wave annotation: lower waves are applied (and healthy) before higher ones. */
@@ -138,7 +138,7 @@ function withSkipDryRun(o: Located, needs: readonly Dependency[]): string | unde
 }
 
 /** `obj` with `annotations` merged into its metadata (a new object; the input is not changed). */
-export function withAnnotations(obj: Obj, annotations: Record<string, string> | undefined): Obj {
+export function withAnnotations(obj: Manifest, annotations: Record<string, string> | undefined): Manifest {
   if (annotations === undefined) return obj;
   const metadata = obj.metadata ?? {};
   return { ...obj, metadata: { ...metadata, annotations: { ...metadata.annotations, ...annotations } } };

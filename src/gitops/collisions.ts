@@ -1,5 +1,6 @@
-import type { SpecError } from '../rules/problem.js';
-import { groupOf, isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
+import type { LocatedProblem } from '../rules/problem.js';
+import { isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
+import { groupOf } from '../rules/manifest.js';
 
 /**
  * With GitOps generation on, every chart the generated objects deploy goes to one cluster (one destination per
@@ -18,10 +19,10 @@ export interface DeployedChart {
   readonly objects: readonly RenderedObject[];
 }
 
-export function crossChartDuplicates(charts: readonly DeployedChart[]): SpecError[] {
+export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedProblem[] {
   const scopes = scopesFromCrds(charts.flatMap((c) => c.objects));
   const first = new Map<string, { chart: DeployedChart; object: RenderedObject }>();
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   for (const chart of charts) {
     const seenHere = new Set<string>();
     for (const object of chart.objects) {
@@ -55,7 +56,7 @@ function fileOf(chart: DeployedChart, object: RenderedObject): string {
   return object.source?.file ?? chart.origin;
 }
 
-function place(chart: DeployedChart, object: RenderedObject): Pick<SpecError, 'file' | 'document'> {
+function place(chart: DeployedChart, object: RenderedObject): Pick<LocatedProblem, 'file' | 'document'> {
   return object.source === undefined
     ? { file: chart.origin }
     : { file: object.source.file, document: object.source.document };

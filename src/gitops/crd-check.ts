@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import application from '../../schemas/vendor/argoproj.io_v1alpha1_application.json' with { type: 'json' };
 import kustomization from '../../schemas/vendor/kustomize.toolkit.fluxcd.io_v1_kustomization.json' with { type: 'json' };
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 
 /**
  * The tools' own schemas for the objects specforge generates: the `openAPIV3Schema` of Argo CD's Application CRD
@@ -27,7 +27,7 @@ function withoutComment(schema: object): object {
 }
 
 /** Problems of a generated object under its CRD's schema, as `path: message`; empty when valid. */
-export function crdProblems(obj: Obj): string[] {
+export function crdProblems(obj: Manifest): string[] {
   const validate = validators().get(`${obj.apiVersion}/${obj.kind}`);
   if (validate === undefined) return [`no vendored schema for ${obj.apiVersion} ${obj.kind}`];
   if (validate(obj)) return [];

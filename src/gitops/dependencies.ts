@@ -1,25 +1,25 @@
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
-import { describeObject, groupOf, objectKey, type Obj } from '../rules/objects.js';
+import { describeObject, groupOf, objectKey, type Manifest, type ManifestPart } from '../rules/manifest.js';
 import { RUNTIME_CLASS_GROUP_KIND } from '../rules/vocabulary.js';
 
 /** The objects of one chart, as rendered. */
 export interface ChartObjects {
   readonly chart: string;
-  readonly objects: readonly Obj[];
+  readonly objects: readonly Manifest[];
 }
 
 /** One rendered object, located: its chart, and a key unique in the render ({@link locatedKey}). */
 export interface Located {
   readonly chart: string;
   readonly key: string;
-  readonly obj: Obj;
+  readonly obj: Manifest;
 }
 
 /**
  * The key of an object of a chart: the chart and its API identity (src/rules/objects.ts `objectKey`). Two charts may
  * render the same identity (charts meant for different clusters); they stay two objects here.
  */
-export function locatedKey(chart: string, obj: Obj): string {
+export function locatedKey(chart: string, obj: Manifest): string {
   return `${chart}|${objectKey(obj)}`;
 }
 
@@ -113,7 +113,7 @@ function needsOf(o: Located, p: Providers): [Located | undefined, string][] {
 }
 
 /** The pod spec of a workload or Pod, if it has one. */
-export function podSpecOf(obj: Obj): Obj | undefined {
+export function podSpecOf(obj: Manifest): ManifestPart | undefined {
   if (obj.kind === 'Pod') return obj.spec;
   if (obj.kind === 'CronJob') return obj.spec?.jobTemplate?.spec?.template?.spec;
   return obj.spec?.template?.spec;

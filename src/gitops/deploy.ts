@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import type { RenderedObject } from '../rules/objects.js';
 import { crossChartDuplicates } from './collisions.js';
 import { chartWaves } from './dependencies.js';
@@ -26,7 +26,7 @@ export function gitopsOutput(
   needs: ReadonlyMap<string, string[]>,
   settings: GitopsSettings,
   file: string,
-): { files: Map<string, string>; errors: SpecError[] } {
+): { files: Map<string, string>; errors: LocatedProblem[] } {
   const excluded = new Set(settings.exclude ?? []);
   const deployed = charts.filter((c) => !excluded.has(c.name));
   const errors = [
@@ -59,7 +59,7 @@ export function deployment(
   charts: readonly BuiltChart[],
   needs: ReadonlyMap<string, string[]>,
   gitops: { readonly settings: GitopsSettings; readonly file: string } | undefined,
-): { files: Map<string, string>; errors: SpecError[]; notes: string[] } {
+): { files: Map<string, string>; errors: LocatedProblem[]; notes: string[] } {
   if (gitops !== undefined)
     return { ...gitopsOutput(charts, needs, gitops.settings, gitops.file), notes: [] };
   const notes = crossChartDuplicates(

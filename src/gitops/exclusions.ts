@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 
 /**
  * The `exclude` list of charts/gitops.yaml against the charts rendered: each name must be a chart (a typo would
@@ -10,8 +10,8 @@ export function exclusionErrors(
   charts: readonly string[],
   needs: ReadonlyMap<string, readonly string[]>,
   file: string,
-): SpecError[] {
-  const errors: SpecError[] = [];
+): LocatedProblem[] {
+  const errors: LocatedProblem[] = [];
   const excluded = new Set(exclude);
   exclude.forEach((name, i) => {
     if (!charts.includes(name))

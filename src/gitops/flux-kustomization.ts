@@ -1,4 +1,4 @@
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import type { ChartTarget } from './argocd-application.js';
 import type { FluxSettings } from './settings.js';
@@ -8,7 +8,7 @@ import type { FluxSettings } from './settings.js';
  * charts it needs (Flux applies it only once they are ready). Objects keep their own namespaces (no
  * targetNamespace), so `flux build` yields exactly the rendered objects. Pure.
  */
-export function fluxKustomization(s: FluxSettings, t: ChartTarget): Obj {
+export function fluxKustomization(s: FluxSettings, t: ChartTarget): Manifest {
   const namespace = s.namespace ?? 'flux-system';
   const source = s.sourceRef ?? { name: 'flux-system' };
   const base = (s.path ?? './dist').replace(/\/+$/, '');

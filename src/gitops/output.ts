@@ -1,6 +1,6 @@
 import { toYaml } from '../output/yaml.js';
-import type { SpecError } from '../rules/problem.js';
-import type { Obj } from '../rules/objects.js';
+import type { LocatedProblem } from '../rules/problem.js';
+import type { Manifest } from '../rules/manifest.js';
 import { KUSTOMIZE_CONFIG_API_VERSION } from '../rules/vocabulary.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';
@@ -25,10 +25,10 @@ export function gitopsFiles(
   settings: GitopsSettings,
   targets: readonly ChartTarget[],
   file: string,
-): { files: Map<string, string>; errors: SpecError[] } {
+): { files: Map<string, string>; errors: LocatedProblem[] } {
   const files = new Map<string, string>();
-  const errors: SpecError[] = [];
-  const emit = (tool: GitopsTool, name: string, build: (t: ChartTarget) => Obj): void => {
+  const errors: LocatedProblem[] = [];
+  const emit = (tool: GitopsTool, name: string, build: (t: ChartTarget) => Manifest): void => {
     const dir = GITOPS_DIRS[tool];
     const names: string[] = [];
     for (const t of [...targets].sort((a, b) => (a.chart < b.chart ? -1 : 1))) {

@@ -1,5 +1,5 @@
 import { locateViolations, readSingleDocument } from '../specs/load.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
 import { UsageError } from '../util/usage-error.js';
 import { settingsProblems } from './settings-rules.js';
@@ -112,7 +112,7 @@ export function generatesAny(s: GitopsSettings): boolean {
 export function parseGitopsSettings(
   text: string,
   file: string,
-): { settings: GitopsSettings; errors: SpecError[] } {
+): { settings: GitopsSettings; errors: LocatedProblem[] } {
   const read = readSingleDocument(text, file);
   if ('errors' in read) return { settings: {}, errors: read.errors };
   const data = read.data ?? {};
@@ -131,8 +131,8 @@ export function gitopsInEffect(
   settings: GitopsSettings,
   asked: readonly GitopsTool[],
   file: string,
-): { settings: GitopsSettings; errors: SpecError[] } {
-  const errors: SpecError[] = [];
+): { settings: GitopsSettings; errors: LocatedProblem[] } {
+  const errors: LocatedProblem[] = [];
   let out: GitopsSettings = settings;
   for (const tool of asked) {
     if (out[tool] !== undefined) continue;

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { syncAnnotations } from './argocd-order.js';
 import { dependencies, locatedKey } from './dependencies.js';
-import type { Obj } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 
 /**
  * Gives every object of the charts under `scope` (usually the App) the Argo CD ordering annotations `specforge
@@ -27,7 +27,7 @@ export function addSyncOrder(scope: IConstruct): void {
     objects: chart.node
       .findAll()
       .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
-      .map((api) => ({ api, json: api.toJson() as Obj })),
+      .map((api) => ({ api, json: api.toJson() as Manifest })),
   }));
   const deps = dependencies(entries.map((e) => ({ chart: e.chart, objects: e.objects.map((o) => o.json) })));
   const located = entries.flatMap((e) =>

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Manifest } from '../rules/manifest.js';
 
 /** An API answer with status >= 400. `reason` is the Status object's reason (e.g. `Conflict`, `Expired`). */
 export class ApiError extends Error {
@@ -55,7 +56,7 @@ export type Interceptor = (method: Method, path: string) => Promise<void> | void
 
 export interface WatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: Record<string, unknown>;
+  readonly object: Manifest;
 }
 
 interface Connection {

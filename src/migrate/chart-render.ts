@@ -6,16 +6,16 @@ import { basename } from 'node:path';
 import { objectsOfFiles } from '../render/files.js';
 import { loadChartDir } from '../render/load-charts.js';
 import { renderCharts, type ChartInput } from '../render/render.js';
-import type { Obj } from '../rules/objects.js';
-import type { SpecError } from '../rules/problem.js';
+import { type Manifest } from '../rules/manifest.js';
+import type { LocatedProblem } from '../rules/problem.js';
 
 /** What a chart directory renders to. */
 export interface RenderedChart {
   /** The chart as read from disk; undefined when `chartDir` is no directory. */
   readonly input: ChartInput | undefined;
   /** Every object it renders (none when it has errors). */
-  readonly objects: Obj[];
-  readonly errors: SpecError[];
+  readonly objects: Manifest[];
+  readonly errors: LocatedProblem[];
 }
 
 /**

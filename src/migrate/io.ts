@@ -1,10 +1,4 @@
-/** What migration prints, and how it names objects there. */
-
-/** Where a migration command (`import`, `adopt`) prints: its report to `out`, errors and refusals to `err`. */
-export interface MigrateIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
+/** How migration names objects in what it prints (it prints through the one `Io`, src/util/io.ts). */
 
 /** An object as migration names it in what it prints: `Kind namespace/name`, or `Kind name` without a namespace. */
 export function describe(o: {

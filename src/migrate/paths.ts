@@ -2,7 +2,7 @@
  * API paths of the kinds the seed operators made, and of custom resources by their CRD's plural: one place for the
  * paths import and adopt read. Pure.
  */
-import { groupOf as groupOfObject } from '../rules/objects.js';
+import { groupOf as groupOfObject } from '../rules/manifest.js';
 import { SEED_KINDS, type MadeObject } from '../rules/seed-kinds.js';
 
 /**

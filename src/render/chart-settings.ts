@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
 import { locateViolations, readSingleDocument } from '../specs/load.js';
@@ -51,7 +51,7 @@ export interface ChartSettings {
 export const CHART_SETTINGS_FILE = 'chart.yaml';
 
 /** Checks a chart's name: it becomes a directory in dist/ and the `app.kubernetes.io/part-of` label. */
-export function checkChartName(name: string, dir: string): SpecError[] {
+export function checkChartName(name: string, dir: string): LocatedProblem[] {
   const problem = checkDns1123Label(name);
   if (problem === undefined) return [];
   return [
@@ -63,7 +63,7 @@ export function checkChartName(name: string, dir: string): SpecError[] {
 export function parseChartSettings(
   text: string,
   file: string,
-): { settings: ChartSettings; errors: SpecError[] } {
+): { settings: ChartSettings; errors: LocatedProblem[] } {
   const read = readSingleDocument(text, file);
   if ('errors' in read) return { settings: {}, errors: read.errors };
   const data = read.data ?? {};

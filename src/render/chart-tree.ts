@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 
 /**
  * What an entry of a charts directory is, with links resolved: only regular files are read and only directories
@@ -76,7 +76,7 @@ function code(e: unknown): string {
 }
 
 /** A problem with an entry, as a render error naming its path. */
-export function entryError(path: string, found: string): SpecError {
+export function entryError(path: string, found: string): LocatedProblem {
   return {
     file: path,
     path: '',
@@ -89,7 +89,7 @@ export function entryError(path: string, found: string): SpecError {
  * Sorted names of a directory (byte order, so the same on every machine), dot entries left out; a directory that
  * cannot be read is an error in `errors` (the run goes on and reports everything else too).
  */
-export function entries(dir: string, errors?: SpecError[]): string[] {
+export function entries(dir: string, errors?: LocatedProblem[]): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -110,7 +110,7 @@ export function entries(dir: string, errors?: SpecError[]): string[] {
 export function listYamlFiles(
   chartDir: string,
   root: string,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): { rel: string; real: string; size: number }[] {
   const out: { rel: string; real: string; size: number }[] = [];
   const visited = new Set<string>();

@@ -2,8 +2,9 @@ import type { Chart } from 'cdk8s';
 import { chartObjects } from '../constructs/chart-checks.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
-import type { Obj, RenderedObject } from '../rules/objects.js';
-import type { SpecError } from '../rules/problem.js';
+import { type Manifest } from '../rules/manifest.js';
+import { RenderedObject } from '../rules/objects.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { SEED_KINDS } from '../rules/seed-kinds.js';
 import { checkWiring } from '../rules/wiring.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
@@ -21,7 +22,7 @@ import type { SpecChartInput } from './types.js';
 /** One chart, built and checked, before the files are written out. */
 export interface CheckedChart {
   readonly input: SpecChartInput & { readonly moduleFile?: string };
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   /** Present when the chart has no error. */
   readonly built?: {
     readonly objects: RenderedObject[];
@@ -93,7 +94,7 @@ function synthesize(
       appendAll(errors, wiring);
       return undefined;
     }
-    return (tree.toJson() as Obj[]).map(sources);
+    return (tree.toJson() as Manifest[]).map(sources);
   } catch (e) {
     if (e instanceof ChartModuleError) {
       errors.push(moduleBuildError(e.moduleFile, e.thrown));
@@ -117,7 +118,7 @@ function sourcesOf(
   specs: readonly SpecDocument[],
   settings: ChartSettings,
   settingsSource: SourceRef | undefined,
-): (json: Obj) => RenderedObject {
+): (json: Manifest) => RenderedObject {
   const sourceByKey = new Map<string, SourceRef>();
   for (const s of specs) {
     const ns = s.kind === 'NodePool' ? '' : (s.namespace ?? settings.namespace ?? '');

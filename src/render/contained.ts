@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { CHART_MODULE_FILES } from './load-module.js';
 import { renderFrom } from './render-dir.js';
@@ -98,7 +98,7 @@ interface Stray {
 /** The result, failed with an error per stray error of the modules (a render with such errors writes nothing). */
 function withStray(result: RenderResult, stray: readonly Stray[]): RenderResult {
   if (stray.length === 0) return result;
-  const errors = stray.map((s): SpecError => ({
+  const errors = stray.map((s): LocatedProblem => ({
     file: s.file,
     ...(s.line === undefined ? {} : { line: s.line, column: s.column ?? 1 }),
     path: '',
@@ -109,7 +109,7 @@ function withStray(result: RenderResult, stray: readonly Stray[]): RenderResult 
 }
 
 function moduleFailure(file: string, found: string): RenderResult {
-  const error: SpecError = { file, path: '', expected: 'a chart module that finishes', found };
+  const error: LocatedProblem = { file, path: '', expected: 'a chart module that finishes', found };
   return { files: new Map(), errors: [error], objectCount: 0 };
 }
 

@@ -1,7 +1,7 @@
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import type { CheckedChart } from './check-chart.js';
 import { chartFiles } from './files.js';
 import type { RenderOptions, RenderResult } from './types.js';
@@ -13,7 +13,7 @@ import type { RenderOptions, RenderResult } from './types.js';
  * the files.
  */
 export function emitCharts(parts: readonly CheckedChart[], options: RenderOptions): RenderResult {
-  const errors: SpecError[] = parts.flatMap((p) => p.errors);
+  const errors: LocatedProblem[] = parts.flatMap((p) => p.errors);
   const built = parts.flatMap((p) => (p.built === undefined ? [] : [{ input: p.input, ...p.built }]));
   const objectCount = built.reduce((n, b) => n + b.objects.length, 0);
   if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
@@ -58,7 +58,7 @@ function asBuiltChart(b: Pick<CheckedChart, 'input'> & NonNullable<CheckedChart[
 }
 
 /** Errors in reading order: by file, document, line, column. */
-function byPlace(a: SpecError, b: SpecError): number {
+function byPlace(a: LocatedProblem, b: LocatedProblem): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return (
     (a.document ?? 0) - (b.document ?? 0) ||

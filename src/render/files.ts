@@ -1,7 +1,8 @@
 import { readRenderedYaml } from '../output/read-back.js';
 import { toYaml } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
-import type { Obj, RenderedObject } from '../rules/objects.js';
+import { RenderedObject } from '../rules/objects.js';
+import type { Manifest } from '../rules/manifest.js';
 
 /** The kustomization every chart directory in dist/ gets, listing its files. */
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
@@ -58,8 +59,8 @@ function kustomization(files: readonly string[]): string {
 }
 
 /** The objects of rendered files (`<chart>/<file>` → bytes), read back; kustomization files are not objects. */
-export function objectsOfFiles(files: ReadonlyMap<string, string>): Obj[] {
+export function objectsOfFiles(files: ReadonlyMap<string, string>): Manifest[] {
   return [...files]
     .filter(([path]) => path.split('/').at(-1) !== KUSTOMIZATION_FILE)
-    .flatMap(([, text]) => readRenderedYaml(text) as Obj[]);
+    .flatMap(([, text]) => readRenderedYaml(text) as Manifest[]);
 }

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
@@ -18,12 +18,12 @@ import type { ChartInput } from './types.js';
  */
 export async function loadCharts(chartsDir: string): Promise<{
   inputs: ChartInput[];
-  errors: SpecError[];
+  errors: LocatedProblem[];
   gitops?: { file: string; text: string };
 }> {
   const root = chartsRoot(chartsDir);
   const inputs: ChartInput[] = [];
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   let gitops: { file: string; text: string } | undefined;
   for (const name of entries(chartsDir)) {
     const path = join(chartsDir, name);
@@ -49,10 +49,12 @@ export async function loadCharts(chartsDir: string): Promise<{
  * One chart directory (`charts/<name>`), read as {@link loadCharts} reads each chart of its parent, and only that
  * chart (no other chart's module runs). Undefined, with no error, when the directory is missing or not a directory.
  */
-export async function loadChartDir(chartDir: string): Promise<{ input?: ChartInput; errors: SpecError[] }> {
+export async function loadChartDir(
+  chartDir: string,
+): Promise<{ input?: ChartInput; errors: LocatedProblem[] }> {
   const dir = chartDir.replace(/\/+$/, '');
   const chartsDir = dirname(dir);
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return { errors };
   const input = await loadChart(chartsDir, basename(dir), chartsRoot(chartsDir), errors);
   return { input, errors };
@@ -71,7 +73,7 @@ async function loadChart(
   chartsDir: string,
   name: string,
   root: string,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<ChartInput> {
   const dir = join(chartsDir, name);
   const specFiles: { file: string; relative: string; text: string }[] = [];

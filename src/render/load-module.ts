@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
 import { entryError, inspect } from './chart-tree.js';
 import { messageOf, modulePlace } from './module-error.js';
@@ -18,7 +18,7 @@ export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.m
 export async function loadModule(
   dir: string,
   root: string,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<{ module: ChartModule; moduleFile: string } | undefined> {
   const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
   if (file === undefined) return undefined;

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 
 /**
  * Errors of chart modules name the module file and, when its stack shows it, the line and column in that file
@@ -69,14 +69,14 @@ function pathsOf(file: string): string[] {
 export function modulePlace(
   moduleFile: string,
   thrown: unknown,
-): Pick<SpecError, 'file' | 'line' | 'column'> {
+): Pick<LocatedProblem, 'file' | 'line' | 'column'> {
   const stack = (thrown as { stack?: unknown } | null)?.stack;
   const place = placeInStack(typeof stack === 'string' ? stack : undefined, pathsOf(moduleFile));
   return place === undefined ? { file: moduleFile } : { file: moduleFile, ...place };
 }
 
 /** The error of a chart module that threw (or whose async default export rejected) while building its chart. */
-export function moduleBuildError(moduleFile: string, thrown: unknown): SpecError {
+export function moduleBuildError(moduleFile: string, thrown: unknown): LocatedProblem {
   return {
     ...modulePlace(moduleFile, thrown),
     path: '',

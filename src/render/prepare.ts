@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { parseSpecText } from '../specs/load.js';
 import type { SpecDocument } from '../specs/types.js';
@@ -15,7 +15,7 @@ import type { SpecChartInput } from './types.js';
 /** A chart's settings and valid specs, read and checked, before its constructs are built. */
 export interface Prepared {
   /** Errors of specs that were left out; the valid specs are built anyway, so wiring errors come in the same run. */
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   readonly settings: ChartSettings;
   readonly specs: SpecDocument[];
   /** Spec file (as shown in messages) → its path relative to the charts directory, for file headers. */
@@ -26,8 +26,8 @@ export interface Prepared {
  * Reads a chart's settings and specs. Only errors when nothing can be built: the settings are wrong, or two specs
  * would make one object.
  */
-export function prepareChart(input: SpecChartInput): Prepared | { readonly errors: SpecError[] } {
-  const errors: SpecError[] = [...checkChartName(input.name, input.dir)];
+export function prepareChart(input: SpecChartInput): Prepared | { readonly errors: LocatedProblem[] } {
+  const errors: LocatedProblem[] = [...checkChartName(input.name, input.dir)];
   let settings: ChartSettings = {};
   if (input.settings !== undefined) {
     const parsed = parseChartSettings(input.settings.text, input.settings.file);
@@ -57,9 +57,9 @@ export function prepareChart(input: SpecChartInput): Prepared | { readonly error
   return { errors, settings, specs, relativeOf };
 }
 
-function duplicateSpecs(specs: readonly SpecDocument[], settings: ChartSettings): SpecError[] {
+function duplicateSpecs(specs: readonly SpecDocument[], settings: ChartSettings): LocatedProblem[] {
   const seen = new Map<string, SpecDocument>();
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   for (const s of specs) {
     const id = specId(s, settings);
     const first = seen.get(id);

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
 import { entryError } from './chart-tree.js';
 
@@ -12,7 +12,7 @@ export function readSpecText(
   file: string,
   real: string,
   size: number,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): string | undefined {
   if (size > MAX_SPEC_FILE_BYTES) {
     errors.push(tooLarge(file, size));

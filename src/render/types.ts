@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import type { ChartModule } from './build-chart.js';
 
@@ -24,7 +24,7 @@ export type SpecChartInput = Omit<ChartInput, 'module' | 'moduleFile'>;
 /** The result of rendering: every file of dist/ (`<chart>/<file>` → bytes), or every error found. */
 export interface RenderResult {
   readonly files: Map<string, string>;
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
   /** How many objects were rendered. */
   readonly objectCount: number;
   /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */

@@ -4,7 +4,7 @@ import type { Problem } from './problem.js';
 import { checkAnnotations, checkLabels } from './meta.js';
 import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
-import { groupOf, type Obj } from './objects.js';
+import { groupOf, type Manifest } from './manifest.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -16,14 +16,8 @@ import { groupOf, type Obj } from './objects.js';
 /** The largest object (its JSON) etcd stores with its default `--max-request-bytes`. */
 export const MAX_OBJECT_BYTES = 1536 * 1024;
 
-/** A problem with one field of an object. */
-export interface ObjectProblem {
-  readonly path: string;
-  readonly expected: string;
-  readonly found: string;
-}
-
-export function checkObject(o: Obj): ObjectProblem[] {
+/** The problems of one object, each path printed (`metadata.name`). */
+export function checkObject(o: Manifest): Problem<string>[] {
   return [
     ...checkType(o),
     ...checkName(o),
@@ -35,12 +29,13 @@ export function checkObject(o: Obj): ObjectProblem[] {
   ];
 }
 
-function toProblem(v: Problem): ObjectProblem {
+/** A problem with its path printed (a hint, if any, is not carried, as before). */
+function toProblem(v: Problem): Problem<string> {
   return { path: formatPath(v.path), expected: v.expected, found: v.found };
 }
 
-function checkType(o: Obj): ObjectProblem[] {
-  const out: ObjectProblem[] = [];
+function checkType(o: Manifest): Problem<string>[] {
+  const out: Problem<string>[] = [];
   if (typeof o.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(o.kind))
     out.push({ path: 'kind', expected: 'a kind such as Deployment', found: describeValue(o.kind) });
   if (typeof o.apiVersion !== 'string' || !/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(o.apiVersion))
@@ -56,7 +51,7 @@ function checkType(o: Obj): ObjectProblem[] {
  * The name, by the rule the API server applies to the object's kind (src/rules/name-rules.ts); whatever the kind, it
  * must be a path segment, so its dist/ file name never leaves the chart's directory.
  */
-function checkName(o: Obj): ObjectProblem[] {
+function checkName(o: Manifest): Problem<string>[] {
   const name: unknown = o.metadata?.name;
   const kind = typeof o.kind === 'string' ? o.kind : '';
   const rule = nameRuleOf(groupOf(o), kind);
@@ -76,7 +71,7 @@ function checkName(o: Obj): ObjectProblem[] {
 const MAX_FILE_NAME_BYTES = 255;
 
 /** The object's file in dist/ (`<kind>.<namespace>.<name>.yaml`) must be a name the file system takes. */
-function checkFileName(o: Obj): ObjectProblem[] {
+function checkFileName(o: Manifest): Problem<string>[] {
   const name: unknown = o.metadata?.name;
   if (typeof name !== 'string' || typeof o.kind !== 'string') return [];
   const ns: unknown = o.metadata?.namespace;
@@ -93,7 +88,7 @@ function checkFileName(o: Obj): ObjectProblem[] {
       ];
 }
 
-function checkNamespace(ns: unknown): ObjectProblem[] {
+function checkNamespace(ns: unknown): Problem<string>[] {
   if (ns === undefined) return [];
   const problem = typeof ns === 'string' ? checkDns1123Label(ns) : 'a string';
   return problem === undefined
@@ -101,7 +96,7 @@ function checkNamespace(ns: unknown): ObjectProblem[] {
     : [{ path: 'metadata.namespace', expected: problem, found: describeValue(ns) }];
 }
 
-function checkSize(o: Obj): ObjectProblem[] {
+function checkSize(o: Manifest): Problem<string>[] {
   const bytes = Buffer.byteLength(JSON.stringify(o));
   return bytes <= MAX_OBJECT_BYTES
     ? []
@@ -114,7 +109,7 @@ function checkSize(o: Obj): ObjectProblem[] {
       ];
 }
 
-function checkLabelMap(labels: unknown): ObjectProblem[] {
+function checkLabelMap(labels: unknown): Problem<string>[] {
   if (labels === undefined) return [];
   if (typeof labels !== 'object' || labels === null)
     return [{ path: 'metadata.labels', expected: 'a mapping', found: describeValue(labels) }];

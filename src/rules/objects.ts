@@ -1,4 +1,5 @@
 import clusterScoped from './cluster-scoped.json' with { type: 'json' };
+import { groupOf, type Manifest } from './manifest.js';
 
 /** Where a document came from: the file as named on the command line and its 1-based index in the file. */
 export interface SourceRef {
@@ -8,14 +9,11 @@ export interface SourceRef {
 
 /** One rendered object, with the spec it came from (absent for objects of chart modules). */
 export interface RenderedObject {
-  readonly json: Obj;
+  readonly json: Manifest;
   readonly source?: SourceRef;
   /** The path of the construct that made it (`chart/web`), for objects with no spec file behind them. */
   readonly origin?: string;
 }
-
-/** Loose view of a manifest for checks: field access without ceremony. */
-export type Obj = { readonly [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * Kinds that are cluster-scoped, as `group/Kind` (core group empty): the targeted API server's discovery data
@@ -23,17 +21,11 @@ export type Obj = { readonly [key: string]: any }; // eslint-disable-line @types
  */
 export const CLUSTER_SCOPED: ReadonlySet<string> = new Set(clusterScoped.kinds);
 
-/** The API group of an object's apiVersion (`apps/v1` → `apps`, `v1` → ''). */
-export function groupOf(o: Obj): string {
-  const apiVersion = String(o.apiVersion);
-  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
-}
-
 /**
  * The scope of each kind the objects themselves define (CustomResourceDefinitions in the render), as
  * `group/Kind` → cluster-scoped or not; these answer before the discovery data.
  */
-export function scopesFromCrds(objects: readonly { readonly json: Obj }[]): Map<string, boolean> {
+export function scopesFromCrds(objects: readonly { readonly json: Manifest }[]): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const { json } of objects) {
     if (json.kind !== 'CustomResourceDefinition' || groupOf(json) !== 'apiextensions.k8s.io') continue;
@@ -43,19 +35,7 @@ export function scopesFromCrds(objects: readonly { readonly json: Obj }[]): Map<
 }
 
 /** Whether `o` is of a cluster-scoped kind. */
-export function isClusterScoped(o: Obj, crdScopes: ReadonlyMap<string, boolean>): boolean {
+export function isClusterScoped(o: Manifest, crdScopes: ReadonlyMap<string, boolean>): boolean {
   const key = `${groupOf(o)}/${o.kind}`;
   return crdScopes.get(key) ?? CLUSTER_SCOPED.has(key);
-}
-
-/** `Kind/name` or `Kind namespace/name`, for messages. */
-export function describeObject(o: Obj): string {
-  const ns = o.metadata?.namespace;
-  return ns === undefined ? `${o.kind}/${o.metadata?.name}` : `${o.kind} ${ns}/${o.metadata?.name}`;
-}
-
-/** The identity the API server keys objects by: group, kind, namespace, name. */
-export function objectKey(o: Obj): string {
-  const group = groupOf(o);
-  return `${group}|${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
 }

@@ -1,12 +1,6 @@
-import { describeValue, type SpecError } from './problem.js';
-import {
-  describeObject,
-  isClusterScoped,
-  objectKey,
-  scopesFromCrds,
-  type Obj,
-  type RenderedObject,
-} from './objects.js';
+import { describeValue, type LocatedProblem, type Problem } from './problem.js';
+import { isClusterScoped, scopesFromCrds, type RenderedObject } from './objects.js';
+import { describeObject, objectKey, type Manifest, type ManifestPart } from './manifest.js';
 import { checkObject } from './object-rules.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
 
@@ -24,9 +18,9 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
  *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
  * Pure: objects in, errors out. `chartDir` names the place for objects with no spec behind them.
  */
-export function checkWiring(objects: readonly RenderedObject[], chartDir: string): SpecError[] {
+export function checkWiring(objects: readonly RenderedObject[], chartDir: string): LocatedProblem[] {
   const index = new ObjectIndex(objects);
-  const errors: SpecError[] = [];
+  const errors: LocatedProblem[] = [];
   const report: Report = (o, problem) => {
     errors.push({
       file: o.source?.file ?? chartDir,
@@ -55,18 +49,11 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
   return errors;
 }
 
-/** What is wrong with one field of an object. */
-interface Problem {
-  readonly path: string;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
-
-type Report = (o: RenderedObject, problem: Problem) => void;
+/** Reports what is wrong with one field of an object (its path printed). */
+type Report = (o: RenderedObject, problem: Problem<string>) => void;
 
 /** The NodePool spec that made an object, from its spec labels; undefined for any other object. */
-function nodePoolSpecOf(o: Obj): string | undefined {
+function nodePoolSpecOf(o: Manifest): string | undefined {
   const labels = (o.metadata?.labels ?? {}) as Record<string, unknown>;
   const name = labels[SPEC_NAME_LABEL];
   return labels[SPEC_KIND_LABEL] === 'nodepool' && typeof name === 'string' ? name : undefined;
@@ -77,9 +64,9 @@ function nodePoolSpecOf(o: Obj): string | undefined {
  * spec that made them: every lookup is O(1).
  */
 class ObjectIndex {
-  private readonly byName = new Map<string, Obj>();
-  private readonly deploymentsByPodLabel = new Map<string, Obj[]>();
-  private readonly runtimeClassBySpec = new Map<string, Obj>();
+  private readonly byName = new Map<string, Manifest>();
+  private readonly deploymentsByPodLabel = new Map<string, Manifest[]>();
+  private readonly runtimeClassBySpec = new Map<string, Manifest>();
 
   constructor(objects: readonly RenderedObject[]) {
     for (const { json } of objects) {
@@ -91,7 +78,7 @@ class ObjectIndex {
     }
   }
 
-  private addDeployment(ns: string, json: Obj): void {
+  private addDeployment(ns: string, json: Manifest): void {
     const podLabels = (json.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
     for (const [k, v] of Object.entries(podLabels)) {
       const key = `${ns}|${k}=${v}`;
@@ -101,20 +88,23 @@ class ObjectIndex {
     }
   }
 
-  get(kind: string, namespace: string | undefined, name: string): Obj | undefined {
+  get(kind: string, namespace: string | undefined, name: string): Manifest | undefined {
     return this.byName.get(`${kind}|${namespace ?? ''}|${name}`);
   }
 
   /** The RuntimeClass of a NodePool: the one its spec made, else the one of the same name. */
-  runtimeClassOf(pool: Obj): Obj | undefined {
+  runtimeClassOf(pool: Manifest): Manifest | undefined {
     const spec = nodePoolSpecOf(pool);
     const made = spec === undefined ? undefined : this.runtimeClassBySpec.get(spec);
     return made ?? this.get('RuntimeClass', undefined, pool.metadata?.name);
   }
 
   /** Deployments in `namespace` whose pods carry every label of `selector` (none for an empty selector). */
-  deploymentsSelectedBy(namespace: string | undefined, selector: Readonly<Record<string, string>>): Obj[] {
-    let smallest: readonly Obj[] | undefined;
+  deploymentsSelectedBy(
+    namespace: string | undefined,
+    selector: Readonly<Record<string, string>>,
+  ): Manifest[] {
+    let smallest: readonly Manifest[] | undefined;
     for (const [k, v] of Object.entries(selector)) {
       const candidates = this.deploymentsByPodLabel.get(`${namespace ?? ''}|${k}=${v}`) ?? [];
       if (smallest === undefined || candidates.length < smallest.length) smallest = candidates;
@@ -176,7 +166,7 @@ function checkDeploymentSelector(o: RenderedObject, report: Report): void {
   });
 }
 
-function containerPorts(deployment: Obj): Obj[] {
+function containerPorts(deployment: Manifest): ManifestPart[] {
   return list(deployment.spec?.template?.spec?.containers).flatMap((c) => list(c.ports));
 }
 
@@ -213,16 +203,16 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
   });
 }
 
-function servicePortExists(svc: Obj, port: Obj | undefined): boolean {
+function servicePortExists(svc: Manifest, port: ManifestPart | undefined): boolean {
   const ports = list(svc.spec?.ports);
   if (port?.number !== undefined) return ports.some((p) => p.port === port.number);
   if (port?.name !== undefined) return ports.some((p) => p.name === port.name);
   return false;
 }
 
-function ingressBackends(ingress: Obj): [string, Obj | undefined][] {
+function ingressBackends(ingress: Manifest): [string, ManifestPart | undefined][] {
   const spec = ingress.spec ?? {};
-  const backends: [string, Obj | undefined][] = [];
+  const backends: [string, ManifestPart | undefined][] = [];
   if (spec.defaultBackend !== undefined) backends.push(['spec.defaultBackend', spec.defaultBackend]);
   list(spec.rules).forEach((rule, r) =>
     list(rule.http?.paths).forEach((p, i) =>
@@ -235,7 +225,7 @@ function ingressBackends(ingress: Obj): [string, Obj | undefined][] {
 function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report): void {
   const ns = o.json.metadata?.namespace;
   for (const [path, backend] of ingressBackends(o.json)) {
-    const service = (backend?.service ?? {}) as Obj;
+    const service = (backend?.service ?? {}) as ManifestPart;
     if (service.name === undefined) continue;
     const svc = index.get('Service', ns, service.name);
     if (svc === undefined) {
@@ -268,7 +258,7 @@ function checkRouteHost(o: RenderedObject, report: Report): void {
 
 function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void {
   checkRouteHost(o, report);
-  const to = o.json.spec?.to as Obj | undefined;
+  const to = o.json.spec?.to as ManifestPart | undefined;
   if (to?.kind !== 'Service') return;
   const svc = index.get('Service', o.json.metadata?.namespace, to.name);
   if (svc === undefined) {
@@ -295,7 +285,7 @@ function tolerationsOf(tolerations: unknown): string[] {
 }
 
 function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): void {
-  const spec = (o.json.spec ?? {}) as Obj;
+  const spec = (o.json.spec ?? {}) as ManifestPart;
   const rc = index.runtimeClassOf(o.json);
   if (rc === undefined) {
     report(o, {
@@ -305,7 +295,7 @@ function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): v
     });
     return;
   }
-  const scheduling = (rc.scheduling ?? {}) as Obj;
+  const scheduling = (rc.scheduling ?? {}) as ManifestPart;
   const rcName = String(rc.metadata?.name);
   if (rc.handler !== spec.handler) {
     report(o, {
@@ -329,6 +319,6 @@ function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): v
 }
 
 /** A field that should hold a list, as one: anything else (a chart module's mistake) reads as empty. */
-function list(value: unknown): Obj[] {
-  return Array.isArray(value) ? (value as Obj[]) : [];
+function list(value: unknown): ManifestPart[] {
+  return Array.isArray(value) ? (value as ManifestPart[]) : [];
 }

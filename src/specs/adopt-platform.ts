@@ -1,5 +1,5 @@
 import { checkAdoptPlatform } from './adopt.js';
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 import { locateDocumentViolations } from './load.js';
 import type { SpecDocument } from './types.js';
 
@@ -13,8 +13,8 @@ export function adoptPlatformErrors(
   specs: readonly SpecDocument[],
   platform: 'kubernetes' | 'openshift' | undefined,
   textOf: (file: string) => string | undefined,
-): SpecError[] {
-  const out: SpecError[] = [];
+): LocatedProblem[] {
+  const out: LocatedProblem[] = [];
   for (const spec of specs) {
     if (spec.adopt === undefined) continue;
     const problems = checkAdoptPlatform(spec.kind, spec.adopt, platform);

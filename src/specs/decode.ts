@@ -1,4 +1,4 @@
-import type { SpecError } from '../rules/problem.js';
+import type { LocatedProblem } from '../rules/problem.js';
 
 /**
  * Spec file bytes to text: strict UTF-8 (an invalid byte is an error naming its line, never a silent U+FFFD), a
@@ -11,7 +11,10 @@ export const MAX_SPEC_FILE_BYTES = 16 * 1024 * 1024;
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 /** The text of a spec file, or the error that stops it from being read. */
-export function decodeSpecBytes(bytes: Uint8Array, file: string): { text: string } | { error: SpecError } {
+export function decodeSpecBytes(
+  bytes: Uint8Array,
+  file: string,
+): { text: string } | { error: LocatedProblem } {
   if (bytes.length > MAX_SPEC_FILE_BYTES) return { error: tooLarge(file, bytes.length) };
   try {
     return { text: strict.decode(bytes) };
@@ -33,7 +36,7 @@ export function decodeSpecBytes(bytes: Uint8Array, file: string): { text: string
 }
 
 /** The error for a file over {@link MAX_SPEC_FILE_BYTES}. */
-export function tooLarge(file: string, size: number): SpecError {
+export function tooLarge(file: string, size: number): LocatedProblem {
   return {
     file,
     path: '',

@@ -1,7 +1,7 @@
 import { YAMLException } from 'js-yaml';
 import { readYamlDocuments, type ReadProblem } from './yaml-read.js';
-import { describeValue, type SpecError } from '../rules/problem.js';
-import { formatPath, type FieldPath } from '../rules/field-path.js';
+import { describeValue, locateProblem, type LocatedProblem } from '../rules/problem.js';
+import type { FieldPath } from '../rules/field-path.js';
 import { locator } from './positions.js';
 import { checkSchema } from './schemas.js';
 import type { Problem } from '../rules/problem.js';
@@ -13,12 +13,11 @@ import { appendAll } from '../util/append.js';
 /** What one spec file holds: the valid specs, and an error for every problem found. */
 export interface ParsedFile {
   readonly specs: SpecDocument[];
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
 }
 
-interface Located extends Problem {
-  readonly document?: number;
-}
+/** A problem of the file, in a document of it (1-based) or of the whole file. */
+type Located = Problem & { readonly document?: number };
 
 /**
  * Parses and validates the text of one spec file (any number of `---`-separated documents). Pure: text in, typed
@@ -65,16 +64,8 @@ function readError(
   at: (offset: number) => { line: number; column: number },
   file: string,
   p: ReadProblem,
-): SpecError {
-  return {
-    file,
-    document: p.document,
-    ...at(p.offset),
-    path: formatPath(p.path),
-    expected: p.expected,
-    found: p.found,
-    ...(p.hint === undefined ? {} : { hint: p.hint }),
-  };
+): LocatedProblem {
+  return locateProblem(p, { file, document: p.document, ...at(p.offset) });
 }
 
 /** Offset → 1-based line and column, with the line starts indexed once (binary search per lookup). */
@@ -155,7 +146,7 @@ function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
   } as SpecDocument;
 }
 
-function syntaxError(e: unknown, file: string): SpecError {
+function syntaxError(e: unknown, file: string): LocatedProblem {
   if (e instanceof YAMLException && e.mark !== undefined) {
     return {
       file,
@@ -169,19 +160,15 @@ function syntaxError(e: unknown, file: string): SpecError {
   return { file, path: '', expected: 'valid YAML', found: String(e) };
 }
 
-function withPositions(text: string, file: string, problems: readonly Located[]): SpecError[] {
+function withPositions(text: string, file: string, problems: readonly Located[]): LocatedProblem[] {
   const locate = locator(text);
   return problems.map((p) => {
     const pos = p.document === undefined ? undefined : locate(p.document, p.path);
-    return {
+    return locateProblem(p, {
       file,
       ...(p.document === undefined ? {} : { document: p.document }),
       ...(pos === undefined ? {} : { line: pos.line, column: pos.column }),
-      path: formatPath(p.path),
-      expected: p.expected,
-      found: p.found,
-      ...(p.hint === undefined ? {} : { hint: p.hint }),
-    };
+    });
   });
 }
 
@@ -190,12 +177,12 @@ export function locateDocumentViolations(
   text: string,
   file: string,
   problems: readonly (Problem & { readonly document: number })[],
-): SpecError[] {
+): LocatedProblem[] {
   return withPositions(text, file, problems);
 }
 
 /** Locates a chart-settings or other non-spec problem the same way spec errors are. */
-export function locateViolations(text: string, file: string, problems: readonly Problem[]): SpecError[] {
+export function locateViolations(text: string, file: string, problems: readonly Problem[]): LocatedProblem[] {
   return withPositions(
     text,
     file,
@@ -209,7 +196,10 @@ export type { FieldPath };
  * Reads a file that holds one YAML document (chart settings) with the spec files' reading rules: its value
  * (`{}` when empty), or the errors that stop it.
  */
-export function readSingleDocument(text: string, file: string): { data: unknown } | { errors: SpecError[] } {
+export function readSingleDocument(
+  text: string,
+  file: string,
+): { data: unknown } | { errors: LocatedProblem[] } {
   let read: ReturnType<typeof readYamlDocuments>;
   try {
     read = readYamlDocuments(text, file);

@@ -10,6 +10,7 @@ import {
   type ScalarEvent,
 } from 'js-yaml';
 import type { FieldPath } from '../rules/field-path.js';
+import type { Problem } from '../rules/problem.js';
 
 /**
  * YAML text to plain values, read the way specforge promises: YAML 1.2 (core schema), and wherever a YAML 1.1
@@ -22,16 +23,15 @@ import type { FieldPath } from '../rules/field-path.js';
  * kubectl itself by test/cluster/yaml-readings.test.ts.
  */
 
-/** A problem found while reading, with the document, field path and source offset it concerns. */
-export interface ReadProblem {
+/**
+ * A problem found while reading: the problem record, with the document and the source offset it concerns (the
+ * caller turns the offset into a line and column).
+ */
+export type ReadProblem = Problem & {
   /** 1-based document index. */
   readonly document: number;
-  readonly path: FieldPath;
   readonly offset: number;
-  readonly expected: string;
-  readonly found: string;
-  readonly hint?: string;
-}
+};
 
 /** At most this many alias nodes (`*ref`) per document. */
 export const MAX_ALIASES = 1_000;

@@ -1,7 +1,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { renderSpecFiles } from '../../src/testing.js';
-import type { SpecError } from '../../src/rules/problem.js';
+import type { LocatedProblem } from '../../src/rules/problem.js';
 import { badInputCases, type BadInputCase } from '../support/bad-input-cases.js';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';
 import { noEquivalent } from '../support/equivalence.js';
@@ -18,7 +18,7 @@ import { noEquivalent } from '../support/equivalence.js';
  */
 
 /** The spec-file errors of a case, rendered in memory (charts are the first path segment). */
-const specErrors = (c: BadInputCase): readonly SpecError[] => renderSpecFiles(c.files).details;
+const specErrors = (c: BadInputCase): readonly LocatedProblem[] => renderSpecFiles(c.files).details;
 
 /** What the construct door says about a case: the props error, or the chart validation at synth. */
 function constructMessage(c: BadInputCase): string {

@@ -2,20 +2,20 @@ import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { ControllerBundle, type ControllerBundleProps } from '../../src/constructs/controller-bundle.js';
 
-interface Obj {
+interface Manifest {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
   [k: string]: unknown;
 }
 
-function synth(props?: ControllerBundleProps): Obj[] {
+function synth(props?: ControllerBundleProps): Manifest[] {
   const chart = Testing.chart();
   new ControllerBundle(chart, 'bundle', props);
-  return Testing.synth(chart) as Obj[];
+  return Testing.synth(chart) as Manifest[];
 }
 
-function find(objs: Obj[], kind: string): Obj {
+function find(objs: Manifest[], kind: string): Manifest {
   const o = objs.find((x) => x.kind === kind);
   if (o === undefined) throw new Error(`no ${kind}`);
   return o;
@@ -62,7 +62,7 @@ describe('ControllerBundle', () => {
   });
 
   it('runs 2 replicas with a restricted security context, probes and resource requests', () => {
-    const dep = find(synth(), 'Deployment') as Obj & { spec: any };
+    const dep = find(synth(), 'Deployment') as Manifest & { spec: any };
     expect(dep.spec.replicas).toBe(2);
     const pod = dep.spec.template.spec;
     expect(pod.serviceAccountName).toBe('specforge-controller');
@@ -86,7 +86,7 @@ describe('ControllerBundle', () => {
   });
 
   it('serves NodePool v1 cluster-scoped with a status subresource and the design §1 validation', () => {
-    const crd = find(synth(), 'CustomResourceDefinition') as Obj & { spec: any };
+    const crd = find(synth(), 'CustomResourceDefinition') as Manifest & { spec: any };
     expect(crd.spec.scope).toBe('Cluster');
     const [v1] = crd.spec.versions;
     expect(v1).toMatchObject({ name: 'v1', served: true, storage: true, subresources: { status: {} } });
@@ -99,7 +99,7 @@ describe('ControllerBundle', () => {
   });
 
   it('emits only Kubernetes field names in the schema (no camelCase x-kubernetes extensions lost by the API server)', () => {
-    const crd = find(synth(), 'CustomResourceDefinition') as Obj & { spec: any };
+    const crd = find(synth(), 'CustomResourceDefinition') as Manifest & { spec: any };
     expect(JSON.stringify(crd)).not.toMatch(/xKubernetes|openApiv3Schema/);
     expect(
       crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.taints.items.properties.key

@@ -8,13 +8,13 @@ import {
   withAnnotations,
 } from '../../src/gitops/argocd-order.js';
 import { dependencies, locatedKey } from '../../src/gitops/dependencies.js';
-import type { Obj } from '../../src/rules/objects.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
-const located = (chart: string, objects: Obj[]) =>
+const located = (chart: string, objects: Manifest[]) =>
   objects.map((obj) => ({ chart, key: locatedKey(chart, obj), obj }));
 
-function annotate(objects: Obj[]): Map<string, Record<string, string>> {
+function annotate(objects: Manifest[]): Map<string, Record<string, string>> {
   const charts = [{ chart: 'c', objects }];
   return syncAnnotations(located('c', objects), dependencies(charts));
 }

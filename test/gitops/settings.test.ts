@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatError } from '../../src/rules/problem.js';
+import { formatError } from '../../src/rules/problem-format.js';
 import { gitopsInEffect, parseGitopsSettings } from '../../src/gitops/settings.js';
 
 describe('charts/gitops.yaml', () => {

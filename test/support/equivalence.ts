@@ -1,4 +1,4 @@
-import type { SpecError } from '../../src/rules/problem.js';
+import type { LocatedProblem } from '../../src/rules/problem.js';
 import type { BadInputCase } from './bad-input-cases.js';
 import { docsOf } from './as-constructs.js';
 
@@ -13,7 +13,7 @@ import { docsOf } from './as-constructs.js';
 const KINDS = ['AppService', 'Myapp', 'Podroute', 'NodePool'];
 
 /** Why a case has no construct equivalent, or undefined when it has one. */
-export function noEquivalent(c: BadInputCase, errors: readonly SpecError[]): string | undefined {
+export function noEquivalent(c: BadInputCase, errors: readonly LocatedProblem[]): string | undefined {
   let texts: string[];
   try {
     texts = Object.entries(c.files)

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { main, type Io } from '../../src/cli.js';
+import { main } from '../../src/cli.js';
+import type { Io } from '../../src/util/io.js';
 
 /** A fresh temporary directory (under `base`, default the system's; pass the repo's `.cache` where chart modules must resolve `specforge`). */
 export function tempDir(prefix = 'specforge-test-', base = tmpdir()): string {

@@ -1,10 +1,8 @@
-import { describeValue, formatError } from '../../rules/problem.js';
+import { describeValue, type LocatedProblem } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 
 /** Where in a kubeconfig: the file (or files) and the field path (empty for the whole file). */
-export interface Where {
-  readonly file: string;
-  readonly path: string;
-}
+export type Where = Pick<LocatedProblem, 'file' | 'path'>;
 
 /**
  * A kubeconfig that specforge cannot use as kubectl would, as one sentence naming the file, the field, what was

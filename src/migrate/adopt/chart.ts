@@ -1,5 +1,5 @@
 import { parseChartSettings } from '../../render/chart-settings.js';
-import type { SpecError } from '../../rules/problem.js';
+import type { LocatedProblem } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
 import { UsageError } from '../../util/usage-error.js';
@@ -10,7 +10,7 @@ import type { RenderedRef, ResourceRef } from './read.js';
 export interface AdoptChart {
   readonly resources: ResourceRef[];
   readonly rendered: RenderedRef[];
-  readonly errors: SpecError[];
+  readonly errors: LocatedProblem[];
 }
 
 /**

@@ -8,18 +8,18 @@
  * plan (./read.ts, ./plan.ts, pure) → calls (./run.ts) → exit code.
  */
 import { connect } from '../../kube/connect.js';
-import { formatError } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
 import { ADOPT_USAGE, parseAdoptArgs, type AdoptArgs } from './args.js';
 import { loadAdoptChart, type AdoptChart } from './chart.js';
 import { operatorRunning } from './operator.js';
-import { applyPlan, printPlan, type AdoptIo, type AdoptRun } from './run.js';
+import { applyPlan, printPlan, type AdoptRun } from './run.js';
+import type { Io } from '../../util/io.js';
 
 export { ADOPT_USAGE } from './args.js';
-export type { AdoptIo } from './run.js';
 
 /** Runs `specforge adopt` with the arguments after `adopt`. */
-export async function runAdopt(args: readonly string[], io: AdoptIo): Promise<number> {
+export async function runAdopt(args: readonly string[], io: Io): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out(ADOPT_USAGE);
     return 0;

@@ -8,10 +8,7 @@ import type { AdoptChart } from './chart.js';
 import type { AdoptOptions, AdoptState, Step } from './model.js';
 import { leftAlone, mostCalls, nextStep, plan } from './plan.js';
 import { readState, type AdoptClient } from './read.js';
-import type { MigrateIo } from '../io.js';
-
-/** Where adopt prints (src/migrate/io.ts). */
-export type AdoptIo = MigrateIo;
+import type { Io } from '../../util/io.js';
 
 /** One adoption run: the cluster, the chart (as loaded and as named on the command line), the options, the output. */
 export interface AdoptRun {
@@ -19,7 +16,7 @@ export interface AdoptRun {
   readonly chart: Pick<AdoptChart, 'resources' | 'rendered'>;
   readonly chartDir: string;
   readonly options: AdoptOptions;
-  readonly io: AdoptIo;
+  readonly io: Io;
 }
 
 /** How many calls that lost a race ({@link lostRace}) are read again and retried, and how many calls beyond the plan. */

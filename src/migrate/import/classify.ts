@@ -1,4 +1,4 @@
-import type { Obj } from '../../rules/objects.js';
+import type { Manifest, ManifestPart } from '../../rules/manifest.js';
 
 /** What adoption does with one object the operator made. */
 export type Verdict = 'adopt' | 'adopt with pins' | 'replace' | 'blocked' | 'create';
@@ -30,7 +30,7 @@ const SERVER_OWNED =
  * Every leaf of the rendered object's spec (the fields specforge sets) whose live value differs: what the first sync
  * will change. Lists compare by position. Pure.
  */
-export function differences(rendered: Obj, live: Obj): Difference[] {
+export function differences(rendered: Manifest, live: Manifest): Difference[] {
   const out: Difference[] = [];
   const walk = (r: unknown, l: unknown, path: string): void => {
     if (SERVER_OWNED.test(path)) return;
@@ -40,7 +40,7 @@ export function differences(rendered: Obj, live: Obj): Difference[] {
         return;
       }
       for (const [k, v] of Object.entries(r))
-        walk(v, (l as Obj | undefined)?.[k], path === '' ? k : `${path}.${k}`);
+        walk(v, (l as ManifestPart | undefined)?.[k], path === '' ? k : `${path}.${k}`);
       return;
     }
     if (r !== l)
@@ -67,11 +67,11 @@ export interface VerdictInput {
   /** The object's kind, and its name as the operator gave it. */
   readonly made: { readonly kind: string; readonly name: string };
   /** Its live form; undefined: not found. */
-  readonly live: Obj | undefined;
+  readonly live: Manifest | undefined;
   /** Whether it belongs to the resource (an ownerReference with the resource's uid). */
   readonly ownedByResource: boolean;
   /** What specforge renders for it (with the pins); undefined: nothing of its kind and name. */
-  readonly rendered: Obj | undefined;
+  readonly rendered: Manifest | undefined;
   /** The pins it needed. */
   readonly pins: readonly string[];
 }
@@ -109,6 +109,6 @@ export function verdictFor({ made, live, ownedByResource, rendered, pins }: Verd
   return pins.length > 0 ? { ...base, verdict: 'adopt with pins', pins } : { ...base, verdict: 'adopt' };
 }
 
-function at(o: Obj, path: string): unknown {
-  return path.split('.').reduce<unknown>((x, k) => (x as Obj | undefined)?.[k], o);
+function at(o: Manifest, path: string): unknown {
+  return path.split('.').reduce<unknown>((x, k) => (x as ManifestPart | undefined)?.[k], o);
 }

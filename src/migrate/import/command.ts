@@ -15,10 +15,10 @@ import { membershipDisagreements } from '../../controller/membership.js';
 import { toNodeView, type RawObject } from '../../controller/model.js';
 import { connect, unreachable } from '../../kube/connect.js';
 import { stamped, writeChartFiles } from '../../output/chart-files.js';
-import type { SpecError } from '../../rules/problem.js';
+import type { LocatedProblem } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { renderChartDir } from '../chart-render.js';
-import type { MigrateIo } from '../io.js';
+import type { Io } from '../../util/io.js';
 import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from './args.js';
 import { errorLines, refusalLines, reportLines } from './print.js';
 import { readMade, readResources } from './read.js';
@@ -27,11 +27,8 @@ import { specFileName, specFileText } from './spec-file.js';
 
 export type { Imported } from './report.js';
 
-/** Where import prints (src/migrate/io.ts). */
-export type ImportIo = MigrateIo;
-
 /** Runs `specforge import` with the arguments after `import`. */
-export async function runImport(args: readonly string[], io: ImportIo): Promise<number> {
+export async function runImport(args: readonly string[], io: Io): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.out(IMPORT_USAGE);
     return 0;
@@ -48,8 +45,8 @@ export async function runImport(args: readonly string[], io: ImportIo): Promise<
 }
 
 /** The import itself, once connected. */
-async function importWith(client: KubeClient, a: ImportArgs, io: ImportIo): Promise<number> {
-  const errors: SpecError[] = [];
+async function importWith(client: KubeClient, a: ImportArgs, io: Io): Promise<number> {
+  const errors: LocatedProblem[] = [];
   const resources = await readImported(client, a, errors);
   // Rendered as written (with the stamp line): error line numbers are the file's.
   const render =
@@ -86,7 +83,11 @@ interface ImportedFile extends ReadResource {
  * Every resource to import, with what its operator made, its pins and its spec file (path and text); each spec
  * file's parse errors (as written, with the stamp line) and the reads' errors added to `errors`.
  */
-async function readImported(client: KubeClient, a: ImportArgs, errors: SpecError[]): Promise<ImportedFile[]> {
+async function readImported(
+  client: KubeClient,
+  a: ImportArgs,
+  errors: LocatedProblem[],
+): Promise<ImportedFile[]> {
   const out: ImportedFile[] = [];
   for (const found of await readResources(client, a.namespaces, errors)) {
     const made = await readMade(client, found);

@@ -1,4 +1,4 @@
-import type { Obj } from '../../rules/objects.js';
+import { type Manifest } from '../../rules/manifest.js';
 import { INGRESS_CLASS_ANNOTATION } from '../../rules/vocabulary.js';
 import type {
   AdoptContainerPins,
@@ -17,7 +17,7 @@ export type Pins = AdoptPins;
 
 /** The live objects an operator made for one resource, by kind (absent when not found). */
 export type LiveSet = Readonly<
-  Partial<Record<'Deployment' | 'Service' | 'Ingress' | 'Route' | 'RuntimeClass', Obj>>
+  Partial<Record<'Deployment' | 'Service' | 'Ingress' | 'Route' | 'RuntimeClass', Manifest>>
 >;
 
 /**
@@ -28,7 +28,7 @@ export type LiveSet = Readonly<
  * differ: specforge adds its own). Pure.
  */
 export function pinsFor(
-  cr: { kind: string; name: string; spec: Obj },
+  cr: { kind: string; name: string; spec: Manifest },
   live: LiveSet,
   defaultNames: Readonly<Record<string, string>>,
 ): Pins {
@@ -46,24 +46,27 @@ export function pinsFor(
  * differ), and its first container's. Pure.
  */
 function deploymentPins(
-  d: Obj,
+  d: Manifest,
   crName: string,
 ): Pick<WorkloadAdoptPins, 'selector' | 'podLabels' | 'container'> {
   return {
     ...only('selector', selectorPin(d, crName)),
     ...only('podLabels', podLabelsPin(d)),
-    ...only('container', containerPins(d.spec?.template?.spec?.containers?.[0] as Obj | undefined, crName)),
+    ...only(
+      'container',
+      containerPins(d.spec?.template?.spec?.containers?.[0] as Manifest | undefined, crName),
+    ),
   };
 }
 
 /** A copy of the Deployment's `spec.selector.matchLabels`, unless absent or specforge's `{ app: <name> }`. Pure. */
-function selectorPin(d: Obj, crName: string): Record<string, string> | undefined {
+function selectorPin(d: Manifest, crName: string): Record<string, string> | undefined {
   const selector = d.spec?.selector?.matchLabels as Record<string, string> | undefined;
   return selector === undefined || sameMap(selector, { app: crName }) ? undefined : { ...selector };
 }
 
 /** A copy of the Deployment's pod template labels, when it has them. Pure. */
-function podLabelsPin(d: Obj): Record<string, string> | undefined {
+function podLabelsPin(d: Manifest): Record<string, string> | undefined {
   const podLabels = d.spec?.template?.metadata?.labels as Record<string, string> | undefined;
   return podLabels === undefined ? undefined : { ...podLabels };
 }
@@ -72,8 +75,8 @@ function podLabelsPin(d: Obj): Record<string, string> | undefined {
  * The first container's pins: its name (unless the resource's), its pull policy (when written) and its named
  * ports' names by port number; undefined when none applies. Pure.
  */
-function containerPins(c: Obj | undefined, crName: string): AdoptContainerPins | undefined {
-  const named = ((c?.ports ?? []) as Obj[]).filter((p) => typeof p.name === 'string');
+function containerPins(c: Manifest | undefined, crName: string): AdoptContainerPins | undefined {
+  const named = ((c?.ports ?? []) as Manifest[]).filter((p) => typeof p.name === 'string');
   const container: AdoptContainerPins = {
     ...(c?.name === undefined || c.name === crName ? {} : { name: String(c.name) }),
     ...(c?.imagePullPolicy === undefined
@@ -104,13 +107,13 @@ function namePins(
 }
 
 /** The live Route's host, when it has one. Pure. */
-function routeHostPin(route: Obj | undefined): string | undefined {
+function routeHostPin(route: Manifest | undefined): string | undefined {
   const host = route?.spec?.host;
   return typeof host === 'string' && host !== '' ? host : undefined;
 }
 
 /** The live Ingress's class annotation, when it gives its class that way (and not in `spec.ingressClassName`). Pure. */
-function ingressClassAnnotationPin(ingress: Obj | undefined): string | undefined {
+function ingressClassAnnotationPin(ingress: Manifest | undefined): string | undefined {
   const annotationClass = ingress?.metadata?.annotations?.[INGRESS_CLASS_ANNOTATION];
   return typeof annotationClass === 'string' && ingress?.spec?.ingressClassName === undefined
     ? annotationClass
@@ -121,7 +124,10 @@ function ingressClassAnnotationPin(ingress: Obj | undefined): string | undefined
  * A NodePool's pins: its live RuntimeClass name (unless the pool's), the label and taint keys of its spec, and
  * always the seed's membership rule (`value: ""`). Pure.
  */
-function nodePoolPins(cr: { name: string; spec: Obj }, runtimeClass: Obj | undefined): NodePoolAdoptPins {
+function nodePoolPins(
+  cr: { name: string; spec: Manifest },
+  runtimeClass: Manifest | undefined,
+): NodePoolAdoptPins {
   const rc = runtimeClass?.metadata?.name;
   return {
     ...(typeof rc === 'string' && rc !== cr.name ? { runtimeClassName: rc } : {}),
@@ -131,9 +137,9 @@ function nodePoolPins(cr: { name: string; spec: Obj }, runtimeClass: Obj | undef
 }
 
 /** The sorted label keys and `key:effect` taints of a NodePool's spec; undefined when it has neither. Pure. */
-function nodeKeysOf(spec: Obj): AdoptNodeKeys | undefined {
+function nodeKeysOf(spec: Manifest): AdoptNodeKeys | undefined {
   const labels = Object.keys((spec.labels ?? {}) as Record<string, string>).sort();
-  const taints = ((spec.taints ?? []) as Obj[]).map((t) => `${t.key}:${t.effect}`).sort();
+  const taints = ((spec.taints ?? []) as Manifest[]).map((t) => `${t.key}:${t.effect}`).sort();
   if (labels.length + taints.length === 0) return undefined;
   return { ...(labels.length > 0 ? { labels } : {}), ...(taints.length > 0 ? { taints } : {}) };
 }

@@ -3,11 +3,12 @@
  * resource (text or JSON). Pure; the command sends the lines to its output.
  */
 import type { ChartWriteOutcome } from '../../output/chart-files.js';
-import { formatError, type SpecError } from '../../rules/problem.js';
+import { type LocatedProblem } from '../../rules/problem.js';
+import { formatError } from '../../rules/problem-format.js';
 import type { Imported, NodeDisagreement } from './report.js';
 
 /** The lines for errors found before anything was written: each error, then what import did (nothing). */
-export function errorLines(chart: string, errors: readonly SpecError[]): string[] {
+export function errorLines(chart: string, errors: readonly LocatedProblem[]): string[] {
   return [
     ...errors.map(formatError),
     `specforge: ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing imported, ${chart} unchanged.`,

@@ -2,8 +2,8 @@
  * What `specforge import` reads from the API server (GETs and LISTs only): the live resources of the seed kinds, in
  * the version specforge reads, and the objects each one's operator made by its naming rule.
  */
-import type { Obj } from '../../rules/objects.js';
-import type { SpecError } from '../../rules/problem.js';
+import { type Manifest } from '../../rules/manifest.js';
+import type { LocatedProblem } from '../../rules/problem.js';
 import { SEED_KINDS, type SeedKind } from '../../rules/seed-kinds.js';
 import { getOrUndefined, listCrds, listItems, type Crd, type MigrateClient } from '../cluster.js';
 import { customResourceCollection, madeCollection, objectPath } from '../paths.js';
@@ -11,7 +11,7 @@ import type { LiveSet } from './pins.js';
 
 /** A live resource of a seed kind, as read (in the seed kind's apiVersion), and that seed kind. */
 export interface FoundResource {
-  readonly cr: Obj;
+  readonly cr: Manifest;
   readonly seed: SeedKind;
 }
 
@@ -31,7 +31,7 @@ export type Namespaces = readonly string[] | 'all';
 export async function readResources(
   client: MigrateClient,
   namespaces: Namespaces,
-  errors: SpecError[],
+  errors: LocatedProblem[],
 ): Promise<FoundResource[]> {
   const out: FoundResource[] = [];
   for (const crd of await listCrds(client)) {
@@ -80,7 +80,7 @@ async function readSeedResources(
   client: MigrateClient,
   crd: SeedCrd,
   namespaces: Namespaces,
-): Promise<{ resources: FoundResource[]; error?: SpecError }> {
+): Promise<{ resources: FoundResource[]; error?: LocatedProblem }> {
   const where = { plural: crd.plural, namespaced: crd.namespaced, namespaces };
   const seed = crd.known.find((s) => crd.served.includes(s.apiVersion));
   if (seed === undefined) {
@@ -95,7 +95,7 @@ async function readSeedResources(
 }
 
 /** The error for `count` resources of a seed CRD that serves none of the versions specforge reads. Pure. */
-export function unreadVersionError(crd: SeedCrd, count: number): SpecError {
+export function unreadVersionError(crd: SeedCrd, count: number): LocatedProblem {
   return {
     file: `CustomResourceDefinition ${crd.name}`,
     path: 'spec.versions',
@@ -105,7 +105,7 @@ export function unreadVersionError(crd: SeedCrd, count: number): SpecError {
   };
 }
 
-function key(o: Obj): string {
+function key(o: Manifest): string {
   return `${o.kind}|${o.metadata?.namespace ?? ''}|${o.metadata?.name}`;
 }
 
@@ -122,27 +122,27 @@ interface ResourceListing {
 async function listResources(
   client: MigrateClient,
   { apiVersion, plural, namespaced, namespaces }: ResourceListing,
-): Promise<Obj[]> {
+): Promise<Manifest[]> {
   const paths =
     !namespaced || namespaces === 'all'
       ? [customResourceCollection({ apiVersion, plural })]
       : namespaces.map((namespace) => customResourceCollection({ apiVersion, plural, namespace }));
-  const out: Obj[] = [];
-  for (const p of paths) out.push(...(await listItems<Obj>(client, p)));
+  const out: Manifest[] = [];
+  for (const p of paths) out.push(...(await listItems<Manifest>(client, p)));
   return out;
 }
 
 /** The objects the operator made for `cr`, by its naming rule, and which of them name `cr` as owner (by uid). */
 export async function readMade(client: MigrateClient, { cr, seed }: FoundResource): Promise<MadeSet> {
-  const live: Record<string, Obj> = {};
+  const live: Record<string, Manifest> = {};
   const owned = new Set<string>();
   const name = String(cr.metadata?.name);
   for (const m of seed.made) {
     const path = objectPath(madeCollection(m, cr.metadata?.namespace as string | undefined), m.name(name));
-    const o = await getOrUndefined<Obj>(client, path);
+    const o = await getOrUndefined<Manifest>(client, path);
     if (o === undefined) continue;
     live[m.kind] = o;
-    if (((o.metadata?.ownerReferences ?? []) as Obj[]).some((r) => r.uid === cr.metadata?.uid))
+    if (((o.metadata?.ownerReferences ?? []) as Manifest[]).some((r) => r.uid === cr.metadata?.uid))
       owned.add(m.kind);
   }
   return { live: live as LiveSet, owned };

@@ -2,7 +2,7 @@
  * The report of `specforge import`, as pure functions of what was read: the pins of each resource, and per object its
  * operator made a verdict (src/migrate/import/classify.ts) and the fields the first sync changes.
  */
-import type { Obj } from '../../rules/objects.js';
+import { type Manifest } from '../../rules/manifest.js';
 import type { MadeObject } from '../../rules/seed-kinds.js';
 import { describe } from '../io.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
@@ -40,14 +40,14 @@ export function resourcePins({ cr, seed }: FoundResource, { live, owned }: MadeS
 }
 
 /** Every object the chart renders, with the imported files in it: what each resource is judged against. */
-export type Rendered = readonly Obj[];
+export type Rendered = readonly Manifest[];
 
 /** The report on one imported resource: a verdict per object its operator made, and the first sync's changes. Pure. */
 export function reportFor(l: ReadResource, rendered: Rendered): Imported {
   const name = String(l.cr.metadata?.name);
   const ns = l.cr.metadata?.namespace as string | undefined;
   const judged = l.seed.made.map((made) =>
-    judge(made, { ...l, pinned: l.pins as Obj, rendered, name, namespace: ns }),
+    judge(made, { ...l, pinned: l.pins as Manifest, rendered, name, namespace: ns }),
   );
   return {
     resource: describe({ kind: l.seed.kind, name, ...(ns === undefined ? {} : { namespace: ns }) }),
@@ -64,7 +64,7 @@ export function allAdoptable(report: readonly Imported[]): boolean {
 
 /** Everything one object the operator made is judged by: what it made, the pins, the render, the resource's name. */
 interface Judging extends MadeSet {
-  readonly pinned: Obj;
+  readonly pinned: Manifest;
   readonly rendered: Rendered;
   readonly name: string;
   readonly namespace: string | undefined;
@@ -92,7 +92,7 @@ function judge(made: MadeObject, j: Judging): { verdict: ObjectVerdict; differen
 }
 
 /** The rendered object that takes over what the operator made: same kind, name and namespace. Pure. */
-function renderedFor(made: MadeObject, j: Judging): Obj | undefined {
+function renderedFor(made: MadeObject, j: Judging): Manifest | undefined {
   const name = renderedName(made, j.pinned, j.name);
   return j.rendered.find(
     (o) =>
@@ -106,7 +106,7 @@ function renderedFor(made: MadeObject, j: Judging): Obj | undefined {
  * The name specforge renders for an object the operator made: its `adopt.names` pin, else (a RuntimeClass) the
  * `runtimeClassName` pin, else the resource's name. Pure.
  */
-function renderedName(made: MadeObject, pinned: Obj, crName: string): string {
+function renderedName(made: MadeObject, pinned: Manifest, crName: string): string {
   return (
     (made.pin === undefined ? undefined : pinned.names?.[made.pin]) ??
     (made.kind === 'RuntimeClass' ? (pinned.runtimeClassName ?? crName) : crName)
@@ -131,7 +131,7 @@ const NAME_PINS: Readonly<Record<string, string>> = {
 };
 
 /** The `adopt` keys that concern an object of this kind and are pinned, for the report. Pure. */
-function pinsOf(kind: string, pinned: Obj): string[] {
+function pinsOf(kind: string, pinned: Manifest): string[] {
   const out = (PIN_KEYS[kind] ?? []).filter((k) => pinned[k] !== undefined);
   const n = NAME_PINS[kind];
   if (n !== undefined && pinned.names?.[n] !== undefined) out.push(`names.${n}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { toYaml } from '../../output/yaml.js';
-import type { Obj } from '../../rules/objects.js';
+import type { Manifest } from '../../rules/manifest.js';
 import type { Pins } from './pins.js';
 
 /** Annotations that are the operator's or kubectl's bookkeeping, not the user's: never imported. */
@@ -15,7 +15,7 @@ const NAME_MAX = 255;
  * namespace or name, so no two resources share a file; a name too long for the file system is cut and ends in a
  * hash of the whole. Pure.
  */
-export function specFileName(cr: Obj): string {
+export function specFileName(cr: Manifest): string {
   const apiVersion = String(cr.apiVersion);
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : 'core';
   const ns = cr.metadata?.namespace as string | undefined;
@@ -36,7 +36,7 @@ export function specFileName(cr: Obj): string {
  * verbatim, and the adoption pins; status, uid, resourceVersion, managedFields, finalizers and bookkeeping
  * annotations dropped. Byte-stable: the same resource imports to the same bytes. Pure.
  */
-export function specFileText(cr: Obj, pins: Pins): string {
+export function specFileText(cr: Manifest, pins: Pins): string {
   const m = cr.metadata ?? {};
   const annotations = Object.fromEntries(
     Object.entries((m.annotations ?? {}) as Record<string, string>).filter(([k]) => !BOOKKEEPING.includes(k)),

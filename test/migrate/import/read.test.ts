@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/kube/client.js';
 import type { Crd, MigrateClient } from '../../../src/migrate/cluster.js';
 import { readMade, readResources, seedCrdOf } from '../../../src/migrate/import/read.js';
-import type { SpecError } from '../../../src/rules/problem.js';
+import type { LocatedProblem } from '../../../src/rules/problem.js';
 import { seedKindOf } from '../../../src/rules/seed-kinds.js';
 
 const crd = (group: string, kind: string, plural: string, versions: [string, boolean][]): Crd => ({
@@ -64,7 +64,7 @@ describe('readResources', () => {
         items: [resource('web', 'a'), resource('api', 'a')],
       },
     });
-    const errors: SpecError[] = [];
+    const errors: LocatedProblem[] = [];
     const found = await readResources(client, ['b', 'a'], errors);
     expect(
       found.map((f) => `${f.cr.apiVersion} ${f.cr.kind} ${f.cr.metadata.namespace}/${f.cr.metadata.name}`),
@@ -89,14 +89,14 @@ describe('readResources', () => {
   it('reads nothing of a seed CRD that serves only other versions, and names it when it has resources', async () => {
     const withMyapps = { '/apis/apiextensions.k8s.io/v1/customresourcedefinitions': { items: [myapps] } };
     const empty = clientOf({ ...withMyapps, '/apis/myapp.timd.cn/v2/myapps': { items: [] } });
-    const none: SpecError[] = [];
+    const none: LocatedProblem[] = [];
     expect(await readResources(empty, 'all', none)).toEqual([]);
     expect(none).toEqual([]);
     const full = clientOf({
       ...withMyapps,
       '/apis/myapp.timd.cn/v2/myapps': { items: [resource('x', 'a')] },
     });
-    const errors: SpecError[] = [];
+    const errors: LocatedProblem[] = [];
     expect(await readResources(full, 'all', errors)).toEqual([]);
     expect(errors).toEqual([
       expect.objectContaining({
