@@ -53,7 +53,8 @@ import {
   type Survey,
 } from './pool-status.js';
 import { WorkQueue, type Timers } from './queue.js';
-import { Reflector, realDelay, type Delay } from './reflector.js';
+import { realDelay, type Delay } from '../kube/backoff.js';
+import { Reflector } from './reflector.js';
 
 export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
 const NODE_KEY = 'n/';

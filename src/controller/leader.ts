@@ -9,7 +9,7 @@
  */
 import { isStatus, type Api } from '../kube/client.js';
 import type { Logger } from './log.js';
-import type { Delay } from './reflector.js';
+import type { Delay } from '../kube/backoff.js';
 
 export interface LeaderOptions {
   readonly client: Api;

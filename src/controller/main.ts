@@ -13,7 +13,7 @@ import { loadCredentials } from '../kube/credentials.js';
 import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { realDelay, type Delay } from './reflector.js';
+import { realDelay, type Delay } from '../kube/backoff.js';
 import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
 import { subdomainProblem } from '../rules/api-rules.js';

@@ -9,6 +9,7 @@
  *
  * The delay function is injectable so tests can drive back-off without real time.
  */
+import { backoffDelay, realDelay, type Delay } from '../kube/backoff.js';
 import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
 import type { Logger } from './log.js';
 import type { RawObject } from './model.js';
@@ -18,23 +19,6 @@ export interface Handlers<T> {
   onUpdate(old: T, obj: T): void;
   onDelete(obj: T): void;
 }
-
-export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
-
-export const realDelay: Delay = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 
 export interface ReflectorOptions<T> {
   readonly client: Api;
@@ -97,9 +81,12 @@ export class Reflector<T> {
 
   /** Runs until `signal` aborts. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
-    const min = this.options.minBackoffMs ?? 250;
-    const max = this.options.maxBackoffMs ?? 30_000;
-    let backoff = min;
+    const backoff = {
+      initialMs: this.options.minBackoffMs ?? 250,
+      maxMs: this.options.maxBackoffMs ?? 30_000,
+    };
+    /** Failures since the last healthy watch: the exponent of the next wait. */
+    let failures = 0;
     let rv: string | undefined;
     while (!signal.aborted) {
       try {
@@ -107,8 +94,8 @@ export class Reflector<T> {
         const started = performance.now();
         rv = await this.watchOnce(rv, signal);
         this.progressAt = performance.now();
-        if (performance.now() - started > 1000) backoff = min;
-        else await this.delay(backoff, signal);
+        if (performance.now() - started > 1000) failures = 0;
+        else await this.delay(backoffDelay(backoff, failures), signal);
       } catch (err) {
         if (signal.aborted) break;
         if (err instanceof ApiError && err.status === 410) {
@@ -119,10 +106,10 @@ export class Reflector<T> {
         this.options.logger.warn('list/watch failed; retrying', {
           path: this.options.path,
           error: String(err),
-          backoffMs: backoff,
+          backoffMs: backoffDelay(backoff, failures),
         });
-        await this.delay(backoff, signal);
-        backoff = Math.min(max, backoff * 2);
+        await this.delay(backoffDelay(backoff, failures), signal);
+        failures += 1;
       }
     }
   }
