@@ -19,25 +19,27 @@ import {
 import { isStatus, MERGE_PATCH, METADATA_LIST, type Api } from '../kube/client.js';
 import { microTime } from './leader.js';
 import type { Logger } from './log.js';
-import { isMember } from './membership.js';
+import { isMember } from '../rules/node-membership.js';
 import type { Metrics } from './metrics.js';
 import {
   CONTROLLER_NAME,
   FINALIZER,
-  GROUP,
+  toPoolView,
+  type PoolCondition,
+  type PoolStatus,
+  type PoolView,
+} from './model.js';
+import {
   membershipPools,
+  NODEPOOL_GROUP,
+  NODEPOOL_VERSION,
   OWNED_ANNOTATION,
   ownerPools,
   parseOwned,
   toNodeView,
-  toPoolView,
-  VERSION,
   type NodeView,
-  type PoolCondition,
-  type PoolStatus,
-  type PoolView,
-  type RawObject,
-} from './model.js';
+} from '../rules/node-view.js';
+import type { RawObject } from '../rules/raw-object.js';
 import { invalidKeys, nextOwnedKeys, reservedKeys } from './pool-keys.js';
 import {
   addNamed,
@@ -56,7 +58,7 @@ import { WorkQueue, type Timers } from './queue.js';
 import { realDelay, type Delay } from '../kube/backoff.js';
 import { Reflector } from './reflector.js';
 
-export const NODEPOOLS_PATH = `/apis/${GROUP}/${VERSION}/nodepools`;
+export const NODEPOOLS_PATH = `/apis/${NODEPOOL_GROUP}/${NODEPOOL_VERSION}/nodepools`;
 const NODE_KEY = 'n/';
 const POOL_KEY = 'p/';
 /** How often a deleting pool waiting for Nodes outside the selector looks again (they send no events here). */
@@ -602,7 +604,12 @@ export class NodePoolController {
     const regarding: EventSubject =
       'kind' in about
         ? about
-        : { apiVersion: `${GROUP}/${VERSION}`, kind: 'NodePool', name: about.name, uid: about.uid };
+        : {
+            apiVersion: `${NODEPOOL_GROUP}/${NODEPOOL_VERSION}`,
+            kind: 'NodePool',
+            name: about.name,
+            uid: about.uid,
+          };
     const namespace = this.options.eventNamespace ?? 'default';
     const body = {
       apiVersion: 'events.k8s.io/v1',

@@ -3,7 +3,8 @@
  * and the merge patch that writes it. Used by {@link NodePoolController}.
  */
 import type { Adoption, Decision } from './decide.js';
-import { isReservedKey, type NodeView, type PoolCondition, type PoolStatus, type PoolView } from './model.js';
+import { isReservedKey, type PoolCondition, type PoolStatus, type PoolView } from './model.js';
+import type { NodeView } from '../rules/node-view.js';
 import type { KeySets } from './pool-keys.js';
 import { RESERVED_NAMESPACES } from '../rules/node-keys.js';
 

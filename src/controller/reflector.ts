@@ -12,7 +12,7 @@
 import { backoffDelay, realDelay, type Delay } from '../kube/backoff.js';
 import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
 import type { Logger } from './log.js';
-import type { RawObject } from './model.js';
+import type { RawObject } from '../rules/raw-object.js';
 
 export interface Handlers<T> {
   onAdd(obj: T): void;

@@ -7,13 +7,8 @@ import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { KubeClient, MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { silentLogger, jsonLogger } from '../../src/controller/log.js';
 import { startController, type ControllerHandle, type ControllerOptions } from '../../src/controller/main.js';
-import {
-  OWNED_ANNOTATION,
-  toNodeView,
-  type NodeView,
-  type RawObject,
-  type Taint,
-} from '../../src/controller/model.js';
+import { OWNED_ANNOTATION, toNodeView, type NodeView, type Taint } from '../../src/rules/node-view.js';
+import type { RawObject } from '../../src/rules/raw-object.js';
 import type { ControlPlaneInfo } from './control-plane.js';
 import { adminConfig } from './kubeconfig.js';
 

@@ -6,7 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { ApiError } from '../../src/kube/client.js';
-import type { RawObject, Taint } from '../../src/controller/model.js';
+import type { Taint } from '../../src/rules/node-view.js';
+import type { RawObject } from '../../src/rules/raw-object.js';
 import { clusterDescribe, labelsOf, ownedOf, Scope, taintIds, useScope, waitFor } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';

@@ -3,7 +3,8 @@ import { NodePoolController } from '../../src/controller/controller.js';
 import { ApiError, type Api, type Method, type WatchEvent } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
-import { OWNED_ANNOTATION, toPoolView } from '../../src/controller/model.js';
+import { toPoolView } from '../../src/controller/model.js';
+import { OWNED_ANNOTATION } from '../../src/rules/node-view.js';
 
 const NODE = {
   metadata: {

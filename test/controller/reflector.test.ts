@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Api, type WatchEvent } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
-import type { RawObject } from '../../src/controller/model.js';
+import type { RawObject } from '../../src/rules/raw-object.js';
 import { Reflector } from '../../src/controller/reflector.js';
 
 type Script = Array<

@@ -8,8 +8,9 @@
  */
 import { basename, join } from 'node:path';
 import { isStatus, type KubeClient } from '../../kube/client.js';
-import { membershipDisagreements } from '../../controller/membership.js';
-import { toNodeView, type RawObject } from '../../controller/model.js';
+import { membershipDisagreements } from '../../rules/node-membership.js';
+import { toNodeView } from '../../rules/node-view.js';
+import type { RawObject } from '../../rules/raw-object.js';
 import { connect, unreachable } from '../../kube/connect.js';
 import { stamped, writeChartFiles } from '../../output/chart-files.js';
 import { objectsOfFiles } from '../../render/files.js';
