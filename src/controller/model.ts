@@ -5,9 +5,11 @@
  */
 import type { MembershipRule } from '../rules/node-membership.js';
 import { isReservedNodeKey } from '../rules/node-keys.js';
-import { NODEPOOL_GROUP, readTaints, type Taint } from '../rules/node-view.js';
+import { NODEPOOL_GROUP, NODEPOOL_VERSION, readTaints, type Taint } from '../rules/node-view.js';
 import type { RawObject } from '../rules/raw-object.js';
 
+/** The NodePool collection's path on the API server. */
+export const NODEPOOLS_PATH = `/apis/${NODEPOOL_GROUP}/${NODEPOOL_VERSION}/nodepools`;
 /** Finalizer that holds a NodePool until every Node it touched is cleaned. */
 export const FINALIZER = `${NODEPOOL_GROUP}/cleanup`;
 /**
