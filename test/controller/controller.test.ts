@@ -81,6 +81,46 @@ describe('NodePoolController', () => {
     await Promise.all([informers, leading]);
   });
 
+  it('schedules the requeue a reconciler asks for: a deleting pool waiting on a Node outside the selector is looked at again in 30 s', async () => {
+    const pool = {
+      ...POOL,
+      metadata: { ...POOL.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+    };
+    const outside = { metadata: { name: 'far', annotations: NODE.metadata.annotations } };
+    const api: Api = {
+      request: async <T>(method: Method, path: string): Promise<T> => {
+        if (method !== 'GET') return { metadata: { resourceVersion: '99' } } as T;
+        if (path.includes('labelSelector')) {
+          const items = path.startsWith('/api/v1/nodes?') ? [] : [pool];
+          return { metadata: { resourceVersion: '10' }, items } as T;
+        }
+        return { metadata: {}, items: [outside] } as T;
+      },
+      watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+    };
+    const timers: Array<{ ms: number; fn: () => void }> = [];
+    const c = new NodePoolController({
+      client: api,
+      logger: silentLogger,
+      metrics: createMetrics(),
+      identity: 't',
+      selector: 'shard=1',
+      timers: {
+        setTimeout: (fn, ms) => timers.push({ fn, ms }),
+        clearTimeout: () => undefined,
+        now: () => 0,
+      },
+    });
+    const stop = new AbortController();
+    const informers = c.runInformers(stop.signal);
+    const leading = c.lead(stop.signal);
+    await ticks();
+    expect(timers.map((t) => t.ms)).toEqual([30_000]);
+    stop.abort();
+    await Promise.all([informers, leading]);
+  });
+
   it('stops retrying a conflicting Node write once leadership is lost', async () => {
     const stop = new AbortController();
     const patches: string[] = [];
