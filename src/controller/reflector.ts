@@ -5,12 +5,14 @@
  * - a watch that ends normally resumes from the last resourceVersion seen (bookmarks included);
  * - `410 Gone` (as an HTTP status or a watch ERROR event) triggers an immediate relist, which diffs the fresh list
  *   against the cache so deletions that happened meanwhile are still delivered;
- * - any other failure (connection refused, reset, idle stream, 5xx) backs off exponentially and retries.
+ * - any other failure (connection refused, reset, idle stream, 5xx) backs off exponentially and retries, never
+ *   sooner than a `Retry-After` the failed answer named.
  *
  * The delay function is injectable so tests can drive back-off without real time.
  */
 import { backoffDelay, realDelay, type Delay } from '../kube/backoff.js';
-import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
+import { ApiError, type Api } from '../kube/client.js';
+import type { WatchEvent } from '../kube/watch-lines.js';
 import type { Logger } from './log.js';
 import type { RawObject } from '../rules/raw-object.js';
 
@@ -103,12 +105,15 @@ export class Reflector<T> {
           rv = undefined;
           continue;
         }
+        // The server may ask for a longer wait (a 429 or 503 with Retry-After): never come back sooner.
+        const asked = err instanceof ApiError ? (err.retryAfterMs ?? 0) : 0;
+        const wait = Math.max(backoffDelay(backoff, failures), asked);
         this.options.logger.warn('list/watch failed; retrying', {
           path: this.options.path,
           error: String(err),
-          backoffMs: backoffDelay(backoff, failures),
+          backoffMs: wait,
         });
-        await this.delay(backoffDelay(backoff, failures), signal);
+        await this.delay(wait, signal);
         failures += 1;
       }
     }

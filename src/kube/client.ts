@@ -5,16 +5,20 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { realDelay, retryDelay, type Delay, type Random } from './backoff.js';
+import { realDelay, retryAfterMs, retryDelay, type Delay, type Random } from './backoff.js';
+import { consumeLines, type WatchEvent } from './watch-lines.js';
 
-/** An API answer with status >= 400. `reason` is the Status object's reason (e.g. `Conflict`, `Expired`). */
+/**
+ * An API answer with status >= 400. `reason` is the Status object's reason (e.g. `Conflict`, `Expired`);
+ * `retryAfterMs` the wait its `Retry-After` header asked for, if any.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly reason: string,
     message: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -64,11 +68,6 @@ export interface RequestObserver {
  * calls WrapTransport: used for tracing and by tests to inject a concurrent writer or a crash.
  */
 export type Interceptor = (method: Method, path: string) => Promise<void> | void;
-
-export interface WatchEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: Record<string, unknown>;
-}
 
 interface Connection {
   readonly base: URL;
@@ -190,9 +189,10 @@ export class KubeClient {
         attempt < RETRY_ATTEMPTS
           ? retryDelay(status, retryAfter, attempt - 1, this.options.random)
           : undefined;
-      if (wait === undefined || isAborted(options.signal)) throw toApiError(status, text, method, path);
+      if (wait === undefined || isAborted(options.signal))
+        throw toApiError({ status, text, retryAfter }, method, path);
       await (this.options.delay ?? realDelay)(wait, options.signal ?? never);
-      if (isAborted(options.signal)) throw toApiError(status, text, method, path);
+      if (isAborted(options.signal)) throw toApiError({ status, text, retryAfter }, method, path);
     }
   }
 
@@ -213,7 +213,11 @@ export class KubeClient {
     for (const observer of this.observers) observer('GET', res.statusCode ?? 0, 0);
     if ((res.statusCode ?? 0) >= 400) {
       const text = await readAll(res);
-      throw toApiError(res.statusCode ?? 0, text, 'WATCH', path);
+      throw toApiError(
+        { status: res.statusCode ?? 0, text, retryAfter: res.headers['retry-after'] },
+        'WATCH',
+        path,
+      );
     }
     await consumeLines(res, onEvent, signal, idleMs);
   }
@@ -285,7 +289,7 @@ export class KubeClient {
     path: string,
     body: unknown,
     { contentType = 'application/json', signal, accept }: RequestOptions,
-  ): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
+  ): Promise<Answer> {
     await this.refreshHeaders();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
@@ -313,7 +317,14 @@ function readAll(res: http.IncomingMessage): Promise<string> {
   });
 }
 
-function toApiError(status: number, text: string, method: string, path: string): ApiError {
+/** An answer as read: status, body text and the `Retry-After` header. */
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly retryAfter: string | string[] | undefined;
+}
+
+function toApiError({ status, text, retryAfter }: Answer, method: string, path: string): ApiError {
   let reason = '';
   let message = text.slice(0, 500);
   try {
@@ -323,49 +334,6 @@ function toApiError(status: number, text: string, method: string, path: string):
   } catch {
     // not a Status object; keep the raw text
   }
-  return new ApiError(status, reason, `${method} ${path}: ${status} ${reason} ${message}`.trim());
-}
-
-function consumeLines(
-  res: http.IncomingMessage,
-  onEvent: (event: WatchEvent) => void,
-  signal: AbortSignal,
-  idleMs: number,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (err?: unknown): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      res.destroy();
-      if (err !== undefined && !signal.aborted) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve();
-    };
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => finish(new Error(`watch idle for ${idleMs} ms`)), idleMs);
-      timer.unref();
-    };
-    const onAbort = (): void => finish();
-    signal.addEventListener('abort', onAbort);
-    arm();
-    const lines = createInterface({ input: res, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      arm();
-      if (line.trim() === '') return;
-      try {
-        onEvent(JSON.parse(line) as WatchEvent);
-      } catch (err) {
-        finish(err);
-      }
-    });
-    res.on('error', (err) => finish(err));
-    res.on('aborted', () => finish(new Error('watch stream aborted')));
-    // readline re-emits the input's errors (a reset connection); unhandled they would crash the process.
-    lines.on('error', (err) => finish(err));
-    lines.on('close', () => finish());
-  });
+  const summary = `${method} ${path}: ${status} ${reason} ${message}`.trim();
+  return new ApiError(status, reason, summary, retryAfterMs(retryAfter));
 }

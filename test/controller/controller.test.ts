@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolController } from '../../src/controller/controller.js';
-import { ApiError, type Api, type Method, type WatchEvent } from '../../src/kube/client.js';
+import { ApiError, type Api, type Method } from '../../src/kube/client.js';
+import type { WatchEvent } from '../../src/kube/watch-lines.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
 import { toPoolView } from '../../src/controller/model.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Api, type WatchEvent } from '../../src/kube/client.js';
+import { ApiError, type Api } from '../../src/kube/client.js';
+import type { WatchEvent } from '../../src/kube/watch-lines.js';
 import { silentLogger } from '../../src/controller/log.js';
 import type { RawObject } from '../../src/rules/raw-object.js';
 import { Reflector } from '../../src/controller/reflector.js';
@@ -126,6 +127,20 @@ describe('Reflector', () => {
     stop();
     expect(reflector.lists).toBe(1);
     expect(api.calls.filter((c) => c.startsWith('watch')).at(-1)).toContain('resourceVersion=42');
+  });
+
+  it('waits at least the Retry-After a failed answer named before trying again', async () => {
+    const api = fakeApi([
+      { listError: new ApiError(429, 'TooManyRequests', 'slow down', 5_000) },
+      { listError: new ApiError(503, 'ServiceUnavailable', 'not now', 100) },
+      { list: [obj('a', '1')], rv: '1' },
+      { watch: [], end: new Error('watch stream aborted') },
+    ]);
+    const { reflector, delays, stop } = run(api);
+    await settle();
+    stop();
+    expect(reflector.synced).toBe(true);
+    expect(delays.slice(0, 2)).toEqual([5_000, 500]);
   });
 
   it('backs off exponentially on other failures and keeps going', async () => {

@@ -131,6 +131,17 @@ describe('KubeClient.request retries', () => {
     expect(api.requests).toHaveLength(8);
   });
 
+  it('hands the Retry-After of a refused watch to its caller, which backs off', async () => {
+    const { client } = await serve([tooMany('7')]);
+    const watching = client.watch(
+      '/api/v1/nodes?watch=1',
+      () => undefined,
+      new AbortController().signal,
+      5_000,
+    );
+    await expect(watching).rejects.toMatchObject({ status: 429, retryAfterMs: 7_000 });
+  });
+
   it('really waits the Retry-After before the second attempt', async () => {
     const { api, client } = await serve([tooMany('1'), ok]);
     const started = performance.now();
