@@ -4,7 +4,7 @@
  */
 import type { Api } from '../kube/client.js';
 import { NODEPOOL_GROUP, NODEPOOL_VERSION } from '../rules/node-view.js';
-import { microTime } from './leader.js';
+import { microTime } from './time.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { CONTROLLER_NAME, type PoolView } from './model.js';

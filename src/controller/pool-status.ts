@@ -9,7 +9,7 @@ import type { NodeView } from '../rules/node-view.js';
 import { isMember } from '../rules/node-membership.js';
 import { invalidKeys, nextOwnedKeys, reservedKeys, type KeySets } from './pool-keys.js';
 import { RESERVED_NAMESPACES } from '../rules/node-keys.js';
-import { microTime } from './leader.js';
+import { statusTime } from './time.js';
 
 export function sameCounts(a: PoolStatus, b: PoolStatus): boolean {
   return (
@@ -159,11 +159,6 @@ export function readyCondition(
     reason: 'Converged',
     message: "Every member Node carries the pool's labels and taints.",
   };
-}
-
-/** A status timestamp: RFC 3339 in whole seconds, as the API server writes `lastTransitionTime`. */
-export function statusTime(now: number): string {
-  return microTime(now).replace(/\.\d+Z$/, 'Z');
 }
 
 /** One Node a pool's status looks at, as the caches say. */

@@ -4,11 +4,11 @@ import { toPoolView, type PoolView } from '../../src/controller/model.js';
 import {
   cleanupPending,
   poolStatus,
-  statusTime,
   statusWrite,
   surveyPool,
   type PoolNode,
 } from '../../src/controller/pool-status.js';
+import { statusTime } from '../../src/controller/time.js';
 import { OWNED_ANNOTATION, toNodeView, type NodeView } from '../../src/rules/node-view.js';
 
 const ROLE = 'node-role.kubernetes.io/';
