@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeClient } from '../src/kube/client.js';
 import { silentLogger } from '../src/controller/log.js';
-import { toNodeView, type NodeView } from '../src/controller/model.js';
+import { toNodeView, type NodeView } from '../src/rules/node-view.js';
 import { Reflector } from '../src/controller/reflector.js';
 import { BUILD_HINT, ControlPlane, findBinaries, freePort } from '../test/cluster/control-plane.js';
 import { installCrds } from '../test/cluster/crds.js';

@@ -4,15 +4,8 @@
  * `decide.ts` then set it to the wanted value or remove it. Pure.
  */
 import type { Adoption, Conflict } from './decide.js';
-import {
-  isReservedKey,
-  ownedKeys,
-  taintId,
-  type NodeView,
-  type Owned,
-  type OwnedEntry,
-  type PoolView,
-} from './model.js';
+import { isReservedKey, type PoolView } from './model.js';
+import { ownedKeys, taintId, type NodeView, type Owned, type OwnedEntry } from '../rules/node-view.js';
 
 /** A key adoption takes over, before the rules decide what happens to it. */
 export type Adopting = Omit<Adoption, 'outcome' | 'value'>;

@@ -29,10 +29,10 @@
  * - Membership (`spec.membership`): see {@link isMember}.
  */
 import { nodeLabelProblem, nodeTaintProblem } from '../rules/node-keys.js';
-import { isMember } from './membership.js';
+import { isMember } from '../rules/node-membership.js';
+import { isReservedKey, type PoolView } from './model.js';
 import {
   isReadableOwned,
-  isReservedKey,
   membershipPools,
   ownedKeys,
   serializeOwned,
@@ -40,9 +40,8 @@ import {
   type NodeView,
   type Owned,
   type OwnedEntry,
-  type PoolView,
   type Taint,
-} from './model.js';
+} from '../rules/node-view.js';
 import { trustRecord, type Distrusted } from './trust.js';
 import { planAdoption, type Adopting } from './adoption.js';
 

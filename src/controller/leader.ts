@@ -9,7 +9,8 @@
  */
 import { isStatus, type Api } from '../kube/client.js';
 import type { Logger } from './log.js';
-import type { Delay } from './reflector.js';
+import { microTime } from './time.js';
+import type { Delay } from '../kube/backoff.js';
 
 export interface LeaderOptions {
   readonly client: Api;
@@ -40,11 +41,6 @@ interface Lease {
   kind: string;
   metadata: { name: string; namespace: string; resourceVersion?: string };
   spec: LeaseSpec;
-}
-
-/** RFC 3339 with microseconds, the MicroTime format the API server parses. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 export class LeaderElector {

@@ -13,10 +13,11 @@ import { loadCredentials } from '../kube/credentials.js';
 import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { realDelay, type Delay } from './reflector.js';
+import { realDelay, type Delay } from '../kube/backoff.js';
 import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
 import { checkDns1123Label, subdomainProblem } from '../rules/k8s-names.js';
+import { CONTROLLER_NAME, CONTROLLER_NAMESPACE } from '../rules/vocabulary.js';
 
 /** Bounds of `--workers`: at least one, or nothing is ever reconciled; more than 64 only adds contention. */
 export const MIN_WORKERS = 1;
@@ -113,12 +114,12 @@ async function lifecycle(parts: Parts, stopSignal: AbortSignal): Promise<StopRea
     return 'stopped';
   }
   if (!(await elector.acquire(stopSignal))) return 'stopped';
-  metrics.leaderStatus.set({ name: parts.options.leaseName ?? 'specforge-nodepool-controller' }, 1);
+  metrics.leaderStatus.set({ name: parts.options.leaseName ?? CONTROLLER_NAME }, 1);
   const work = controller.lead(leading.signal);
   const outcome = await elector.hold(stopSignal);
   leading.abort();
   await work;
-  metrics.leaderStatus.set({ name: parts.options.leaseName ?? 'specforge-nodepool-controller' }, 0);
+  metrics.leaderStatus.set({ name: parts.options.leaseName ?? CONTROLLER_NAME }, 0);
   if (outcome === 'lost') {
     logger.error('leadership lost; stopping so a fresh process can rejoin the election');
     return 'lost-lease';
@@ -134,8 +135,8 @@ function makeElector(
   if (options.leaderElect === false) return undefined;
   return new LeaderElector({
     ...parts,
-    namespace: options.namespace ?? 'specforge-system',
-    name: options.leaseName ?? 'specforge-nodepool-controller',
+    namespace: options.namespace ?? CONTROLLER_NAMESPACE,
+    name: options.leaseName ?? CONTROLLER_NAME,
     leaseDurationMs: options.leaseDurationMs,
     renewDeadlineMs: options.renewDeadlineMs,
     retryPeriodMs: options.retryPeriodMs,

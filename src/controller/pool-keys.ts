@@ -11,7 +11,8 @@
  */
 import { isReservedNodeKey, nodeLabelProblem, nodeTaintProblem, taintIdKey } from '../rules/node-keys.js';
 import { checkLabelKey } from '../rules/k8s-names.js';
-import { taintId, type AdoptKeys, type OwnedEntry, type PoolView } from './model.js';
+import type { AdoptKeys, PoolView } from './model.js';
+import { taintId, type OwnedEntry } from '../rules/node-view.js';
 
 /** Label keys and taint ids, as sets. */
 export interface KeySets {

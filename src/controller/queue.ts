@@ -10,6 +10,7 @@
  *
  * Timers are injectable so tests run without real time.
  */
+import { backoffDelay } from '../kube/backoff.js';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -110,7 +111,7 @@ export class WorkQueue {
   }
 
   backoff(failures: number): number {
-    return Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.min(failures, 30));
+    return backoffDelay({ initialMs: this.baseDelayMs, maxMs: this.maxDelayMs }, failures);
   }
 
   /** How many times the key has failed since it was last forgotten. */

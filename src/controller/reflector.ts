@@ -5,11 +5,14 @@
  * - a watch that ends normally resumes from the last resourceVersion seen (bookmarks included);
  * - `410 Gone` (as an HTTP status or a watch ERROR event) triggers an immediate relist, which diffs the fresh list
  *   against the cache so deletions that happened meanwhile are still delivered;
- * - any other failure (connection refused, reset, idle stream, 5xx) backs off exponentially and retries.
+ * - any other failure (connection refused, reset, idle stream, 5xx) backs off exponentially and retries, never
+ *   sooner than a `Retry-After` the failed answer named.
  *
  * The delay function is injectable so tests can drive back-off without real time.
  */
-import { ApiError, type Api, type WatchEvent } from '../kube/client.js';
+import { backoffDelay, realDelay, type Delay } from '../kube/backoff.js';
+import { ApiError, type Api } from '../kube/client.js';
+import type { WatchEvent } from '../kube/watch-lines.js';
 import type { Logger } from './log.js';
 import type { Manifest } from '../rules/manifest.js';
 
@@ -18,23 +21,6 @@ export interface Handlers<T> {
   onUpdate(old: T, obj: T): void;
   onDelete(obj: T): void;
 }
-
-export type Delay = (ms: number, signal: AbortSignal) => Promise<void>;
-
-export const realDelay: Delay = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 
 export interface ReflectorOptions<T> {
   readonly client: Api;
@@ -97,9 +83,12 @@ export class Reflector<T> {
 
   /** Runs until `signal` aborts. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
-    const min = this.options.minBackoffMs ?? 250;
-    const max = this.options.maxBackoffMs ?? 30_000;
-    let backoff = min;
+    const backoff = {
+      initialMs: this.options.minBackoffMs ?? 250,
+      maxMs: this.options.maxBackoffMs ?? 30_000,
+    };
+    /** Failures since the last healthy watch: the exponent of the next wait. */
+    let failures = 0;
     let rv: string | undefined;
     while (!signal.aborted) {
       try {
@@ -107,8 +96,8 @@ export class Reflector<T> {
         const started = performance.now();
         rv = await this.watchOnce(rv, signal);
         this.progressAt = performance.now();
-        if (performance.now() - started > 1000) backoff = min;
-        else await this.delay(backoff, signal);
+        if (performance.now() - started > 1000) failures = 0;
+        else await this.delay(backoffDelay(backoff, failures), signal);
       } catch (err) {
         if (signal.aborted) break;
         if (err instanceof ApiError && err.status === 410) {
@@ -116,13 +105,16 @@ export class Reflector<T> {
           rv = undefined;
           continue;
         }
+        // The server may ask for a longer wait (a 429 or 503 with Retry-After): never come back sooner.
+        const asked = err instanceof ApiError ? (err.retryAfterMs ?? 0) : 0;
+        const wait = Math.max(backoffDelay(backoff, failures), asked);
         this.options.logger.warn('list/watch failed; retrying', {
           path: this.options.path,
           error: String(err),
-          backoffMs: backoff,
+          backoffMs: wait,
         });
-        await this.delay(backoff, signal);
-        backoff = Math.min(max, backoff * 2);
+        await this.delay(wait, signal);
+        failures += 1;
       }
     }
   }

@@ -3,7 +3,8 @@
  * it. {@link trustRecord} keeps only what a NodePool of this cluster vouches for, so the controller never changes or
  * removes a key on the record's word alone. Pure.
  */
-import { isReservedKey, type NodeView, type OwnedEntry, type PoolView } from './model.js';
+import { isReservedKey, type PoolView } from './model.js';
+import type { NodeView, OwnedEntry } from '../rules/node-view.js';
 import { asks } from './pool-keys.js';
 
 /** Where pools come from (the NodePool cache). */

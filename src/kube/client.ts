@@ -5,16 +5,20 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Manifest } from '../rules/manifest.js';
+import { realDelay, retryAfterMs, retryDelay, type Delay, type Random } from './backoff.js';
+import { consumeLines, type WatchEvent } from './watch-lines.js';
 
-/** An API answer with status >= 400. `reason` is the Status object's reason (e.g. `Conflict`, `Expired`). */
+/**
+ * An API answer with status >= 400. `reason` is the Status object's reason (e.g. `Conflict`, `Expired`);
+ * `retryAfterMs` the wait its `Retry-After` header asked for, if any.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly reason: string,
     message: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,8 +33,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 
-/** How often a request answered 429 Too Many Requests is sent in all (waits of 0.25 s, 0.5 s, … between). */
-const TOO_MANY_REQUESTS_ATTEMPTS = 8;
+/**
+ * How often a request the server asked to wait is sent in all: a 429 Too Many Requests, or a 5xx with a
+ * `Retry-After` header (see {@link retryDelay} for the waits between).
+ */
+const RETRY_ATTEMPTS = 8;
 
 /** Accept header for a list of metadata only (PartialObjectMetadataList): far smaller than whole objects. */
 export const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -44,6 +51,14 @@ export interface RequestOptions {
   readonly accept?: string;
 }
 
+/** How a client waits between retries; tests pass their own. */
+export interface ClientOptions {
+  /** @default a real, abortable timer */
+  readonly delay?: Delay;
+  /** The jitter's randomness. @default Math.random */
+  readonly random?: Random;
+}
+
 export interface RequestObserver {
   (method: Method, code: number, durationSeconds: number): void;
 }
@@ -53,11 +68,6 @@ export interface RequestObserver {
  * calls WrapTransport: used for tracing and by tests to inject a concurrent writer or a crash.
  */
 export type Interceptor = (method: Method, path: string) => Promise<void> | void;
-
-export interface WatchEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: Manifest;
-}
 
 interface Connection {
   readonly base: URL;
@@ -119,23 +129,24 @@ export class KubeClient {
   private constructor(
     private readonly credentials: Credentials,
     private readonly connection: Connection,
+    private readonly options: ClientOptions,
   ) {}
 
   /** Builds a client from resolved credentials. */
-  static async fromCredentials(credentials: Credentials): Promise<KubeClient> {
+  static async fromCredentials(credentials: Credentials, options: ClientOptions = {}): Promise<KubeClient> {
     const base = new URL(credentials.server);
     const agent =
       base.protocol === 'https:'
         ? new https.Agent({ ...credentials.tls, keepAlive: true, maxSockets: 32 })
         : new http.Agent({ keepAlive: true, maxSockets: 32 });
-    const client = new KubeClient(credentials, { base, agent });
+    const client = new KubeClient(credentials, { base, agent }, options);
     await client.refreshHeaders();
     return client;
   }
 
   /** Builds a client for a client-node KubeConfig's current context. */
-  static async fromKubeConfig(kc: KubeConfig): Promise<KubeClient> {
-    return KubeClient.fromCredentials(await credentialsFromKubeConfig(kc));
+  static async fromKubeConfig(kc: KubeConfig, options: ClientOptions = {}): Promise<KubeClient> {
+    return KubeClient.fromCredentials(await credentialsFromKubeConfig(kc), options);
   }
 
   /** Registers a callback called once per finished request (for metrics and request counts). */
@@ -154,7 +165,9 @@ export class KubeClient {
 
   /**
    * Sends one request and returns the decoded JSON body; throws {@link ApiError} for status >= 400. Every request
-   * gives up after 30 s, or earlier when `signal` aborts.
+   * gives up after 30 s, or earlier when `signal` aborts. When the server asks to wait (429, or a 5xx with
+   * `Retry-After`: it did not act on the request), it is sent again after {@link retryDelay}, as client-go does, up
+   * to 8 times in all.
    */
   async request<T = Record<string, unknown>>(
     method: Method,
@@ -162,20 +175,24 @@ export class KubeClient {
     body?: unknown,
     options: RequestOptions = {},
   ): Promise<T> {
+    const never = new AbortController().signal;
     for (let attempt = 1; ; attempt++) {
       await this.before(method, path);
       const started = performance.now();
-      const { status, text } = await this.send(method, path, body, options);
+      const { status, text, retryAfter } = await this.send(method, path, body, options);
       const seconds = (performance.now() - started) / 1000;
       for (const observer of this.observers) observer(method, status, seconds);
-      // 429 (the API server's priority and fairness, or a CRD's storage still starting): try again shortly, as
-      // client-go does; the request was not acted on.
-      if (status === 429 && attempt < TOO_MANY_REQUESTS_ATTEMPTS && options.signal?.aborted !== true) {
-        await new Promise((done) => setTimeout(done, 250 * attempt));
-        continue;
-      }
-      if (status >= 400) throw toApiError(status, text, method, path);
-      return (text === '' ? {} : JSON.parse(text)) as T;
+      if (status < 400) return (text === '' ? {} : JSON.parse(text)) as T;
+      // 429 (the API server's priority and fairness, or a CRD's storage still starting) or a 5xx naming a
+      // Retry-After: the request was not acted on; wait as told, jittered, then send it again.
+      const wait =
+        attempt < RETRY_ATTEMPTS
+          ? retryDelay(status, retryAfter, attempt - 1, this.options.random)
+          : undefined;
+      if (wait === undefined || isAborted(options.signal))
+        throw toApiError({ status, text, retryAfter }, method, path);
+      await (this.options.delay ?? realDelay)(wait, options.signal ?? never);
+      if (isAborted(options.signal)) throw toApiError({ status, text, retryAfter }, method, path);
     }
   }
 
@@ -196,7 +213,11 @@ export class KubeClient {
     for (const observer of this.observers) observer('GET', res.statusCode ?? 0, 0);
     if ((res.statusCode ?? 0) >= 400) {
       const text = await readAll(res);
-      throw toApiError(res.statusCode ?? 0, text, 'WATCH', path);
+      throw toApiError(
+        { status: res.statusCode ?? 0, text, retryAfter: res.headers['retry-after'] },
+        'WATCH',
+        path,
+      );
     }
     await consumeLines(res, onEvent, signal, idleMs);
   }
@@ -268,7 +289,7 @@ export class KubeClient {
     path: string,
     body: unknown,
     { contentType = 'application/json', signal, accept }: RequestOptions,
-  ): Promise<{ status: number; text: string }> {
+  ): Promise<Answer> {
     await this.refreshHeaders();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
@@ -279,8 +300,12 @@ export class KubeClient {
       { payload: payload === undefined ? undefined : { body: payload, contentType }, accept },
     );
     const text = await readAll(res);
-    return { status: res.statusCode ?? 0, text };
+    return { status: res.statusCode ?? 0, text, retryAfter: res.headers['retry-after'] };
   }
+}
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function readAll(res: http.IncomingMessage): Promise<string> {
@@ -292,7 +317,14 @@ function readAll(res: http.IncomingMessage): Promise<string> {
   });
 }
 
-function toApiError(status: number, text: string, method: string, path: string): ApiError {
+/** An answer as read: status, body text and the `Retry-After` header. */
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly retryAfter: string | string[] | undefined;
+}
+
+function toApiError({ status, text, retryAfter }: Answer, method: string, path: string): ApiError {
   let reason = '';
   let message = text.slice(0, 500);
   try {
@@ -302,49 +334,6 @@ function toApiError(status: number, text: string, method: string, path: string):
   } catch {
     // not a Status object; keep the raw text
   }
-  return new ApiError(status, reason, `${method} ${path}: ${status} ${reason} ${message}`.trim());
-}
-
-function consumeLines(
-  res: http.IncomingMessage,
-  onEvent: (event: WatchEvent) => void,
-  signal: AbortSignal,
-  idleMs: number,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (err?: unknown): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      res.destroy();
-      if (err !== undefined && !signal.aborted) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve();
-    };
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => finish(new Error(`watch idle for ${idleMs} ms`)), idleMs);
-      timer.unref();
-    };
-    const onAbort = (): void => finish();
-    signal.addEventListener('abort', onAbort);
-    arm();
-    const lines = createInterface({ input: res, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      arm();
-      if (line.trim() === '') return;
-      try {
-        onEvent(JSON.parse(line) as WatchEvent);
-      } catch (err) {
-        finish(err);
-      }
-    });
-    res.on('error', (err) => finish(err));
-    res.on('aborted', () => finish(new Error('watch stream aborted')));
-    // readline re-emits the input's errors (a reset connection); unhandled they would crash the process.
-    lines.on('error', (err) => finish(err));
-    lines.on('close', () => finish());
-  });
+  const summary = `${method} ${path}: ${status} ${reason} ${message}`.trim();
+  return new ApiError(status, reason, summary, retryAfterMs(retryAfter));
 }

@@ -7,13 +7,8 @@ import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { KubeClient, MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { silentLogger, jsonLogger } from '../../src/controller/log.js';
 import { startController, type ControllerHandle, type ControllerOptions } from '../../src/controller/main.js';
-import {
-  OWNED_ANNOTATION,
-  toNodeView,
-  type NodeView,
-  type RawObject,
-  type Taint,
-} from '../../src/controller/model.js';
+import { OWNED_ANNOTATION, toNodeView, type NodeView, type Taint } from '../../src/rules/node-view.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import type { ControlPlaneInfo } from './control-plane.js';
 import { adminConfig } from './kubeconfig.js';
 
@@ -87,23 +82,23 @@ export class Scope {
       metadata: { name, labels: { ...init.labels, [SCOPE_LABEL]: this.id } },
       spec: init.taints === undefined ? {} : { taints: init.taints },
     };
-    return toNodeView(await this.admin.request<RawObject>('POST', '/api/v1/nodes', body));
+    return toNodeView(await this.admin.request<Manifest>('POST', '/api/v1/nodes', body));
   }
 
   async node(name: string): Promise<NodeView> {
-    return toNodeView(await this.admin.request<RawObject>('GET', `/api/v1/nodes/${name}`));
+    return toNodeView(await this.admin.request<Manifest>('GET', `/api/v1/nodes/${name}`));
   }
 
   async patchNode(name: string, patch: unknown): Promise<NodeView> {
     return toNodeView(
-      await this.admin.request<RawObject>('PATCH', `/api/v1/nodes/${name}`, patch, {
+      await this.admin.request<Manifest>('PATCH', `/api/v1/nodes/${name}`, patch, {
         contentType: MERGE_PATCH,
       }),
     );
   }
 
   /** Creates a NodePool in this scope (or, with `scope`, in another shard this scope's controllers do not see). */
-  async createPool(name: string, spec: Record<string, unknown>, scope = this.id): Promise<RawObject> {
+  async createPool(name: string, spec: Record<string, unknown>, scope = this.id): Promise<Manifest> {
     this.pools.add(name);
     const body = {
       apiVersion: 'nodes.specforge.dev/v1',
@@ -111,7 +106,7 @@ export class Scope {
       metadata: { name, labels: { [SCOPE_LABEL]: scope } },
       spec,
     };
-    return this.admin.request<RawObject>('POST', '/apis/nodes.specforge.dev/v1/nodepools', body);
+    return this.admin.request<Manifest>('POST', '/apis/nodes.specforge.dev/v1/nodepools', body);
   }
 
   /**
@@ -145,9 +140,9 @@ export class Scope {
     await waitFor(`${name} served`, () => this.pool(name));
   }
 
-  async pool(name: string): Promise<RawObject | undefined> {
+  async pool(name: string): Promise<Manifest | undefined> {
     try {
-      return await this.admin.request<RawObject>('GET', `/apis/nodes.specforge.dev/v1/nodepools/${name}`);
+      return await this.admin.request<Manifest>('GET', `/apis/nodes.specforge.dev/v1/nodepools/${name}`);
     } catch (err) {
       if (isStatus(err, 404)) return undefined;
       throw err;

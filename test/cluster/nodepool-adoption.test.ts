@@ -6,7 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { ApiError } from '../../src/kube/client.js';
-import type { RawObject, Taint } from '../../src/controller/model.js';
+import type { Taint } from '../../src/rules/node-view.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import { clusterDescribe, labelsOf, ownedOf, Scope, taintIds, useScope, waitFor } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';
@@ -19,11 +20,11 @@ interface Condition {
   readonly message: string;
 }
 
-function ready(pool: RawObject | undefined): Condition | undefined {
+function ready(pool: Manifest | undefined): Condition | undefined {
   return (pool?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === 'Ready');
 }
 
-async function waitReady(s: Scope, pool: string, reason: string): Promise<RawObject> {
+async function waitReady(s: Scope, pool: string, reason: string): Promise<Manifest> {
   return waitFor(`${pool} Ready reason ${reason}`, async () => {
     const p = await s.pool(pool);
     return ready(p)?.reason === reason ? p : undefined;

@@ -3,7 +3,8 @@
  * pools, joins and leaves, status, Events, finalizer cleanup, zero writes when steady.
  */
 import { expect, it } from 'vitest';
-import { FINALIZER, OWNED_ANNOTATION, type Taint } from '../../src/controller/model.js';
+import { FINALIZER } from '../../src/controller/model.js';
+import { OWNED_ANNOTATION, type Taint } from '../../src/rules/node-view.js';
 import {
   clusterDescribe,
   labelsOf,

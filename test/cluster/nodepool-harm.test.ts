@@ -4,7 +4,8 @@
  * and one pool's bad data (stored under an older CRD) never blocks another pool on the same Nodes.
  */
 import { expect, it } from 'vitest';
-import { OWNED_ANNOTATION, type RawObject, type Taint } from '../../src/controller/model.js';
+import { OWNED_ANNOTATION, type Taint } from '../../src/rules/node-view.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import { clusterDescribe, labelsOf, ownedOf, Scope, useScope, waitFor } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';
@@ -31,7 +32,7 @@ interface Condition {
   readonly message: string;
 }
 
-function ready(pool: RawObject | undefined): Condition | undefined {
+function ready(pool: Manifest | undefined): Condition | undefined {
   return (pool?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === 'Ready');
 }
 

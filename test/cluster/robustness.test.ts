@@ -4,7 +4,8 @@
  */
 import { expect, it } from 'vitest';
 import { MERGE_PATCH } from '../../src/kube/client.js';
-import { FINALIZER, type NodeView, type Taint } from '../../src/controller/model.js';
+import { FINALIZER } from '../../src/controller/model.js';
+import type { NodeView, Taint } from '../../src/rules/node-view.js';
 import { clusterDescribe, Scope, waitFor, useScope } from './helpers.js';
 
 const ROLE = 'node-role.kubernetes.io/';

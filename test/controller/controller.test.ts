@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolController } from '../../src/controller/controller.js';
-import { ApiError, type Api, type Method, type WatchEvent } from '../../src/kube/client.js';
+import { ApiError, type Api, type Method } from '../../src/kube/client.js';
+import type { WatchEvent } from '../../src/kube/watch-lines.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
-import { OWNED_ANNOTATION, toPoolView } from '../../src/controller/model.js';
+import { toPoolView } from '../../src/controller/model.js';
+import { OWNED_ANNOTATION } from '../../src/rules/node-view.js';
 
 const NODE = {
   metadata: {
@@ -76,6 +78,46 @@ describe('NodePoolController', () => {
       'PATCH /apis/nodes.specforge.dev/v1/nodepools/gpu/status',
       'POST /apis/events.k8s.io/v1/namespaces/default/events',
     ]);
+    stop.abort();
+    await Promise.all([informers, leading]);
+  });
+
+  it('schedules the requeue a reconciler asks for: a deleting pool waiting on a Node outside the selector is looked at again in 30 s', async () => {
+    const pool = {
+      ...POOL,
+      metadata: { ...POOL.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+    };
+    const outside = { metadata: { name: 'far', annotations: NODE.metadata.annotations } };
+    const api: Api = {
+      request: async <T>(method: Method, path: string): Promise<T> => {
+        if (method !== 'GET') return { metadata: { resourceVersion: '99' } } as T;
+        if (path.includes('labelSelector')) {
+          const items = path.startsWith('/api/v1/nodes?') ? [] : [pool];
+          return { metadata: { resourceVersion: '10' }, items } as T;
+        }
+        return { metadata: {}, items: [outside] } as T;
+      },
+      watch: (_path: string, _on: (e: WatchEvent) => void, signal: AbortSignal): Promise<void> =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve())),
+    };
+    const timers: Array<{ ms: number; fn: () => void }> = [];
+    const c = new NodePoolController({
+      client: api,
+      logger: silentLogger,
+      metrics: createMetrics(),
+      identity: 't',
+      selector: 'shard=1',
+      timers: {
+        setTimeout: (fn, ms) => timers.push({ fn, ms }),
+        clearTimeout: () => undefined,
+        now: () => 0,
+      },
+    });
+    const stop = new AbortController();
+    const informers = c.runInformers(stop.signal);
+    const leading = c.lead(stop.signal);
+    await ticks();
+    expect(timers.map((t) => t.ms)).toEqual([30_000]);
     stop.abort();
     await Promise.all([informers, leading]);
   });

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { applyDecision, decide, toMergePatch, type PoolLookup } from '../../src/controller/decide.js';
-import { isMember } from '../../src/controller/membership.js';
+import { isMember } from '../../src/rules/node-membership.js';
+import type { AdoptKeys, PoolView } from '../../src/controller/model.js';
+import type { MembershipRule } from '../../src/rules/node-membership.js';
 import {
   OWNED_ANNOTATION,
   parseOwned,
   serializeOwned,
   taintId,
   toNodeView,
-  type AdoptKeys,
-  type MembershipRule,
   type NodeView,
-  type PoolView,
   type Taint,
-} from '../../src/controller/model.js';
+} from '../../src/rules/node-view.js';
 import { specKeys } from '../../src/controller/pool-keys.js';
 
 const ROLE = 'node-role.kubernetes.io/';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Api } from '../../src/kube/client.js';
-import { LeaderElector, microTime } from '../../src/controller/leader.js';
+import { LeaderElector } from '../../src/controller/leader.js';
+import { microTime } from '../../src/controller/time.js';
 import { silentLogger } from '../../src/controller/log.js';
-import { realDelay } from '../../src/controller/reflector.js';
+import { realDelay } from '../../src/kube/backoff.js';
 
 interface Stored {
   metadata: { name: string; namespace: string; resourceVersion?: string };

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type Api, type WatchEvent } from '../../src/kube/client.js';
+import { ApiError, type Api } from '../../src/kube/client.js';
+import type { WatchEvent } from '../../src/kube/watch-lines.js';
 import { silentLogger } from '../../src/controller/log.js';
-import type { RawObject } from '../../src/controller/model.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import { Reflector } from '../../src/controller/reflector.js';
 
 type Script = Array<
-  { list?: RawObject[]; rv?: string } | { watch: WatchEvent[]; end?: Error } | { listError: Error }
+  { list?: Manifest[]; rv?: string } | { watch: WatchEvent[]; end?: Error } | { listError: Error }
 >;
 
-function obj(name: string, rv: string): RawObject {
+function obj(name: string, rv: string): Manifest {
   return { metadata: { name, resourceVersion: rv } };
 }
 
@@ -40,14 +41,14 @@ function fakeApi(script: Script): Api & { calls: string[] } {
 }
 
 function run(api: Api): {
-  reflector: Reflector<RawObject>;
+  reflector: Reflector<Manifest>;
   events: string[];
   delays: number[];
   stop: () => void;
 } {
   const events: string[] = [];
   const delays: number[] = [];
-  const reflector = new Reflector<RawObject>({
+  const reflector = new Reflector<Manifest>({
     client: api,
     path: '/api/v1/nodes',
     labelSelector: 'a=b',
@@ -126,6 +127,20 @@ describe('Reflector', () => {
     stop();
     expect(reflector.lists).toBe(1);
     expect(api.calls.filter((c) => c.startsWith('watch')).at(-1)).toContain('resourceVersion=42');
+  });
+
+  it('waits at least the Retry-After a failed answer named before trying again', async () => {
+    const api = fakeApi([
+      { listError: new ApiError(429, 'TooManyRequests', 'slow down', 5_000) },
+      { listError: new ApiError(503, 'ServiceUnavailable', 'not now', 100) },
+      { list: [obj('a', '1')], rv: '1' },
+      { watch: [], end: new Error('watch stream aborted') },
+    ]);
+    const { reflector, delays, stop } = run(api);
+    await settle();
+    stop();
+    expect(reflector.synced).toBe(true);
+    expect(delays.slice(0, 2)).toEqual([5_000, 500]);
   });
 
   it('backs off exponentially on other failures and keeps going', async () => {

@@ -1,7 +1,8 @@
 /**
  * A tiny stand-in for the API server on loopback, for the unit tests of which headers a kubeconfig makes the
- * client send (test/kube/kubeconfig-files.test.ts): it serves the CRDs and resources it is given, answers 404
- * to anything else, and records every request. Everything else, what import writes included, is tested on the real
+ * client send (test/kube/kubeconfig-files.test.ts) and how the client retries (test/kube/client.test.ts): it serves
+ * the CRDs and resources it is given, answers 404 to anything else, and records every request; an `answer` hook may
+ * answer a request first (a 429 with `Retry-After`, a 503). Everything else, what import writes included, is tested on the real
  * API server (test/cluster).
  */
 import { once } from 'node:events';
@@ -13,6 +14,18 @@ import { tempDir } from './tmp.js';
 
 type Json = Record<string, unknown>;
 
+/** A scripted answer: status, headers and a JSON body. */
+export interface FakeAnswer {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: Json;
+}
+
+export interface FakeApiOptions {
+  /** Called for every request (counted from 1); an answer it returns is sent instead of the served objects. */
+  readonly answer?: (request: { method: string; path: string; n: number }) => FakeAnswer | undefined;
+}
+
 export interface FakeApi {
   readonly url: string;
   /** A kubeconfig file whose current context reaches this server with a token. */
@@ -22,7 +35,11 @@ export interface FakeApi {
 }
 
 /** Serves `crds` and `resources` (each with apiVersion, kind, metadata.namespace and name). */
-export async function fakeApi(crds: Json[], resources: Json[]): Promise<FakeApi> {
+export async function fakeApi(
+  crds: Json[],
+  resources: Json[],
+  options: FakeApiOptions = {},
+): Promise<FakeApi> {
   const requests: FakeApi['requests'] = [];
   const lists = new Map<string, Json[]>();
   for (const r of resources) {
@@ -36,6 +53,12 @@ export async function fakeApi(crds: Json[], resources: Json[]): Promise<FakeApi>
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     requests.push({ method: req.method ?? '', path, headers: req.headers, rawHeaders: req.rawHeaders });
+    const scripted = options.answer?.({ method: req.method ?? '', path, n: requests.length });
+    if (scripted !== undefined) {
+      res.writeHead(scripted.status, { 'Content-Type': 'application/json', ...scripted.headers });
+      res.end(JSON.stringify(scripted.body ?? {}));
+      return;
+    }
     const items = path === '/apis/apiextensions.k8s.io/v1/customresourcedefinitions' ? crds : lists.get(path);
     res.setHeader('Content-Type', 'application/json');
     if (items !== undefined || /^\/apis\/[^/]+\/[^/]+\/namespaces\/[^/]+\/[^/]+$/.test(path)) {

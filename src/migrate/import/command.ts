@@ -11,8 +11,9 @@
  */
 import { basename, join } from 'node:path';
 import type { KubeClient } from '../../kube/client.js';
-import { membershipDisagreements } from '../../controller/membership.js';
-import { toNodeView, type RawObject } from '../../controller/model.js';
+import { membershipDisagreements } from '../../rules/node-membership.js';
+import { toNodeView } from '../../rules/node-view.js';
+import type { Manifest } from '../../rules/manifest.js';
 import { connect, unreachable } from '../../kube/connect.js';
 import { stamped, writeChartFiles } from '../../output/chart-files.js';
 import type { LocatedProblem } from '../../rules/problem.js';
@@ -102,6 +103,6 @@ async function readImported(
 
 async function nodeDisagreements(client: KubeClient, pools: readonly string[]): Promise<NodeDisagreement[]> {
   if (pools.length === 0) return [];
-  const nodes = (await client.request<{ items: RawObject[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
+  const nodes = (await client.request<{ items: Manifest[] }>('GET', '/api/v1/nodes')).items.map(toNodeView);
   return pools.flatMap((pool) => membershipDisagreements(nodes, pool).map((d) => ({ pool, ...d })));
 }

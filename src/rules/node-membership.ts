@@ -1,21 +1,29 @@
 /**
- * Pool membership, as pure functions: which Nodes belong to a pool, and, for `specforge import`, which Nodes the
- * seed operator's rule and specforge's default rule disagree on.
+ * NodePool membership, as pure functions: which Nodes belong to a pool (the controller), and which Nodes the seed
+ * operator's rule and specforge's default rule disagree on (`specforge import`).
  *
  * - Default rule: a Node is a member of pool `P` when it has the label `node-role.kubernetes.io/P`, any value.
  * - With `spec.membership: {value: V}`: only when that label's value is exactly `V`. The seed NodePool operator
  *   selected `node-role.kubernetes.io/P` = `""`, so `{value: ""}` keeps a migrated pool's members as they were.
  */
-import { MEMBERSHIP_PREFIX, type NodeView, type PoolView } from './model.js';
+import { MEMBERSHIP_PREFIX, type NodeView } from './node-view.js';
+
+/** `spec.membership`: membership needs the `node-role.kubernetes.io/<pool>` label with exactly this value. */
+export interface MembershipRule {
+  readonly value: string;
+}
+
+/** What membership reads of a pool: its name and `spec.membership` (undefined: the default rule). */
+export interface MembershipOf {
+  readonly name: string;
+  readonly membership: MembershipRule | undefined;
+}
 
 /** The membership label value the seed NodePool operator selected on (`node-role.kubernetes.io/<pool>: ""`). */
 export const SEED_MEMBERSHIP_VALUE = '';
 
 /** True when the Node belongs to the pool under the pool's membership rule (deletion is not considered here). */
-export function isMember(
-  node: Pick<NodeView, 'labels'>,
-  pool: Pick<PoolView, 'name' | 'membership'>,
-): boolean {
+export function isMember(node: Pick<NodeView, 'labels'>, pool: MembershipOf): boolean {
   const value = node.labels[MEMBERSHIP_PREFIX + pool.name];
   if (value === undefined) return false;
   return pool.membership === undefined || value === pool.membership.value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMember, membershipDisagreements, SEED_MEMBERSHIP_VALUE } from '../../src/controller/membership.js';
+import { isMember, membershipDisagreements, SEED_MEMBERSHIP_VALUE } from '../../src/rules/node-membership.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 
