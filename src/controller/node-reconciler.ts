@@ -42,7 +42,8 @@ export class NodeWrites {
   }
 }
 
-export interface NodeReconcilerOptions {
+/** What both reconcilers work with: the API, the caches, and where they report. */
+export interface ReconcilerContext {
   readonly client: Api;
   readonly logger: Logger;
   readonly metrics: Metrics;
@@ -51,7 +52,11 @@ export interface NodeReconcilerOptions {
   readonly nodes: ReadonlyMap<string, NodeView>;
   /** The NodePool cache. */
   readonly pools: ReadonlyMap<string, PoolView>;
+  /** The Node writes in flight. */
   readonly writes: NodeWrites;
+}
+
+export interface NodeReconcilerOptions extends ReconcilerContext {
   /** {@link decide} with the controller's pools. */
   readonly decide: (node: NodeView) => Decision;
   /** Aborts when this process stops leading: no further request is sent then. */

@@ -4,14 +4,11 @@
  * keys any more. Answers when to look at the pool again ({@link Requeue}) instead of scheduling it itself.
  */
 import { NODEPOOL_PLURAL } from '../rules/vocabulary.js';
-import { MERGE_PATCH, METADATA_LIST, type Api } from '../kube/client.js';
-import { OWNED_ANNOTATION, ownerPools, parseOwned, type NodeView } from '../rules/node-view.js';
+import { MERGE_PATCH, METADATA_LIST } from '../kube/client.js';
+import { OWNED_ANNOTATION, ownerPools, parseOwned } from '../rules/node-view.js';
 import type { Manifest } from '../rules/manifest.js';
-import type { EventRecorder } from './events.js';
-import type { Logger } from './log.js';
-import type { Metrics } from './metrics.js';
 import { FINALIZER, NODEPOOLS_PATH, type PoolStatus, type PoolView } from './model.js';
-import type { NodeWrites } from './node-reconciler.js';
+import type { ReconcilerContext } from './node-reconciler.js';
 import type { PoolIndex } from './pool-index.js';
 import { cleanupPending, statusWrite } from './pool-status.js';
 import type { Requeue } from './requeue.js';
@@ -19,17 +16,8 @@ import type { Requeue } from './requeue.js';
 /** How often a deleting pool waiting for Nodes outside the selector looks again (they send no events here). */
 export const CLEANUP_RECHECK_MS = 30_000;
 
-export interface PoolReconcilerOptions {
-  readonly client: Api;
-  readonly logger: Logger;
-  readonly metrics: Metrics;
-  readonly events: EventRecorder;
-  /** The Node cache. */
-  readonly nodes: ReadonlyMap<string, NodeView>;
-  /** The NodePool cache. */
-  readonly pools: ReadonlyMap<string, PoolView>;
+export interface PoolReconcilerOptions extends ReconcilerContext {
   readonly index: PoolIndex;
-  readonly writes: NodeWrites;
   /** The label selector of both caches. @default - none: the caches see every Node */
   readonly selector?: string;
   /** How soon a pool waiting for its Nodes' writes to show looks again. */
