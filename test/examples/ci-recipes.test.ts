@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../support/tmp.js';
 import { githubJobs, gitlabJobs, runPipeline, type Post, type StepResult } from './ci-runner.js';
@@ -10,10 +10,13 @@ import { githubJobs, gitlabJobs, runPipeline, type Post, type StepResult } from 
  * repository made here: charts/, a rendered dist/, specforge installed in node_modules (this checkout, its
  * bin/specforge.js, built into lib/), and a pull request on top of `main`. Every `specforge` call is the real
  * command line with its real exit codes. The only thing faked is the network call that posts the comment (`gh`,
- * `curl`): a stub records what it would post.
+ * `curl`): a stub records what it would post. Not run, but stood for by that repository: the `uses:` steps (it is
+ * the checkout, with history; Node.js is the one running this test) and `npm ci` (specforge is linked in its
+ * node_modules as an install leaves it). Needs lib/ built (`npx tsc -p tsconfig.build.json`; `npm test` does).
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const GITHUB = readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8');
 const TIMEOUT = 120_000;
@@ -48,6 +51,7 @@ function gitopsRepository(): { dir: string; git: (...args: string[]) => string; 
     'README.md': '# cluster config\n',
     'charts/shop/web.yaml': WEB,
   });
+  expect(existsSync(join(ROOT, 'lib/cli.js')), 'lib/ is built (npx tsc -p tsconfig.build.json)').toBe(true);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules/specforge'));
   symlinkSync('../specforge/bin/specforge.js', join(dir, 'node_modules/.bin/specforge'));
@@ -296,6 +300,81 @@ describe('the CI recipes of examples/ci/', () => {
       const gl = runGitlab(repo.dir, base);
       expect(gl.codes).toEqual({ 'specforge-check/specforge-check': 0, 'specforge-diff/specforge-diff': 1 });
       expect(gl.posts).toEqual([]);
+    },
+  );
+});
+
+/** The README's subsection on the recipes, up to the next section. */
+function readmeCiSection(): string {
+  const start = README.indexOf('### CI: the gate and the PR comment');
+  expect(start, 'the README has the subsection').toBeGreaterThan(-1);
+  const end = README.indexOf('\n## ', start);
+  return README.slice(start, end === -1 ? undefined : end);
+}
+
+describe("the README's CI lines", () => {
+  it('link both recipes, and show the exit-code handling both recipes run', () => {
+    const section = readmeCiSection();
+    expect(section).toContain('(examples/ci/github-actions.yml)');
+    expect(section).toContain('(examples/ci/gitlab-ci.yml)');
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(3);
+    const context = {
+      'github.event.pull_request.base.sha': 'x',
+      'github.event.pull_request.number': '1',
+      'github.token': 't',
+    };
+    const diffSteps = [
+      { script: githubJobs(GITHUB, context)[1]?.steps[0]?.script ?? '', base: '$BASE_SHA' },
+      { script: gitlabJobs(GITLAB)[1]?.steps[0]?.script ?? '', base: '$CI_MERGE_REQUEST_DIFF_BASE_SHA' },
+    ];
+    for (const { script, base } of diffSteps) {
+      const recipe = script.split('\n').map((l) => l.trim());
+      for (const line of lines) expect(recipe, line).toContain(line.replace('$BASE_SHA', base));
+    }
+  });
+
+  it(
+    'that write comment.md survive bash -e when objects differ, and fail on a usage error',
+    { timeout: TIMEOUT },
+    () => {
+      const flat = README.replace(/\n/g, ' ');
+      const inline = [...flat.matchAll(/`(npx specforge diff [^`]*> comment\.md[^`]*)`/g)].map(
+        (m) => m[1] ?? '',
+      );
+      const block = /```sh\n([\s\S]*?)```/.exec(readmeCiSection())?.[1] ?? '';
+      const commands = [...inline, block];
+      expect(inline.length).toBeGreaterThan(0);
+      const pr = pullRequest((dir, specforge) => {
+        editWeb(dir, 'replicas: 2', 'replicas: 3');
+        expect(specforge('render').code).toBe(0);
+      });
+      pr.git('update-ref', 'refs/remotes/origin/main', pr.base);
+      const bash = (command: string, baseSha: string) => {
+        const env = {
+          ...process.env,
+          PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
+          BASE_SHA: baseSha,
+        };
+        const r = spawnSync('bash', ['-eo', 'pipefail', '-c', command], {
+          cwd: pr.dir,
+          env,
+          encoding: 'utf8',
+        });
+        return { code: r.status, comment: readFileSync(join(pr.dir, 'comment.md'), 'utf8') };
+      };
+      for (const command of commands) {
+        expect(bash(command, pr.base), command).toEqual({
+          code: 0,
+          comment: expect.stringMatching(/^### specforge diff: 1 object differs/),
+        });
+      }
+      pr.git('update-ref', '-d', 'refs/remotes/origin/main'); // a clone without the base: diff exits 2
+      for (const command of commands) expect(bash(command, 'f'.repeat(40)).code, command).not.toBe(0);
     },
   );
 });
