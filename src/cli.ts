@@ -12,6 +12,11 @@ import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
 import { runAdopt } from './migrate/adopt/command.js';
 import { runImport } from './migrate/import/command.js';
+import { IMPORT_USAGE } from './migrate/import/args.js';
+import { ADOPT_USAGE } from './migrate/adopt/args.js';
+import { DIFF_USAGE } from './diff/command.js';
+import { CHECK_USAGE, RENDER_USAGE, USAGE, usageHint, VALIDATE_USAGE } from './cli/usage.js';
+import { packageVersion } from './cli/version.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;
@@ -21,25 +26,7 @@ export const EXIT_USAGE = 2;
 /** Where the command writes (src/util/io.ts), injectable so tests capture output. */
 export type { Io };
 
-export const USAGE = `Usage: specforge <command> [options]
-
-Commands:
-  render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
-  validate [CHARTS_DIR]             check the specs and their wiring; write nothing
-  check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
-    --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
-                                    Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
-  diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
-                                    review a change object by object, against DIR (default: dist) or a git
-                                    revision; exit 1 when objects differ (specforge diff --help)
-  import --chart DIR (-n NS ... | -A)  write a spec file per live seed-operator resource, with adoption pins, and
-                                    report what adoption does with each object (specforge import --help)
-  adopt plan|apply --chart DIR --field-manager NAME --operator NS/NAME
-                                    take a stopped seed operator's objects over for the GitOps tool, with no
-                                    restart and no deletion (specforge adopt --help)
-  controller [flags]                run the NodePool controller (specforge controller --help)
-
-Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
+export { USAGE } from './cli/usage.js';
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -54,34 +41,72 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const { runController } = await import('./controller/main.js');
     return runController(args);
   },
-  help: async (_args, io) => {
-    io.out(USAGE);
-    return EXIT_OK;
-  },
+};
+
+/** Each command's own usage: `specforge <command> --help`, `specforge help <command>`. */
+const HELP: Readonly<Record<string, () => Promise<string>>> = {
+  render: async () => RENDER_USAGE,
+  validate: async () => VALIDATE_USAGE,
+  check: async () => CHECK_USAGE,
+  diff: async () => DIFF_USAGE,
+  import: async () => IMPORT_USAGE,
+  adopt: async () => ADOPT_USAGE,
+  controller: async () => (await import('./controller/main.js')).CONTROLLER_USAGE,
 };
 
 /** The command line: the only place that reads argv and decides the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
-  const command =
-    name === '--help' || name === '-h' ? COMMANDS.help : name === undefined ? undefined : COMMANDS[name];
+  // Own keys only: `specforge constructor` is an unknown command, not Object's constructor.
+  const known = name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined;
   try {
-    if (command === undefined) {
+    if (name === '--version' || name === '-V' || name === 'version') {
+      io.out(packageVersion());
+      return EXIT_OK;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') return await printHelp(rest, io);
+    const command = known === undefined ? undefined : COMMANDS[known];
+    if (known === undefined || command === undefined) {
       throw new UsageError(
         name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`,
       );
     }
+    if (asksHelp(rest)) return await printHelp([known], io);
     return await command(rest, io);
   } catch (e) {
-    return reportFailure(e, io);
+    return reportFailure(e, io, known);
   }
 }
 
-/** A failure as one sentence and an exit code: 2 for how specforge was called, else 1. Never a stack trace. */
-function reportFailure(e: unknown, io: Io): number {
+/** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+/** `specforge help [COMMAND]`: the command's own usage, or the general one. */
+async function printHelp(args: readonly string[], io: Io): Promise<number> {
+  const [name, ...extra] = args;
+  if (name === undefined) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const usage = Object.hasOwn(HELP, name) ? HELP[name] : undefined;
+  if (usage === undefined) throw new UsageError(`help: unknown command ${JSON.stringify(name)}`);
+  if (extra.length > 0) throw new UsageError(`help takes one command, got ${JSON.stringify(extra[0])}`);
+  io.out((await usage()).trimEnd());
+  return EXIT_OK;
+}
+
+/**
+ * A failure as one sentence and an exit code: 2 for how specforge was called, else 1. Never a stack trace. A usage
+ * error says where the usage is (`command`'s, or specforge's when the command is unknown), unless only its own
+ * sentence helps (an unusable place, a git revision that does not exist).
+ */
+function reportFailure(e: unknown, io: Io, command: string | undefined): number {
   if (e instanceof UsageError || isParseArgsError(e)) {
-    const usage = e instanceof UsageError && !e.showUsage ? '' : `\n\n${USAGE}`;
-    io.err(`specforge: ${(e as Error).message}${usage}`);
+    const hint = e instanceof UsageError && !e.showUsage ? '' : `\n${usageHint(command)}`;
+    io.err(`specforge: ${(e as Error).message}${hint}`);
     return EXIT_USAGE;
   }
   io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
@@ -91,7 +116,6 @@ function reportFailure(e: unknown, io: Io): number {
 interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
-  readonly help: boolean;
   readonly gitops: GitopsTool[];
 }
 
@@ -101,7 +125,6 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
       gitops: { type: 'string', multiple: true },
     },
   });
@@ -113,7 +136,6 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
   return {
     chartsDir: positionals[0] ?? 'charts',
     outDir: values.out ?? 'dist',
-    help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
   };
 }
@@ -123,11 +145,7 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, help, gitops } = parseRenderArgs(command, args);
-  if (help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
+  const { chartsDir, outDir, gitops } = parseRenderArgs(command, args);
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
   if (command === 'render') refuseCdk8sOutput(outDir);
   const result = await renderContained(chartsDir, gitops);
