@@ -60,22 +60,29 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   // Own keys only: `specforge constructor` is an unknown command, not Object's constructor.
   const known = name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined;
   try {
-    if (name === '--version' || name === '-V' || name === 'version') {
-      io.out(packageVersion());
-      return EXIT_OK;
-    }
-    if (name === '--help' || name === '-h' || name === 'help') return await printHelp(rest, io);
-    const command = known === undefined ? undefined : COMMANDS[known];
-    if (known === undefined || command === undefined) {
-      throw new UsageError(
-        name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`,
-      );
-    }
-    if (asksHelp(rest)) return await printHelp([known], io);
-    return await command(rest, io);
+    return await dispatch(name, known, rest, io);
   } catch (e) {
     return reportFailure(e, io, known);
   }
+}
+
+/** `--version`, `--help`, `help COMMAND`, `COMMAND --help`, or the command `known` itself. */
+async function dispatch(
+  name: string | undefined,
+  known: string | undefined,
+  rest: readonly string[],
+  io: Io,
+): Promise<number> {
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(packageVersion());
+    return EXIT_OK;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') return printHelp(rest, io);
+  const command = known === undefined ? undefined : COMMANDS[known];
+  if (known === undefined || command === undefined)
+    throw new UsageError(name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`);
+  if (asksHelp(rest)) return printHelp([known], io);
+  return command(rest, io);
 }
 
 /** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
