@@ -7,6 +7,7 @@ import type { RenderResult } from './render/render.js';
 import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
+import { chartsDirArgument, nonEmptyValue } from './util/flag-values.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
@@ -141,8 +142,8 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     throw new UsageError('validate writes nothing: --out does not apply');
   }
   return {
-    chartsDir: positionals[0] ?? 'charts',
-    outDir: values.out ?? 'dist',
+    chartsDir: chartsDirArgument(positionals[0]),
+    outDir: values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory'),
     gitops: gitopsToolsOption(values.gitops ?? []),
   };
 }

@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from './support/tmp.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SYNTH = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-).scripts.synth;
+const SYNTH = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { synth: string } })
+  .scripts.synth;
 
 /** Runs `command` in a cdk8s project whose app only makes its output directory, with the registry unreachable. */
 function offline(command: string): { status: number | null; output: string } {
