@@ -1,11 +1,13 @@
 /**
- * `npm run synth` on a machine that cannot reach the npm registry: cdk8s-cli's update check must not run (offline
- * it prints a Node.js stack trace from the child process that fetches the latest version). The test runs the
- * script's own `cdk8s synth` line, with a home of its own (no cached answer in ~/.cdk8s-cli.version) and every
+ * `npm run synth` prints no Node.js stack trace: not on a machine that cannot reach the npm registry (cdk8s-cli's
+ * update check fetches the latest version in a child process, which prints its stack trace offline), and not when a
+ * spec is wrong (cdk8s-cli prints the stack of "command returned a non-zero exit code" when its app fails). The tests
+ * run the script's own line after the build, in a project of the repository's bin/, lib/ (built), node_modules and
+ * cdk8s.yaml with charts of their own, with a home of its own (no cached answer in ~/.cdk8s-cli.version) and every
  * HTTP request sent to a port where nothing listens.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from './support/tmp.js';
@@ -13,18 +15,28 @@ import { tempDir, writeFiles } from './support/tmp.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SYNTH = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { synth: string } })
   .scripts.synth;
+const BUILD = 'npm run build && ';
+const SPEC =
+  'apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n  image: hello:1\n';
 
-/** Runs `command` in a cdk8s project whose app only makes its output directory, with the registry unreachable. */
-function offline(command: string): { status: number | null; output: string } {
+/** A project like the repository, with `spec` as its one chart's spec. */
+function project(spec: string): string {
   const dir = writeFiles(tempDir(), {
-    'cdk8s.yaml': 'language: typescript\napp: node app.cjs\noutput: out\n',
-    'app.cjs': "require('node:fs').mkdirSync('out', { recursive: true });\n",
+    'charts/hello/hello.yaml': spec,
+    'cdk8s.yaml': readFileSync(join(ROOT, 'cdk8s.yaml'), 'utf8'),
   });
+  for (const entry of ['bin', 'lib', 'node_modules', 'package.json'])
+    symlinkSync(join(ROOT, entry), join(dir, entry));
+  return dir;
+}
+
+/** Runs `command` in `dir`, as `npm run` would, with the npm registry out of reach. */
+function offline(dir: string, command: string): { status: number | null; output: string } {
   const unreachable = 'http://127.0.0.1:9';
   const r = spawnSync('sh', ['-c', command], {
     cwd: dir,
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: 180_000,
     env: {
       ...process.env,
       HOME: dir,
@@ -43,22 +55,32 @@ function offline(command: string): { status: number | null; output: string } {
 }
 
 describe('npm run synth', () => {
-  const cdk8s = /(?:^|&&\s*)(cdk8s synth[^&]*)$/.exec(SYNTH)?.[1]?.trim();
+  const afterBuild = SYNTH.startsWith(BUILD) ? SYNTH.slice(BUILD.length) : SYNTH;
 
-  it('runs cdk8s synth last, after the build', () => {
-    expect(SYNTH).toMatch(/^npm run build && cdk8s synth\b/);
-    expect(cdk8s).toBeDefined();
+  it('builds, then runs cdk8s synth through cdk8s.yaml', () => {
+    expect(SYNTH.startsWith(BUILD)).toBe(true);
+    expect(afterBuild).toMatch(/(^|&& )cdk8s synth\b[^&]*$/);
   });
 
-  it('prints no Node.js stack trace when the npm registry cannot be reached', () => {
-    // The same setup without the script's flags shows the failure this guards against, so the registry really is
-    // out of reach here.
-    const unguarded = offline('cdk8s synth');
-    expect(unguarded.output).toMatch(/\n\s+at /);
-    const r = offline(cdk8s ?? 'cdk8s synth');
+  it('renders into dist/ offline, with no Node.js stack trace and no word of a cdk8s-cli upgrade', () => {
+    const dir = project(SPEC);
+    // cdk8s synth without the script's flags shows the failure guarded against: the registry really is out of reach.
+    expect(offline(dir, 'cdk8s synth').output).toMatch(/\n\s+at /);
+    const r = offline(dir, afterBuild);
     expect(r.status, r.output).toBe(0);
     expect(r.output).toContain('Synthesizing application');
     expect(r.output).not.toMatch(/\n\s+at /);
     expect(r.output).not.toContain('new version');
+    expect(existsSync(join(dir, 'dist/hello/podroute.hello.yaml'))).toBe(true);
+  });
+
+  it('names the wrong spec and stops, with no Node.js stack trace', () => {
+    const dir = project(SPEC.replace('image: hello:1', 'image: hello:1\n  replicas: many'));
+    expect(offline(dir, 'cdk8s synth --no-check-upgrade').output).toMatch(/\n\s+at /);
+    const r = offline(dir, afterBuild);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/charts\/hello\/hello\.yaml:\d+:\d+ \(document 1\) spec\.replicas: expected /);
+    expect(r.output).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
   });
 });
