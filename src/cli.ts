@@ -74,7 +74,7 @@ async function dispatch(
   rest: readonly string[],
   io: Io,
 ): Promise<number> {
-  if (name === '--version' || name === '-V' || name === 'version') {
+  if (name === '--version' || name === '-V') {
     io.out(packageVersion());
     return EXIT_OK;
   }
@@ -95,7 +95,7 @@ function asksHelp(args: readonly string[]): boolean {
 /** `specforge help [COMMAND]`: the command's own usage, or the general one. */
 async function printHelp(args: readonly string[], io: Io): Promise<number> {
   const [name, ...extra] = args;
-  if (name === undefined) {
+  if (name === undefined || name === '--help' || name === '-h') {
     io.out(USAGE);
     return EXIT_OK;
   }

@@ -122,7 +122,7 @@ describe('specforge command line', () => {
   });
 
   it("prints the general help, naming --version and each command's --help, with exit 0", async () => {
-    for (const argv of [['--help'], ['-h'], ['help']]) {
+    for (const argv of [['--help'], ['-h'], ['help'], ['help', '--help']]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
       expect(r.out).toContain('render [CHARTS_DIR] [--out DIR]');
