@@ -17,6 +17,21 @@ export const ROOMS = {
   kube: ['rules', 'util'],
   controller: ['kube', 'rules', 'util'],
   migrate: ['kube', 'rules', 'specs', 'render', 'output', 'util'],
+  /** The command line's parts beside src/cli.ts (usage texts, --version): like the top level, above every room. */
+  cli: [
+    'rules',
+    'specs',
+    'constructs',
+    'imports',
+    'output',
+    'gitops',
+    'render',
+    'diff',
+    'kube',
+    'controller',
+    'migrate',
+    'util',
+  ],
 };
 
 /**

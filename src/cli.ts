@@ -7,11 +7,17 @@ import type { RenderResult } from './render/render.js';
 import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
+import { chartsDirArgument, nonEmptyValue } from './util/flag-values.js';
 import { escapeTerminal } from './diff/escape.js';
 import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { runDiff } from './diff/command.js';
 import { runAdopt } from './migrate/adopt/command.js';
 import { runImport } from './migrate/import/command.js';
+import { IMPORT_USAGE } from './migrate/import/args.js';
+import { ADOPT_USAGE } from './migrate/adopt/args.js';
+import { DIFF_USAGE } from './diff/command.js';
+import { CHECK_USAGE, RENDER_USAGE, USAGE, usageHint, VALIDATE_USAGE } from './cli/usage.js';
+import { packageVersion } from './cli/version.js';
 
 /** Exit codes of design §3. */
 export const EXIT_OK = 0;
@@ -21,25 +27,7 @@ export const EXIT_USAGE = 2;
 /** Where the command writes (src/util/io.ts), injectable so tests capture output. */
 export type { Io };
 
-export const USAGE = `Usage: specforge <command> [options]
-
-Commands:
-  render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
-  validate [CHARTS_DIR]             check the specs and their wiring; write nothing
-  check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
-    --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
-                                    Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
-  diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
-                                    review a change object by object, against DIR (default: dist) or a git
-                                    revision; exit 1 when objects differ (specforge diff --help)
-  import --chart DIR (-n NS ... | -A)  write a spec file per live seed-operator resource, with adoption pins, and
-                                    report what adoption does with each object (specforge import --help)
-  adopt plan|apply --chart DIR --field-manager NAME --operator NS/NAME
-                                    take a stopped seed operator's objects over for the GitOps tool, with no
-                                    restart and no deletion (specforge adopt --help)
-  controller [flags]                run the NodePool controller (specforge controller --help)
-
-Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
+export { USAGE } from './cli/usage.js';
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -54,34 +42,79 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const { runController } = await import('./controller/main.js');
     return runController(args);
   },
-  help: async (_args, io) => {
-    io.out(USAGE);
-    return EXIT_OK;
-  },
+};
+
+/** Each command's own usage: `specforge <command> --help`, `specforge help <command>`. */
+const HELP: Readonly<Record<string, () => Promise<string>>> = {
+  render: async () => RENDER_USAGE,
+  validate: async () => VALIDATE_USAGE,
+  check: async () => CHECK_USAGE,
+  diff: async () => DIFF_USAGE,
+  import: async () => IMPORT_USAGE,
+  adopt: async () => ADOPT_USAGE,
+  controller: async () => (await import('./controller/main.js')).CONTROLLER_USAGE,
 };
 
 /** The command line: the only place that reads argv and decides the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
-  const command =
-    name === '--help' || name === '-h' ? COMMANDS.help : name === undefined ? undefined : COMMANDS[name];
+  // Own keys only: `specforge constructor` is an unknown command, not Object's constructor.
+  const known = name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined;
   try {
-    if (command === undefined) {
-      throw new UsageError(
-        name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`,
-      );
-    }
-    return await command(rest, io);
+    return await dispatch(name, known, rest, io);
   } catch (e) {
-    return reportFailure(e, io);
+    return reportFailure(e, io, known);
   }
 }
 
-/** A failure as one sentence and an exit code: 2 for how specforge was called, else 1. Never a stack trace. */
-function reportFailure(e: unknown, io: Io): number {
+/** `--version`, `--help`, `help COMMAND`, `COMMAND --help`, or the command `known` itself. */
+async function dispatch(
+  name: string | undefined,
+  known: string | undefined,
+  rest: readonly string[],
+  io: Io,
+): Promise<number> {
+  if (name === '--version' || name === '-V') {
+    io.out(packageVersion());
+    return EXIT_OK;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') return printHelp(rest, io);
+  const command = known === undefined ? undefined : COMMANDS[known];
+  if (known === undefined || command === undefined)
+    throw new UsageError(name === undefined ? 'missing command' : `unknown command ${JSON.stringify(name)}`);
+  if (asksHelp(rest)) return printHelp([known], io);
+  return command(rest, io);
+}
+
+/** `--help` or `-h` among a command's arguments (before a `--` that ends the options). */
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+/** `specforge help [COMMAND]`: the command's own usage, or the general one. */
+async function printHelp(args: readonly string[], io: Io): Promise<number> {
+  const [name, ...extra] = args;
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const usage = Object.hasOwn(HELP, name) ? HELP[name] : undefined;
+  if (usage === undefined) throw new UsageError(`help: unknown command ${JSON.stringify(name)}`);
+  if (extra.length > 0) throw new UsageError(`help takes one command, got ${JSON.stringify(extra[0])}`);
+  io.out((await usage()).trimEnd());
+  return EXIT_OK;
+}
+
+/**
+ * A failure as one sentence and an exit code: 2 for how specforge was called, else 1. Never a stack trace. A usage
+ * error says where the usage is (`command`'s, or specforge's when the command is unknown), unless only its own
+ * sentence helps (an unusable place, a git revision that does not exist).
+ */
+function reportFailure(e: unknown, io: Io, command: string | undefined): number {
   if (e instanceof UsageError || isParseArgsError(e)) {
-    const usage = e instanceof UsageError && !e.showUsage ? '' : `\n\n${USAGE}`;
-    io.err(`specforge: ${(e as Error).message}${usage}`);
+    const hint = e instanceof UsageError && !e.showUsage ? '' : `\n${usageHint(command)}`;
+    io.err(`specforge: ${(e as Error).message}${hint}`);
     return EXIT_USAGE;
   }
   io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
@@ -91,7 +124,6 @@ function reportFailure(e: unknown, io: Io): number {
 interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
-  readonly help: boolean;
   readonly gitops: GitopsTool[];
 }
 
@@ -101,7 +133,6 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
       gitops: { type: 'string', multiple: true },
     },
   });
@@ -111,9 +142,8 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     throw new UsageError('validate writes nothing: --out does not apply');
   }
   return {
-    chartsDir: positionals[0] ?? 'charts',
-    outDir: values.out ?? 'dist',
-    help: values.help === true,
+    chartsDir: chartsDirArgument(positionals[0]),
+    outDir: values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory'),
     gitops: gitopsToolsOption(values.gitops ?? []),
   };
 }
@@ -123,11 +153,7 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, help, gitops } = parseRenderArgs(command, args);
-  if (help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
+  const { chartsDir, outDir, gitops } = parseRenderArgs(command, args);
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
   if (command === 'render') refuseCdk8sOutput(outDir);
   const result = await renderContained(chartsDir, gitops);

@@ -14,7 +14,8 @@ const scratch = process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out';
 const result = await renderContained('charts');
 if (result.errors.length > 0) {
   for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
-  process.stderr.write(`specforge: ${result.errors.length} errors; dist left unchanged.\n`);
+  const n = result.errors.length;
+  process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
   process.exit(1);
 }
 const outcome = writeDist('dist', result.files);

@@ -57,6 +57,14 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('import-x/no-restricted-paths');
   });
 
+  it("refuse a room importing the command line's parts (src/cli/)", async () => {
+    const hits = await rulesHit(
+      'src/render/planted.ts',
+      "import { USAGE } from '../cli/usage.js';\nexport const u = USAGE;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('refuse cdk8s in the controller, which runs without it', async () => {
     const hits = await rulesHit(
       'src/controller/planted.ts',

@@ -244,7 +244,10 @@ export async function startController(options: ControllerOptions = {}): Promise<
   };
 }
 
-const USAGE = `Usage: specforge controller [options]
+/** `specforge controller --help`. */
+export const CONTROLLER_USAGE = `Usage: specforge controller [options]
+
+Runs the NodePool controller until SIGTERM or SIGINT: labels and taints the Nodes of each NodePool.
 
   --kubeconfig PATH        kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)
   --namespace NS           namespace of the leader-election Lease (default specforge-system)
@@ -256,6 +259,8 @@ const USAGE = `Usage: specforge controller [options]
   --workers N              concurrent reconciles, ${MIN_WORKERS}-${MAX_WORKERS} (default 8)
   --selector SELECTOR      only Nodes and NodePools matching this label selector (e.g. shard=a,tier!=x)
   --log-level LEVEL        debug|info|warn|error (default info)
+
+Exit codes: 0 stopped gracefully, 1 failed or lost its Lease (the kubelet restarts it), 2 usage error.
 `;
 
 /** Inclusive bounds of each numeric flag. */
@@ -353,11 +358,13 @@ export async function runController(argv: readonly string[]): Promise<number> {
   try {
     options = parseControllerArgs(argv);
   } catch (err) {
-    process.stderr.write(`specforge controller: ${(err as Error).message}\n\n${USAGE}`);
+    process.stderr.write(
+      `specforge controller: ${(err as Error).message}\nRun 'specforge controller --help' for usage.\n`,
+    );
     return 2;
   }
   if (options.help === true) {
-    process.stdout.write(USAGE);
+    process.stdout.write(CONTROLLER_USAGE);
     return 0;
   }
   let handle: ControllerHandle;

@@ -9,6 +9,7 @@ import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../rules/problem-format.js';
 import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';
+import { chartsDirArgument, nonEmptyValue } from '../util/flag-values.js';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
 import { escapeTerminal } from './escape.js';
@@ -110,8 +111,8 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
   if (values.against !== undefined && values.out !== undefined)
     throw new UsageError('--against compares two renders of the charts: --out does not apply');
   return {
-    chartsDir: positionals[0] ?? 'charts',
-    outDir: values.out ?? 'dist',
+    chartsDir: chartsDirArgument(positionals[0]),
+    outDir: values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory'),
     ...(values.against === undefined ? {} : { against: values.against }),
     format,
     delivery: deliveryOf(format, values),

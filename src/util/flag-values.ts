@@ -51,3 +51,16 @@ export function nonEmptyValue(flag: string, value: string, what: string): string
     );
   return value;
 }
+
+/**
+ * The CHARTS_DIR argument of render, validate, check and diff: `charts` when left out. An empty one (`"$CHARTS"`
+ * with the variable unset) is a usage error, not the working directory.
+ */
+export function chartsDirArgument(value: string | undefined): string {
+  if (value === undefined) return 'charts';
+  if (value === '')
+    throw new UsageError(
+      'CHARTS_DIR "" is empty: expected the charts directory. Is a shell variable unset? Leave it out to mean charts.',
+    );
+  return value;
+}

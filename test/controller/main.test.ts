@@ -13,10 +13,12 @@ describe('runController', () => {
     vi.restoreAllMocks();
   });
 
-  it('returns 2 and prints the usage for an unknown flag', async () => {
+  it('returns 2 for an unknown flag, with what was wrong and where its usage is, not the usage itself', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await runController(['--nope'])).toBe(2);
-    expect(String(err.mock.calls[0]?.[0])).toContain('Usage: specforge controller');
+    expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe(
+      "specforge controller: Unknown option '--nope'\nRun 'specforge controller --help' for usage.\n",
+    );
   });
 
   it('returns 2 for a malformed number or boolean', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { namespaceValue, nonEmptyValue, objectNameValue } from '../../src/util/flag-values.js';
+import {
+  chartsDirArgument,
+  namespaceValue,
+  nonEmptyValue,
+  objectNameValue,
+} from '../../src/util/flag-values.js';
 import { UsageError } from '../../src/util/usage-error.js';
 
 describe('flag values checked as the API server checks names', () => {
@@ -32,5 +37,12 @@ describe('flag values checked as the API server checks names', () => {
   it('refuses an empty path or context, and keeps any other', () => {
     expect(() => nonEmptyValue('--kubeconfig', '', 'a kubeconfig file')).toThrow(/--kubeconfig "" is empty/);
     expect(nonEmptyValue('--kubeconfig', 'k', 'a kubeconfig file')).toBe('k');
+  });
+
+  it('takes charts for a CHARTS_DIR left out, refuses an empty one, and keeps any other', () => {
+    expect(chartsDirArgument(undefined)).toBe('charts');
+    expect(() => chartsDirArgument('')).toThrow(UsageError);
+    expect(() => chartsDirArgument('')).toThrow(/^CHARTS_DIR "" is empty: expected the charts directory/);
+    expect(chartsDirArgument('deploy/charts')).toBe('deploy/charts');
   });
 });

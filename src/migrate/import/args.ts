@@ -15,9 +15,15 @@ their resource's spec, and the Nodes whose NodePool membership the old and the n
 Each file is named <kind>_<group>_<namespace>_<name>.yaml and starts with a line recording what import wrote. A
 re-import replaces a file only while it is unchanged since: a file the team edited, one import did not write, or a
 link is named and nothing is written (exit 1), unless --force. Import never deletes a file and never follows a link.
--n takes a namespace name (an empty one is a usage error); --all-namespaces means every namespace.
+  --chart DIR             the chart to write the spec files into
+  -n, --namespace NS      read the resources of NS (repeatable; an empty name is a usage error)
+  -A, --all-namespaces    read the resources of every namespace
+  --kubeconfig FILE       the kubeconfig (default: as kubectl finds it: KUBECONFIG, ~/.kube/config, in-cluster)
+  --context NAME          the kubeconfig's context to use (default: its current-context)
+  --format text|json      the report for a person or a program (default: text)
+  --force                 replace files the team edited since import wrote them
 
-Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage.`;
+Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage error.`;
 
 /** The flags of one run. */
 export interface ImportArgs extends ConnectionFlags {

@@ -1,0 +1,67 @@
+/**
+ * The help texts of the command line: the general one (`specforge --help`), one per render command (`specforge
+ * render --help`, `validate --help`, `check --help`), and the short pointer a usage error ends with. The other
+ * commands keep their usage beside their flags (src/diff/command.ts, src/migrate/import/args.ts,
+ * src/migrate/adopt/args.ts, src/controller/main.ts). Pure text.
+ */
+
+export const USAGE = `Usage: specforge <command> [options]
+
+Commands:
+  render [CHARTS_DIR] [--out DIR]   render charts (default: charts) into DIR (default: dist), all or nothing
+  validate [CHARTS_DIR]             check the specs and their wiring; write nothing
+  check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
+    --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
+                                    Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
+  diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
+                                    review a change object by object, against DIR (default: dist) or a git
+                                    revision; exit 1 when objects differ
+  import --chart DIR (-n NS ... | -A)  write a spec file per live seed-operator resource, with adoption pins, and
+                                    report what adoption does with each object
+  adopt plan|apply --chart DIR --field-manager NAME --operator NS/NAME
+                                    take a stopped seed operator's objects over for the GitOps tool, with no
+                                    restart and no deletion
+  controller [flags]                run the NodePool controller
+
+Options:
+  -h, --help                        this help; \`specforge <command> --help\` (or \`specforge help <command>\`)
+                                    prints the command's own flags, defaults and exit codes
+  -V, --version                     print the version of specforge
+
+Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
+
+const GITOPS_FLAG = `  --gitops TOOLS     also generate an Argo CD Application (argocd) and/or a Flux Kustomization (flux) per chart,
+                     into DIR/_argocd, DIR/_flux; comma-separated or repeated (see charts/gitops.yaml)`;
+
+export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [--gitops argocd,flux]
+
+Renders every chart under CHARTS_DIR (default: charts) into DIR (default: dist), all or nothing: when any spec
+is wrong, every problem is printed (file, line, field, expected, found) and DIR is left exactly as it was. Files
+whose bytes would not change are not touched.
+  -o, --out DIR      where the manifests go (default: dist); not inside CHARTS_DIR
+${GITOPS_FLAG}
+
+Exit codes: 0 rendered (or already up to date), 1 invalid input (DIR unchanged), 2 usage error.`;
+
+export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux]
+
+Checks every spec under CHARTS_DIR (default: charts) and the wiring between them, as render does, and writes
+nothing. Every problem is printed together.
+${GITOPS_FLAG}
+
+Exit codes: 0 valid, 1 invalid input, 2 usage error.`;
+
+export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux]
+
+The CI drift gate: renders CHARTS_DIR (default: charts) in memory and compares it with DIR (default: dist), file
+by file. Writes nothing. When DIR is stale, prints a unified diff of every file that differs (a Secret's lines
+are not printed) and the command that brings DIR up to date.
+  -o, --out DIR      the rendered manifests to check (default: dist)
+${GITOPS_FLAG}
+
+Exit codes: 0 DIR matches the charts, 1 DIR is out of date (or invalid input), 2 usage error.`;
+
+/** The line a usage error ends with: where the usage of `command` (or of specforge) is. */
+export function usageHint(command?: string): string {
+  return `Run 'specforge ${command === undefined ? '' : `${command} `}--help' for usage.`;
+}
