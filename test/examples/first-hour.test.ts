@@ -21,7 +21,7 @@ import { tempDir } from '../support/tmp.js';
 /**
  * The first hour of a new user, from the README's own text. A `git clone` of this repository's HEAD into an empty
  * folder is packed (`npm pack`); then, in a fresh, empty project outside it, on the oldest Node the package's
- * `engines` allows and on Node 24, every block the README marks `<!-- first-hour: SCENARIO -->` is followed in the
+ * `engines` allows and on Node 24, made by `npm init -y`, every block the README marks `<!-- first-hour: SCENARIO -->` is followed in the
  * README's order: a block whose first line names a file is written there, an `sh` block's commands are run one by one
  * with bash (the tarball's real path in place of `/path/to/specforge-0.1.0.tgz`). Scenario `repo` is a GitOps
  * repository of one's own (specs, a chart module in TypeScript, render, check, diff), `cdk8s-app` the cdk8s app of
@@ -96,11 +96,12 @@ describe('a clone of the repository', () => {
   });
 });
 
-/** Follows the README's blocks of `scenario` in a fresh, empty project on `node`; returns the project and the runs. */
+/** Follows the README's blocks of `scenario` in a fresh project (`npm init -y`) on `node`; returns it and the runs. */
 function followReadme(scenario: string, node: NodeBinary): { project: string; runs: CommandRun[] } {
   const project = tempDir(`first-hour-${scenario}-`);
   const env = userEnv(node, ROOT);
-  const runs: CommandRun[] = [];
+  // A new project as npm makes it (npm 11 writes "type": "commonjs"): the README may not assume an ES module project.
+  const runs: CommandRun[] = [runCommand('npm init -y', project, env)];
   for (const block of BLOCKS.filter((b) => b.scenario === scenario)) {
     if (block.lang !== 'sh') writeBlockFile(project, block);
     else
