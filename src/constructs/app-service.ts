@@ -1,11 +1,10 @@
 import { Construct } from 'constructs';
-import type { V1ContainerPort } from '@kubernetes/client-node';
 import type { EnvVar, ResourceRequirements, ServicePort, WorkloadAdoptPins } from '../specs/types.js';
 import { pinnedWorkload } from './adopt.js';
 import { resolveCommon, type CommonProps } from './common.js';
 import { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
-import { derivedContainerPorts } from '../rules/ports.js';
+import { derivedContainerPorts, type DerivedContainerPort } from '../rules/ports.js';
 
 /** Props of {@link AppService}: the spec fields of an AppService, plus {@link CommonProps}. */
 export interface AppServiceProps extends CommonProps {
@@ -68,6 +67,6 @@ export class AppService extends Construct {
 }
 
 /** Container ports of an AppService: see {@link derivedContainerPorts} for the rule. */
-export function containerPortsFor(ports: readonly ServicePort[]): V1ContainerPort[] {
+export function containerPortsFor(ports: readonly ServicePort[]): DerivedContainerPort[] {
   return derivedContainerPorts(ports).map((p) => ({ ...p }));
 }

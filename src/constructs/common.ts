@@ -1,9 +1,4 @@
-import type {
-  V1Container,
-  V1EnvVar,
-  V1PodSecurityContext,
-  V1ResourceRequirements,
-} from '@kubernetes/client-node';
+import type { V1Container, V1EnvVar, V1PodSecurityContext, V1ResourceRequirements } from './k8s-objects.js';
 import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { ResourceRequirements, SpecKind } from '../specs/types.js';

@@ -1,4 +1,4 @@
-import type { V1Ingress } from '@kubernetes/client-node';
+import type { V1Ingress } from './k8s-objects.js';
 import type { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
 import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';

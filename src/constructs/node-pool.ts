@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import type { V1RuntimeClass, V1Toleration } from '@kubernetes/client-node';
+import type { V1RuntimeClass, V1Toleration } from './k8s-objects.js';
 import type {
   AdoptMembership,
   AdoptNodeKeys,

@@ -1,10 +1,4 @@
-import type {
-  V1Container,
-  V1ContainerPort,
-  V1Deployment,
-  V1Service,
-  V1ServicePort,
-} from '@kubernetes/client-node';
+import type { V1Container, V1ContainerPort, V1Deployment, V1Service, V1ServicePort } from './k8s-objects.js';
 import type { Construct } from 'constructs';
 import { pinPortNames } from '../rules/ports.js';
 import type { EnvVar, ResourceRequirements } from '../specs/types.js';

@@ -6,9 +6,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { NodePoolController } from './controller.js';
-import { KubeClient, type Interceptor } from '../kube/client.js';
+import { KubeClient, type Interceptor, type KubeConfig } from '../kube/client.js';
 import { loadCredentials } from '../kube/credentials.js';
 import { LeaderElector } from './leader.js';
 import { jsonLogger, type Level, type Logger } from './log.js';
@@ -24,7 +23,7 @@ export const MIN_WORKERS = 1;
 export const MAX_WORKERS = 64;
 
 export interface ControllerOptions {
-  /** A loaded KubeConfig; wins over `kubeconfig`. */
+  /** A loaded `@kubernetes/client-node` KubeConfig; wins over `kubeconfig`. */
   readonly kubeConfig?: KubeConfig;
   /** Path of a kubeconfig file. @default - KUBECONFIG, ~/.kube/config, then in-cluster */
   readonly kubeconfig?: string;

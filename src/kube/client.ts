@@ -1,11 +1,11 @@
 /**
- * A small Kubernetes REST client on node:https, configured from `@kubernetes/client-node`'s KubeConfig (kubeconfig
- * file, KUBECONFIG, or in-cluster service account). The controller owns its requests and its watch streams, so it
+ * A small Kubernetes REST client on node:https, configured from credentials read as kubectl reads them
+ * (src/kube/credentials.ts: kubeconfig file, KUBECONFIG, or in-cluster service account) or from a
+ * `@kubernetes/client-node` KubeConfig the caller brings. The controller owns its requests and its watch streams, so it
  * can count every request, resume watches from a resourceVersion, and tell `410 Gone` from other failures.
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { realDelay, retryAfterMs, retryDelay, type Delay, type Random } from './backoff.js';
 import { consumeLines, type WatchEvent } from './watch-lines.js';
 
@@ -95,6 +95,15 @@ export interface Credentials {
   headers(): Promise<Record<string, string | string[]>>;
   /** `user:password` for basic auth, if configured. */
   readonly basicAuth?: string;
+}
+
+/**
+ * What {@link credentialsFromKubeConfig} uses of a `@kubernetes/client-node` KubeConfig, which is one: the client
+ * library is the caller's to install (specforge reads kubeconfig files itself, src/kube/credentials.ts).
+ */
+export interface KubeConfig {
+  getCurrentCluster(): { readonly server: string } | null;
+  applyToHTTPSOptions(opts: https.RequestOptions): Promise<void>;
 }
 
 /** Adapts a `@kubernetes/client-node` KubeConfig (exec plugins, auth providers, merged files) to {@link Credentials}. */

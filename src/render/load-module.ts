@@ -1,9 +1,9 @@
 import { existsSync, lstatSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
 import { entryError, inspect } from './chart-tree.js';
+import { importChartModule } from './import-module.js';
 import { messageOf, modulePlace } from './module-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 
@@ -34,15 +34,15 @@ export async function loadModule(
   }
   try {
     moduleStarted(file);
-    const mod = (await guardExit(() =>
-      withTimeout(import(pathToFileURL(resolve(file)).href), MODULE_TIMEOUT_MS, 'loading it'),
-    ).finally(moduleEnded)) as { default?: unknown };
-    if (typeof mod.default === 'function') return { module: mod.default as ChartModule, moduleFile: file };
+    const exported = await guardExit(() =>
+      withTimeout(importChartModule(file), MODULE_TIMEOUT_MS, 'loading it'),
+    ).finally(moduleEnded);
+    if (typeof exported === 'function') return { module: exported as ChartModule, moduleFile: file };
     errors.push({
       file,
       path: 'default export',
       expected: 'a function (chart) => void',
-      found: typeof mod.default,
+      found: typeof exported,
     });
   } catch (e) {
     errors.push({

@@ -1,6 +1,6 @@
 /**
  * The seed operators as test fixtures: their CRDs (test/fixtures/seed-crds), and for each operator exactly the
- * objects its Go code creates for its sample (../shared/docs/migration.md §1): names, (no) labels, selectors, pod
+ * objects its Go code creates for its sample: names, (no) labels, selectors, pod
  * labels, containers, ports, ownerReferences, finalizers, the `spec` annotation, and the Node updates of the NodePool
  * operator. Every write goes through the API server with the operator's field manager ({@link SEED_MANAGER}) and the
  * verb its client uses (POST/PUT: operation `Update`), so `managedFields` look as they do under the real operator.

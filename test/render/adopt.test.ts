@@ -5,7 +5,7 @@ import { ADOPT_BLOCKS, PINNED_CHARTS, chartNamespace, pinnedChartFiles } from '.
 
 /**
  * Pinned renders: each example chart's seed sample plus the `adopt` block that takes over what its operator made
- * (test/support/adopt-samples.ts, after ../shared/docs/migration.md §1). Each render is a reviewed YAML snapshot,
+ * (test/support/adopt-samples.ts). Each render is a reviewed YAML snapshot,
  * holds the wiring invariants, carries exactly the pinned values, and is byte-stable; without the block, the same
  * sample renders as dist/ has it (test/render/examples.test.ts), which differs (the negative control).
  */

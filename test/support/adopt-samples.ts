@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 
 /**
  * The example charts' seed samples with the `adopt` block that takes over what each seed operator made for that
- * sample, field by field as `../shared/docs/migration.md` §1 records it (what `specforge import` writes for them):
+ * sample, field by field as its Go code makes it (what `specforge import` writes for them):
  *
  * - opdemo, kubebuilder-appservice: Deployment and Service `<cr>`, selector `{app: <cr>}` (specforge's own), pod
  *   labels `{app: <cr>}` only, `imagePullPolicy: IfNotPresent`.

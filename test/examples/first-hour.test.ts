@@ -1,0 +1,198 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  blockCommands,
+  type CommandRun,
+  firstHourBlocks,
+  lowestMajor,
+  type NodeBinary,
+  nodesOnMachine,
+  runCommand,
+  satisfies,
+  STACK_TRACE,
+  userEnv,
+  writeBlockFile,
+} from '../support/first-hour.js';
+import { tempDir } from '../support/tmp.js';
+
+/**
+ * The first hour of a new user, from the README's own text. A `git clone` of this repository's HEAD into an empty
+ * folder is packed (`npm pack`); then, in a fresh, empty project outside it, on the oldest Node the package's
+ * `engines` allows and on Node 24, made by `npm init -y`, every block the README marks `<!-- first-hour: SCENARIO -->` is followed in the
+ * README's order: a block whose first line names a file is written there, an `sh` block's commands are run one by one
+ * with bash (the tarball's real path in place of `/path/to/specforge-0.1.0.tgz`). Scenario `repo` is a GitOps
+ * repository of one's own (specs, a chart module in TypeScript, render, check, diff), `cdk8s-app` the cdk8s app of
+ * "Use the constructs in your cdk8s app". Every command must exit 0 and print neither a stack trace nor an engine
+ * warning. The commands are never restated here: change the README, and this test runs what it now says.
+ *
+ * The clone gets the project's dependencies by `npm ci` under CI, and otherwise by a link to this checkout's
+ * node_modules (the tarball is made of the clone's files either way: only its build tools come from there).
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const BLOCKS = firstHourBlocks(README);
+const PLACEHOLDER = '/path/to/specforge-0.1.0.tgz';
+const PROJECT_NODE = join(ROOT, 'node_modules/node/bin/node');
+const ENGINES: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines?.node ?? '*';
+const MACHINE = nodesOnMachine(ROOT, [PROJECT_NODE]);
+const ALLOWED = MACHINE.filter((n) => satisfies(ENGINES, n.version));
+const NODE_24 = MACHINE.find((n) => n.version.startsWith('v24.'));
+const NODES: NodeBinary[] = [...new Set([ALLOWED[0], NODE_24].filter((n) => n !== undefined))];
+
+let clone: string;
+let tarball: string;
+
+beforeAll(() => {
+  const root = tempDir('first-hour-');
+  clone = join(root, 'specforge');
+  const git = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
+  if (git.status !== 0) throw new Error(`git clone exited ${git.status}: ${git.stderr}`);
+  const env = userEnv({ bin: PROJECT_NODE, version: '' }, ROOT);
+  if (process.env.CI === 'true') {
+    const ci = runCommand('npm ci --loglevel=error', clone, env);
+    expect(ci.code, ci.out).toBe(0);
+  } else symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+  const pack = runCommand(`npm pack --silent --pack-destination ${root}`, clone, env);
+  expect(pack.code, pack.out).toBe(0);
+  tarball = join(root, pack.out.trim().split('\n').pop() ?? '');
+}, 600_000);
+
+describe('the README marks the first hour', () => {
+  it('has blocks for a repository of your own and for the cdk8s app, installing the packed tarball', () => {
+    expect(BLOCKS.filter((b) => b.scenario === 'repo').length).toBeGreaterThanOrEqual(3);
+    expect(BLOCKS.filter((b) => b.scenario === 'cdk8s-app').length).toBeGreaterThanOrEqual(3);
+    for (const scenario of ['repo', 'cdk8s-app'])
+      expect(BLOCKS.filter((b) => b.scenario === scenario && b.text.includes(PLACEHOLDER))).toHaveLength(1);
+  });
+
+  it(`finds the oldest Node the package allows (engines ${ENGINES}) on this machine, and Node 24`, () => {
+    expect(ALLOWED[0]?.version, `no Node on this machine satisfies ${ENGINES}`).toBeDefined();
+    expect(
+      Number(ALLOWED[0]?.version.slice(1).split('.')[0]),
+      `the package allows Node ${lowestMajor(ENGINES)} (${ENGINES}): put that Node on PATH to test it`,
+    ).toBe(lowestMajor(ENGINES));
+    expect(NODE_24?.version).toMatch(/^v24\./);
+  });
+});
+
+describe('a clone of the repository', () => {
+  it('names no file outside itself: the imports of cdk8s.yaml are in the clone', () => {
+    const config = parse(readFileSync(join(clone, 'cdk8s.yaml'), 'utf8')) as { imports?: string[] };
+    for (const file of config.imports ?? []) {
+      expect(resolve(clone, file).startsWith(clone + sep), file).toBe(true);
+      expect(existsSync(resolve(clone, file)), file).toBe(true);
+    }
+  });
+
+  it('packs a whole package: the built library, the command and the schemas', () => {
+    const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n');
+    for (const file of ['package/lib/index.js', 'package/lib/cli.js', 'package/bin/specforge.js'])
+      expect(list).toContain(file);
+    expect(list.some((f) => f.startsWith('package/schemas/'))).toBe(true);
+  });
+});
+
+/** Follows the README's blocks of `scenario` in a fresh project (`npm init -y`) on `node`; returns it and the runs. */
+function followReadme(scenario: string, node: NodeBinary): { project: string; runs: CommandRun[] } {
+  const project = tempDir(`first-hour-${scenario}-`);
+  const env = userEnv(node, ROOT);
+  // A new project as npm makes it (npm 11 writes "type": "commonjs"): the README may not assume an ES module project.
+  const runs: CommandRun[] = [runCommand('npm init -y', project, env)];
+  for (const block of BLOCKS.filter((b) => b.scenario === scenario)) {
+    if (block.lang !== 'sh') writeBlockFile(project, block);
+    else
+      for (const command of blockCommands(block))
+        runs.push(runCommand(command.replaceAll(PLACEHOLDER, tarball), project, env));
+  }
+  return { project, runs };
+}
+
+/** What the runs printed, stack-trace lines marked so that vitest does not take them for the test's own. */
+const report = (runs: readonly CommandRun[]): string =>
+  runs.map((r) => `$ ${r.command}\n(exit ${r.code})\n${r.out.replace(/^( +)at /gm, '$1| at ')}`).join('\n');
+
+function expectCleanRuns(runs: readonly CommandRun[]): void {
+  expect(runs.length).toBeGreaterThan(0);
+  for (const r of runs) {
+    expect(r.code, report([r])).toBe(0);
+    expect(STACK_TRACE.test(r.out), `a stack trace:\n${report([r])}`).toBe(false);
+    expect(r.out.includes('EBADENGINE'), `an engine warning:\n${report([r])}`).toBe(false);
+  }
+}
+
+const objectsIn = (file: string): any[] =>
+  parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS())
+    .filter((o) => o !== null);
+
+describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node %s', (_version, node) => {
+  describe('a GitOps repository of your own ("In your repository")', () => {
+    let project: string;
+    let runs: CommandRun[];
+    beforeAll(() => ({ project, runs } = followReadme('repo', node)), 600_000);
+
+    it('runs every command the README gives, each exiting 0 with no stack trace and no engine warning', () => {
+      expectCleanRuns(runs);
+      expect(runs.map((r) => r.command).join('\n')).toMatch(/specforge render[\s\S]*specforge check/);
+    });
+
+    it("renders the README's spec and its chart module in TypeScript into dist/", () => {
+      expect(readdirSync(join(project, 'dist/shop')).sort()).toEqual([
+        'appservice.shop.web.yaml',
+        'kustomization.yaml',
+      ]);
+      const api = readdirSync(join(project, 'dist/api')).filter((f) => f !== 'kustomization.yaml');
+      const kinds = api.flatMap((f) => objectsIn(join(project, 'dist/api', f)).map((o) => o.kind));
+      expect(kinds.sort()).toEqual(['Deployment', 'Service']);
+    });
+
+    it("makes check and diff exit 1 once a spec changes, and 0 again after render: the README's own commands", () => {
+      const env = userEnv(node, ROOT);
+      const command = (start: string): string => {
+        const found = runs.find((r) => r.command.startsWith(start))?.command;
+        expect(found, `the README runs ${start}`).toBeDefined();
+        return found ?? '';
+      };
+      const web = join(project, 'charts/shop/web.yaml');
+      writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 5'));
+      const after = [command('npx specforge check'), command('npx specforge diff')].map((c) =>
+        runCommand(c, project, env),
+      );
+      for (const r of after) {
+        expect(r.code, report([r])).toBe(1);
+        expect(STACK_TRACE.test(r.out), `a stack trace:\n${report([r])}`).toBe(false);
+      }
+      expect(after[1]?.out).toContain('replicas');
+      expect(runCommand(command('npx specforge render'), project, env).code).toBe(0);
+      expectCleanRuns([runCommand(command('npx specforge check'), project, env)]);
+    });
+  });
+
+  describe('the cdk8s app of "Use the constructs in your cdk8s app"', () => {
+    let project: string;
+    let runs: CommandRun[];
+    beforeAll(() => ({ project, runs } = followReadme('cdk8s-app', node)), 600_000);
+
+    it('installs and synthesises, each command exiting 0 with no stack trace and no engine warning', () => {
+      expectCleanRuns(runs);
+    });
+
+    it('writes the chart to cdk8s.out/, namespaced', () => {
+      const objects = objectsIn(join(project, 'cdk8s.out/shop.k8s.yaml'));
+      expect(objects.map((o) => o.kind).sort()).toEqual([
+        'Deployment',
+        'Deployment',
+        'Ingress',
+        'Namespace',
+        'Service',
+        'Service',
+      ]);
+      for (const o of objects.filter((x) => x.kind !== 'Namespace'))
+        expect(o.metadata.namespace).toBe('shop');
+    });
+  });
+});
