@@ -7,6 +7,32 @@ import type { Problem } from '../rules/problem.js';
  */
 
 /**
+ * Every problem of one document: its schema's, then the semantic checks' — on the whole document when it passes the
+ * schema, else on what is checkable (the document without the values the schema flagged, when that is well-typed but
+ * for the fields already reported; else `fallback`, on the document as it is), without repeating a field the schema
+ * reported. A check that still needs a value the schema refused is not run: its problem is said already.
+ */
+export function documentProblems(
+  doc: unknown,
+  schema: (doc: unknown) => Problem[],
+  semantic: (doc: Record<string, unknown>) => Problem[],
+  fallback: (doc: Record<string, unknown>) => Problem[] = () => [],
+): Problem[] {
+  const reported = schema(doc);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return reported;
+  const record = doc as Record<string, unknown>;
+  if (reported.length === 0) return semantic(record);
+  const rest = withoutFlaggedValues(record, reported) as Record<string, unknown>;
+  let more: Problem[];
+  try {
+    more = onlyReported(schema(rest), reported) ? semantic(rest) : fallback(record);
+  } catch {
+    more = fallback(record);
+  }
+  return [...reported, ...notYetReported(more, reported)];
+}
+
+/**
  * A deep copy of `doc` without the values the schema problems point at (a `replicas: "three"`, a string where a
  * list is expected): the rest of the document, as the semantic checks may read it. A problem about a field that
  * is missing or unknown removes nothing that is there to read.

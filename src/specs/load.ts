@@ -6,7 +6,7 @@ import { locator } from './positions.js';
 import { checkSchema } from './schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
-import { notYetReported, onlyReported, withoutFlaggedValues } from './checkable.js';
+import { documentProblems } from './checkable.js';
 import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 import { appendAll } from '../util/append.js';
@@ -108,36 +108,12 @@ export function checkSpecDocument(doc: unknown): Problem[] {
       },
     ];
   }
-  const schemaProblems = checkSchema(kind as SpecKind, record);
-  if (schemaProblems.length === 0) return semanticProblems(kind as SpecKind, record);
-  return [
-    ...schemaProblems,
-    ...notYetReported(checkableRest(kind as SpecKind, record, schemaProblems), schemaProblems),
-  ];
-}
-
-/** The semantic checks of a document that passed its schema: spec fields, then the `adopt` block. */
-function semanticProblems(kind: SpecKind, doc: Record<string, unknown>): Problem[] {
-  return [...checkSemantics(kind, doc), ...checkAdopt(kind, doc)];
-}
-
-/**
- * The semantic problems of a document that failed its schema, on what is checkable: the document without the
- * values the schema flagged, when that is well-typed but for the fields already reported; else its name and labels.
- */
-function checkableRest(
-  kind: SpecKind,
-  doc: Record<string, unknown>,
-  reported: readonly Problem[],
-): Problem[] {
-  const rest = withoutFlaggedValues(doc, reported) as Record<string, unknown>;
-  if (!onlyReported(checkSchema(kind, rest), reported)) return checkMetadataOnly(kind, doc);
-  try {
-    return semanticProblems(kind, rest);
-  } catch {
-    // A check that needs a field the schema reported missing or mistyped: its problem is said already.
-    return checkMetadataOnly(kind, doc);
-  }
+  return documentProblems(
+    record,
+    (d) => checkSchema(kind as SpecKind, d),
+    (d) => [...checkSemantics(kind as SpecKind, d), ...checkAdopt(kind as SpecKind, d)],
+    (d) => checkMetadataOnly(kind as SpecKind, d),
+  );
 }
 
 interface RawDoc {
