@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createTwoFilesPatch } from 'diff';
-import { checkOutPlace, diffDist, writeDist } from './output/dist-writer.js';
+import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
@@ -9,7 +9,9 @@ import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
 import { chartsDirArgument, nonEmptyValue } from './util/flag-values.js';
 import { escapeTerminal } from './diff/escape.js';
-import { gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
+import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
+import { droppedNote, droppedTools, renderCommand } from './gitops/flags.js';
+import { join } from 'node:path';
 import { runDiff } from './diff/command.js';
 import { runAdopt } from './migrate/adopt/command.js';
 import { runImport } from './migrate/import/command.js';
@@ -175,7 +177,11 @@ async function runRenderCommand(
     );
     return EXIT_OK;
   }
-  if (command === 'check') return check(outDir, result, io);
+  const settingsFile = join(chartsDir, GITOPS_SETTINGS_FILE);
+  const dropped = droppedTools(outputEntries(outDir), result.files);
+  if (command === 'check') return check({ chartsDir, outDir, gitops, settingsFile, dropped }, result, io);
+  for (const tool of dropped)
+    io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
   const outcome = writeDist(outDir, result.files);
   io.out(
     outcome.changed
@@ -195,8 +201,19 @@ function holdsSecret(text: string): boolean {
   return /^kind:\s*["']?Secret["']?\s*$/m.test(text);
 }
 
-/** Renders a charts directory in memory. */
-function check(outDir: string, result: RenderResult, io: Io): number {
+/** What `check` compares and how it was called, for its hint. */
+interface CheckPlace {
+  readonly chartsDir: string;
+  readonly outDir: string;
+  readonly gitops: readonly GitopsTool[];
+  readonly settingsFile: string;
+  /** The tools whose directory the output holds and this render does not write. */
+  readonly dropped: readonly GitopsTool[];
+}
+
+/** Compares the output directory with a render in memory; on drift, names the render command that fixes it. */
+function check(place: CheckPlace, result: RenderResult, io: Io): number {
+  const { outDir } = place;
   const { drift, current } = diffDist(outDir, result.files);
   const total = drift.added.length + drift.changed.length + drift.removed.length;
   if (total === 0) {
@@ -218,8 +235,10 @@ function check(outDir: string, result: RenderResult, io: Io): number {
     // dist/ may have been edited by hand: no escape sequence in it reaches the terminal or the CI log.
     io.out(patch.split('\n').map(escapeTerminal).join('\n'));
   }
+  for (const tool of place.dropped)
+    io.err(`specforge: note: ${droppedNote(tool, outDir, place.settingsFile, 'holds')}`);
   io.err(
-    `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`specforge render\` and commit the result.`,
+    `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`${renderCommand(place.chartsDir, outDir, place.gitops)}\` and commit the result.`,
   );
   return EXIT_INVALID;
 }

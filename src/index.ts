@@ -8,7 +8,11 @@ export { AppService, containerPortsFor, type AppServiceProps } from './construct
 export { Myapp, type MyappProps } from './constructs/myapp.js';
 export { Podroute, PODROUTE_PORT, type PodrouteProps } from './constructs/podroute.js';
 export { NodePool, NODEPOOL_API_VERSION, type NodePoolProps } from './constructs/node-pool.js';
-export { ControllerBundle, type ControllerBundleProps } from './constructs/controller-bundle.js';
+export {
+  ControllerBundle,
+  DEFAULT_CONTROLLER_IMAGE,
+  type ControllerBundleProps,
+} from './constructs/controller-bundle.js';
 export {
   ChartNamespace,
   POD_SECURITY_ENFORCE_LABEL,

@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
-import { writeDist } from './output/dist-writer.js';
+import { outputEntries, writeDist } from './output/dist-writer.js';
+import { droppedNote, droppedTools } from './gitops/flags.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './rules/problem-format.js';
 
@@ -18,6 +19,11 @@ if (result.errors.length > 0) {
   process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
   process.exit(1);
 }
+// What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory an
+// earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
+for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
+for (const tool of droppedTools(outputEntries('dist'), result.files))
+  process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
 const outcome = writeDist('dist', result.files);
 const perChart = new Map<string, string[]>();
 for (const [path, bytes] of result.files) {

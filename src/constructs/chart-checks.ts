@@ -1,6 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { formatProblem } from '../rules/problem-format.js';
 import { checkSchema } from '../specs/schemas.js';
+import { documentProblems } from '../specs/checkable.js';
 import type { Problem } from '../rules/problem.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { RenderedObject } from '../rules/objects.js';
@@ -57,8 +58,11 @@ export function chartProblems(chart: Chart): string[] {
   const settings: { namespace?: string; labels?: Record<string, string> } = {};
   if (chart.namespace !== undefined) settings.namespace = chart.namespace;
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
-  const schema = checkSchema('chart', settings);
-  const settingProblems = (schema.length > 0 ? schema : checkChartSettingsSemantics(settings)).map(
+  const settingProblems = documentProblems(
+    settings,
+    (d) => checkSchema('chart', d),
+    (d) => checkChartSettingsSemantics(d),
+  ).map(
     // Without the hint, as this sentence has always been printed.
     (v: Problem) => `Chart ${formatProblem({ path: v.path, expected: v.expected, found: v.found })}`,
   );

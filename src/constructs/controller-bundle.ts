@@ -22,6 +22,12 @@ import { checkControllerBundleProps } from './controller-bundle-props.js';
 import { nodePoolCrd } from './nodepool-crd.js';
 import { SpecforgePropsError } from './props-check.js';
 
+/**
+ * The image {@link ControllerBundle} runs when its `image` prop is not set: specforge's own image, tagged with the
+ * package's version (`npm run image` builds it).
+ */
+export const DEFAULT_CONTROLLER_IMAGE = 'ghcr.io/specforge/specforge:0.1.0';
+
 /** Props of {@link ControllerBundle}: where and how the NodePool controller runs. */
 export interface ControllerBundleProps {
   /**
@@ -32,7 +38,12 @@ export interface ControllerBundleProps {
   readonly name?: string;
   /** Namespace the controller runs in (a DNS label); created by the bundle. @default specforge-system */
   readonly namespace?: string;
-  /** Container image. @default ghcr.io/specforge/specforge:0.1.0 */
+  /**
+   * The controller's container image: the image `npm run image` builds from the package's `Dockerfile` (the CLI,
+   * with `specforge controller` as its command). Push it to a registry your cluster pulls from (or load it into a
+   * local cluster) and name that copy here.
+   * @default DEFAULT_CONTROLLER_IMAGE, `ghcr.io/specforge/specforge:0.1.0` (the package's version)
+   */
   readonly image?: string;
   /** Replicas, at least 1; one leads, the others stand by. @default 2 */
   readonly replicas?: number;
@@ -142,7 +153,7 @@ export class ControllerBundle extends Construct {
             containers: [
               {
                 name: 'controller',
-                image: props.image ?? 'ghcr.io/specforge/specforge:0.1.0',
+                image: props.image ?? DEFAULT_CONTROLLER_IMAGE,
                 args,
                 ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
                 livenessProbe: probe('/healthz', 20),

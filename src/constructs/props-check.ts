@@ -4,6 +4,7 @@ import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
 import type { FieldPath } from '../rules/field-path.js';
 import { checkSchema } from '../specs/schemas.js';
+import { documentProblems } from '../specs/checkable.js';
 import type { Problem } from '../rules/problem.js';
 import { formatProblem } from '../rules/problem-format.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
@@ -157,8 +158,14 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Prob
   if (props.platform !== undefined && EXPOSED.includes(kind)) settings.platform = props.platform;
   if (props.ingressClassName !== undefined && EXPOSED.includes(kind))
     settings.ingressClassName = props.ingressClassName;
-  const schema = checkSchema('chart', settings);
-  appendAll(out, schema.length > 0 ? schema : checkChartSettingsSemantics(settings));
+  appendAll(
+    out,
+    documentProblems(
+      settings,
+      (d) => checkSchema('chart', d),
+      (d) => checkChartSettingsSemantics(d),
+    ),
+  );
   return out;
 }
 

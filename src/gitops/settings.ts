@@ -1,6 +1,7 @@
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
+import { documentProblems } from '../specs/checkable.js';
 import { UsageError } from '../util/usage-error.js';
 import { settingsProblems } from './settings-rules.js';
 
@@ -116,8 +117,11 @@ export function parseGitopsSettings(
   const read = readSingleDocument(text, file);
   if ('errors' in read) return { settings: {}, errors: read.errors };
   const data = read.data ?? {};
-  const schema = checkSchema('gitops', data);
-  const problems = schema.length > 0 ? schema : settingsProblems(data as GitopsSettings);
+  const problems = documentProblems(
+    data,
+    (d) => checkSchema('gitops', d),
+    (d) => settingsProblems(d as GitopsSettings),
+  );
   if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
   return { settings: data as GitopsSettings, errors: [] };
 }

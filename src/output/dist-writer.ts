@@ -205,6 +205,15 @@ function readOwnedTree(outDir: string, out: string): Map<string, string> {
   return tree;
 }
 
+/** The names of the entries of an output directory (none when it does not exist or cannot be read). */
+export function outputEntries(outDir: string): string[] {
+  try {
+    return readdirSync(outDir);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Whether `dir` holds output of `specforge render`: a chart directory whose kustomization.yaml carries specforge's
  * header (what {@link writeDist} checks before replacing a directory). Reads only names and that one header.

@@ -3,6 +3,7 @@ import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
 import { locateViolations, readSingleDocument } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
+import { documentProblems } from '../specs/checkable.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Hardening, Platform } from '../constructs/common.js';
 import type { PodSecurityLevel } from '../constructs/namespace.js';
@@ -67,9 +68,11 @@ export function parseChartSettings(
   const read = readSingleDocument(text, file);
   if ('errors' in read) return { settings: {}, errors: read.errors };
   const data = read.data ?? {};
-  const schemaProblems = checkSchema('chart', data);
-  const problems =
-    schemaProblems.length > 0 ? schemaProblems : checkChartSettingsSemantics(data as ChartSettings);
+  const problems = documentProblems(
+    data,
+    (d) => checkSchema('chart', d),
+    (d) => checkChartSettingsSemantics(d as ChartSettings),
+  );
   if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
   return { settings: data as ChartSettings, errors: [] };
 }

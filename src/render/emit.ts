@@ -3,6 +3,7 @@ import { chartCycles, chartDependencies, dependencies, locatedKey } from '../git
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { CheckedChart } from './check-chart.js';
+import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
 import type { RenderOptions, RenderResult } from './types.js';
 
@@ -44,7 +45,8 @@ export function emitCharts(parts: readonly CheckedChart[], options: RenderOption
   const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
   if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
   for (const [name, bytes] of deploy.files) files.set(name, bytes);
-  return { files, errors: [], objectCount, ...(deploy.notes.length === 0 ? {} : { notes: deploy.notes }) };
+  const notes = [...deploy.notes, ...controllerNotes(charts)];
+  return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };
 }
 
 function asBuiltChart(b: Pick<CheckedChart, 'input'> & NonNullable<CheckedChart['built']>): BuiltChart {

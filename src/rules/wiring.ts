@@ -124,7 +124,7 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
       report(o, {
         path: 'metadata.name',
         expected: `a ${o.json.kind} name not used by another spec of the chart`,
-        found: `${describeObject(o.json)} also made by ${where(first)}`,
+        found: `${describeObject(o.json)}${ofConstruct(o)} also made by ${where(first)}`,
         hint: 'Rename one of the specs, or move it to another namespace or chart.',
       });
     if (o.json.kind !== 'Service') continue;
@@ -135,11 +135,19 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
         report(o, {
           path: 'spec.ports.nodePort',
           expected: 'a nodePort not used by another Service (nodePorts are cluster-wide)',
-          found: `${p.nodePort}, also used by ${describeObject(other.json)} (${where(other)})`,
+          found: `${p.nodePort}${ofConstruct(o)}, also used by ${describeObject(other.json)} (${where(other)})`,
         });
       nodePorts.set(p.nodePort, o);
     }
   }
+}
+
+/**
+ * The construct that made an object of no spec file (a chart module's, or a cdk8s app's), for the second of two
+ * colliding objects: its place names only the chart, and the first one is named by {@link where}.
+ */
+function ofConstruct(o: RenderedObject): string {
+  return o.source === undefined && o.origin !== undefined ? ` (construct ${o.origin})` : '';
 }
 
 function where(o: RenderedObject): string {

@@ -6,6 +6,7 @@ import { locator } from './positions.js';
 import { checkSchema } from './schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
+import { documentProblems } from './checkable.js';
 import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 import { appendAll } from '../util/append.js';
@@ -107,9 +108,12 @@ export function checkSpecDocument(doc: unknown): Problem[] {
       },
     ];
   }
-  const schemaProblems = checkSchema(kind as SpecKind, record);
-  if (schemaProblems.length > 0) return [...schemaProblems, ...checkMetadataOnly(kind as SpecKind, record)];
-  return [...checkSemantics(kind as SpecKind, record), ...checkAdopt(kind as SpecKind, record)];
+  return documentProblems(
+    record,
+    (d) => checkSchema(kind as SpecKind, d),
+    (d) => [...checkSemantics(kind as SpecKind, d), ...checkAdopt(kind as SpecKind, d)],
+    (d) => checkMetadataOnly(kind as SpecKind, d),
+  );
 }
 
 interface RawDoc {

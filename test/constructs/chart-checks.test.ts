@@ -13,7 +13,16 @@ describe('chart checks in a cdk8s app', () => {
     new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
     new AppService(chart, 'api', { image: 'nginx', ports: [{ port: 80, nodePort: 30080 }] });
     expect(() => app.synth()).toThrow(
-      /\[shop\] \(Service shop\/api\) spec\.ports\.nodePort: expected a nodePort not used by another Service.*30080, also used by Service shop\/web \(construct shop\/web\)/,
+      /\[shop\] \(Service shop\/api\) spec\.ports\.nodePort: expected a nodePort not used by another Service.*30080 \(construct shop\/api\), also used by Service shop\/web \(construct shop\/web\)/,
+    );
+  });
+
+  it('name both constructs when two of them render one object, the second as well as the first', () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    new AppService(chart, 'first', { name: 'web', image: 'nginx', ports: [{ port: 80 }] });
+    new AppService(chart, 'second', { name: 'web', image: 'nginx', ports: [{ port: 81 }] });
+    expect(() => Testing.synth(chart)).toThrow(
+      /\(Deployment shop\/web\) metadata\.name: expected a Deployment name not used by another spec of the chart, found Deployment shop\/web \(construct shop\/second\) also made by construct shop\/first/,
     );
   });
 

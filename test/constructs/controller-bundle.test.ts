@@ -1,6 +1,11 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { ControllerBundle, type ControllerBundleProps } from '../../src/constructs/controller-bundle.js';
+import { readFileSync } from 'node:fs';
+import {
+  ControllerBundle,
+  DEFAULT_CONTROLLER_IMAGE,
+  type ControllerBundleProps,
+} from '../../src/constructs/controller-bundle.js';
 
 interface Manifest {
   apiVersion: string;
@@ -123,5 +128,25 @@ describe('ControllerBundle', () => {
 
   it('can leave the CRD out', () => {
     expect(synth({ crd: false }).some((o) => o.kind === 'CustomResourceDefinition')).toBe(false);
+  });
+});
+
+describe('ControllerBundle image', () => {
+  const image = (props?: ControllerBundleProps): unknown =>
+    (
+      find(synth(props), 'Deployment') as unknown as {
+        spec: { template: { spec: { containers: { image: string }[] } } };
+      }
+    ).spec.template.spec.containers[0]?.image;
+
+  it('runs DEFAULT_CONTROLLER_IMAGE, specforge tagged with the package version, unless image is set', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(DEFAULT_CONTROLLER_IMAGE).toBe(`ghcr.io/specforge/specforge:${pkg.version}`);
+    expect(image()).toBe(DEFAULT_CONTROLLER_IMAGE);
+    expect(image({ image: 'registry.example.com/specforge:0.1.0' })).toBe(
+      'registry.example.com/specforge:0.1.0',
+    );
   });
 });

@@ -22,6 +22,14 @@ describe('charts/gitops.yaml', () => {
     ]);
   });
 
+  it('reports a type error and the rules the schema cannot say in one run', () => {
+    const { errors } = parseGitopsSettings(
+      'argocd:\n  repoURL: https://git.example.com/r.git\n  project: Bad_Project\nflux:\n  prune: "yes"\n',
+      'charts/gitops.yaml',
+    );
+    expect(errors.map((e) => e.path)).toEqual(['flux.prune', 'argocd.project']);
+  });
+
   it('refuses an Argo CD section without a repository', () => {
     const { errors } = parseGitopsSettings('argocd:\n  path: dist\n', 'charts/gitops.yaml');
     expect(errors.map(formatError).join('\n')).toMatch(/repoURL/);

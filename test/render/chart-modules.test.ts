@@ -49,6 +49,15 @@ describe('chart modules', () => {
     expect(existsSync(r.dist)).toBe(false);
   });
 
+  it('names the second of two module constructs that render one object, as well as the first', async () => {
+    const service = (id: string, port: number) =>
+      `  new AppService(chart, '${id}', { name: 'web', image: 'nginx', ports: [{ port: ${port} }] });\n`;
+    const module = `import { AppService } from 'specforge';\nexport default (chart) => {\n${service('first', 80)}${service('second', 81)}};\n`;
+    const r = await render(chart(module));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('found Deployment/web (construct m/second) also made by construct m/first');
+  });
+
   it('refuses process.exit while building the chart', async () => {
     const r = await render(chart('export default () => { process.exit(3); };\n'));
     expect(r.code).toBe(1);

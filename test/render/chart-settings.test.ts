@@ -22,6 +22,15 @@ describe('chart settings', () => {
     expect([...files.keys()]).not.toContain('team/namespace.team.yaml');
   });
 
+  it('report a type error and a cross-field error of chart.yaml in one run', async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\nhardening: 7\npodSecurity: restricted\n',
+      'team/shop.yaml': spec,
+    });
+    const { errors } = await renderFrom(charts);
+    expect(errors.map((e) => e.path)).toEqual(['hardening', 'podSecurity']);
+  });
+
   it('render the Namespace itself when createNamespace is set', async () => {
     const charts = writeFiles(tempDir(), {
       'team/chart.yaml': 'namespace: team\ncreateNamespace: true\n',

@@ -68,4 +68,27 @@ describe('one run', () => {
     expect(result.err).toContain('spec.ports[0].port');
     expect(result.err).toContain('metadata.name');
   });
+
+  it('reports a type error and every other error of the same document in one run', async () => {
+    const spec =
+      '  replicas: "three"\n  image: nginx\n  envs: FOO=1\n  ports:\n    - name: http\n      port: 80\n' +
+      '      targetPort: metrics\n    - name: admin\n      port: 80\n';
+    const charts = writeFiles(tempDir(), { 'a/x.yaml': app(spec) });
+    const result = await run(['validate', charts]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('spec.replicas: expected a value of type integer, found "three"');
+    expect(result.err).toContain('spec.envs: expected a value of type array, found "FOO=1"');
+    expect(result.err).toContain('spec.ports[0].targetPort');
+    expect(result.err).toContain('spec.ports[1].port: expected a port/protocol not used by another port');
+    expect(result.err).toMatch(/4 errors/);
+  });
+
+  it('reports a NodePool type error together with a reserved taint key of the same document', async () => {
+    const spec = '  handler: 7\n  taints:\n    - key: node.kubernetes.io/x\n      effect: NoSchedule\n';
+    const charts = writeFiles(tempDir(), { 'a/p.yaml': pool(spec) });
+    const result = await run(['validate', charts]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('spec.handler');
+    expect(result.err).toContain('spec.taints[0].key');
+  });
 });

@@ -1,0 +1,39 @@
+import type { Manifest } from '../rules/manifest.js';
+import { SPEC_KIND_LABEL } from '../rules/labels.js';
+import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP } from '../rules/vocabulary.js';
+
+/**
+ * The NodePool path, whole or said (docs/decisions.md, "A NodePool without the controller is a note"): a NodePool
+ * resource does nothing without its CRD (the API server refuses it) and the controller (no Node is labelled). When
+ * a render has NodePools and none of its charts renders the CRD or the `ControllerBundle`, the render says so;
+ * it still renders, since the CRD and the controller may be deployed from elsewhere. Pure.
+ */
+export function controllerNotes(
+  charts: readonly { readonly chart: string; readonly objects: readonly Manifest[] }[],
+): string[] {
+  const withPools = charts.filter((c) => c.objects.some(isNodePool)).map((c) => c.chart);
+  if (withPools.length === 0) return [];
+  if (charts.some((c) => c.objects.some((o) => isNodePoolCrd(o) || isControllerBundle(o)))) return [];
+  const which = withPools.length === 1 ? `chart ${withPools[0]}` : `charts ${withPools.join(', ')}`;
+  return [
+    `${which} render${withPools.length === 1 ? 's' : ''} NodePool resources (${NODEPOOL_GROUP}), but no chart renders ` +
+      `the NodePool CRD or the controller that acts on them: without them the API server refuses the NodePools and ` +
+      `no Node is labelled. Add a chart whose chart.ts adds \`new ControllerBundle(chart, 'specforge-controller')\` ` +
+      `(README, "Deploying the controller"), or deploy the controller and its CRD from elsewhere.`,
+  ];
+}
+
+function isNodePool(o: Manifest): boolean {
+  return (
+    o.kind === 'NodePool' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith(`${NODEPOOL_GROUP}/`)
+  );
+}
+
+function isNodePoolCrd(o: Manifest): boolean {
+  return o.kind === 'CustomResourceDefinition' && o.metadata?.name === NODEPOOL_CRD_NAME;
+}
+
+/** An object of the ControllerBundle (its owner labels name the kind), e.g. with `crd: false`. */
+function isControllerBundle(o: Manifest): boolean {
+  return o.metadata?.labels?.[SPEC_KIND_LABEL] === 'controllerbundle';
+}
