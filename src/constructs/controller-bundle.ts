@@ -14,7 +14,7 @@
  * `SpecforgePropsError` naming it. Pure: no I/O. Cluster-scoped objects carry no namespace.
  */
 import { ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-33';
+import { k8s } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { ownerLabels, selectorLabels } from '../rules/labels.js';
 import { CONTROLLER_NAMESPACE, NODEPOOL_GROUP, NODEPOOL_PLURAL } from '../rules/vocabulary.js';

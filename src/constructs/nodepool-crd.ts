@@ -8,7 +8,7 @@
  * other). Pure: no I/O.
  */
 import { type ApiObject } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-33';
+import { k8s } from 'cdk8s-plus-27';
 import type { Construct } from 'constructs';
 import { NAME_PATTERNS } from '../rules/k8s-names.js';
 import {
