@@ -86,6 +86,7 @@ export default function (chart: Chart): void {
 describe('the package, packed from a clean clone and installed into a fresh project', () => {
   let tarball = '';
   let listing: string[] = [];
+  let ciOutput = '';
 
   beforeAll(() => {
     const work = tempDir('specforge-package-');
@@ -95,6 +96,7 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     expect(cloned.status, said(cloned)).toBe(0);
     const ci = npm(machineNode, ['ci', '--prefer-offline'], clone);
     expect(ci.status, said(ci)).toBe(0);
+    ciOutput = said(ci);
     const packed = npm(machineNode, ['pack', '--pack-destination', work], clone);
     expect(packed.status, said(packed)).toBe(0);
     const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
@@ -103,6 +105,10 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     const tar = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     listing = tar.stdout.split('\n').filter((l) => l !== '');
   }, 15 * MINUTES);
+
+  it("installs the repository's own dependencies (npm ci) on the machine's Node with no engine warning", () => {
+    expect(ciOutput).not.toContain('EBADENGINE');
+  });
 
   it('holds the built code, the command and the schemas (prepack builds lib/)', () => {
     expect(listing).toEqual(
