@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../support/tmp.js';
 
 /**
@@ -57,9 +57,20 @@ function npm(node: string, args: readonly string[], cwd: string): SpawnSyncRetur
 
 const said = (r: SpawnSyncReturns<string>): string => `${r.stdout}${r.stderr}${r.error?.message ?? ''}`;
 
+/** The Node lines `engines` allows: `^20.19.0 || >=22.12.0` (asserted below against package.json). */
+function supported(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23;
+}
+
+function versionOf(node: string): string {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
+const MACHINE_NODE = onMachinePath('node');
 const NODES = [
-  { name: "the machine's Node (20)", node: onMachinePath('node'), major: 20 },
-  { name: 'Node 24 (the project’s own)', node: join(ROOT, 'node_modules', 'node', 'bin', 'node'), major: 24 },
+  { name: `the machine's Node (${versionOf(MACHINE_NODE)})`, node: MACHINE_NODE },
+  { name: "Node 24 (the project's own)", node: join(ROOT, 'node_modules', 'node', 'bin', 'node') },
 ];
 
 /** A chart module as a user writes it: TypeScript (types, an enum), importing the package by name. */
@@ -86,16 +97,24 @@ export default function (chart: Chart): void {
 describe('the package, packed from a clean clone and installed into a fresh project', () => {
   let tarball = '';
   let listing: string[] = [];
+  let ciOutput = '';
+
+  /** The clone, the tarball and the users' projects: hundreds of MB, removed when done. */
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
 
   beforeAll(() => {
     const work = tempDir('specforge-package-');
+    made.push(work);
     const clone = join(work, 'clone');
-    const machineNode = onMachinePath('node');
     const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
     expect(cloned.status, said(cloned)).toBe(0);
-    const ci = npm(machineNode, ['ci', '--prefer-offline'], clone);
+    const ci = npm(MACHINE_NODE, ['ci', '--prefer-offline'], clone);
     expect(ci.status, said(ci)).toBe(0);
-    const packed = npm(machineNode, ['pack', '--pack-destination', work], clone);
+    ciOutput = said(ci);
+    const packed = npm(MACHINE_NODE, ['pack', '--pack-destination', work], clone);
     expect(packed.status, said(packed)).toBe(0);
     const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(name, said(packed)).toBeDefined();
@@ -103,6 +122,10 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     const tar = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     listing = tar.stdout.split('\n').filter((l) => l !== '');
   }, 15 * MINUTES);
+
+  it("installs the repository's own dependencies (npm ci) on the machine's Node with no engine warning", () => {
+    expect(ciOutput).not.toContain('EBADENGINE');
+  });
 
   it('holds the built code, the command and the schemas (prepack builds lib/)', () => {
     expect(listing).toEqual(
@@ -116,13 +139,22 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     );
   });
 
-  for (const { name, node, major } of NODES) {
+  it('declares the Node lines these tests hold to', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    expect(manifest.engines.node).toBe('^20.19.0 || >=22.12.0');
+    expect(versionOf(NODES[1]?.node ?? '')).toMatch(/^v24\./);
+  });
+
+  for (const { name, node } of NODES) {
     it(
       `installs on ${name} with no engine warning and renders a chart.ts in a project without "type": "module"`,
       () => {
-        const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-        expect(version).toMatch(new RegExp(`^v${major}\\.`));
-        const project = writeFiles(tempDir(`specforge-user-${major}-`), {
+        expect(supported(versionOf(node)), versionOf(node)).toBe(true);
+        const project = tempDir('specforge-user-');
+        made.push(project);
+        writeFiles(project, {
           'package.json': '{\n  "name": "my-gitops",\n  "version": "1.0.0",\n  "private": true\n}\n',
           'charts/web/chart.ts': CHART_MODULE,
         });
