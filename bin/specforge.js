@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // The specforge command line; see `specforge --help`.
 
-/** One line on standard error and exit 1: what went wrong, never a stack trace (src/cli.ts reports the rest). */
+/**
+ * One line on standard error and exit 1: what went wrong, never a stack trace (src/cli.ts reports the rest). The
+ * long-running `specforge controller` also writes the stack on the next lines: a crash in a cluster is debugged
+ * from its log, with no terminal to run it again.
+ */
 function fail(what, error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`specforge: ${what}${message.split('\n')[0]}\n`);
+  if (process.argv[2] === 'controller' && error instanceof Error && error.stack)
+    process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 }
 

@@ -39,6 +39,8 @@ export type * from './specs/types.js';
 export {
   renderCharts,
   renderChart,
+  renderChartsAsync,
+  renderChartAsync,
   type ChartInput,
   type RenderOptions,
   type RenderResult,

@@ -11,28 +11,39 @@ import { droppedNote, droppedTools } from './gitops/flags.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './rules/problem-format.js';
 
-const scratch = process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out';
-const result = await renderContained('charts');
-if (result.errors.length > 0) {
-  for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
-  const n = result.errors.length;
-  process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
-  process.exit(1);
+/** Renders charts/ into dist/ and gives cdk8s its per-chart files; the exit code. */
+async function synth(scratch: string): Promise<number> {
+  const result = await renderContained('charts');
+  if (result.errors.length > 0) {
+    for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
+    const n = result.errors.length;
+    process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
+    return 1;
+  }
+  // What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory an
+  // earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
+  for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
+  for (const tool of droppedTools(outputEntries('dist'), result.files))
+    process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
+  const outcome = writeDist('dist', result.files);
+  const perChart = new Map<string, string[]>();
+  for (const [path, bytes] of result.files) {
+    const [chart, file] = path.split('/');
+    if (chart === undefined || file === KUSTOMIZATION_FILE) continue;
+    perChart.set(chart, [...(perChart.get(chart) ?? []), bytes]);
+  }
+  mkdirSync(scratch, { recursive: true });
+  for (const [chart, docs] of perChart) writeFileSync(join(scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
+  process.stdout.write(
+    `specforge: ${result.objectCount} objects in ${perChart.size} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
+  );
+  return 0;
 }
-// What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory an
-// earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
-for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
-for (const tool of droppedTools(outputEntries('dist'), result.files))
-  process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
-const outcome = writeDist('dist', result.files);
-const perChart = new Map<string, string[]>();
-for (const [path, bytes] of result.files) {
-  const [chart, file] = path.split('/');
-  if (chart === undefined || file === KUSTOMIZATION_FILE) continue;
-  perChart.set(chart, [...(perChart.get(chart) ?? []), bytes]);
+
+// Every failure is a sentence and an exit code (as `specforge render` prints it), never a Node.js stack trace.
+try {
+  process.exitCode = await synth(process.env.CDK8S_OUTDIR ?? '.cache/cdk8s.out');
+} catch (e) {
+  process.stderr.write(`specforge: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
 }
-mkdirSync(scratch, { recursive: true });
-for (const [chart, docs] of perChart) writeFileSync(join(scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
-process.stdout.write(
-  `specforge: ${result.objectCount} objects in ${perChart.size} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
-);

@@ -7,7 +7,7 @@
  * HTTP request sent to a port where nothing listens.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from './support/tmp.js';
@@ -82,5 +82,15 @@ describe('npm run synth', () => {
     expect(r.output).toMatch(/charts\/hello\/hello\.yaml:\d+:\d+ \(document 1\) spec\.replicas: expected /);
     expect(r.output).not.toMatch(/\n\s+at /);
     expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+
+  it('stops with one sentence, not a stack trace, when dist cannot be written (the app cdk8s runs, lib/synth.js)', () => {
+    const dir = project(SPEC);
+    writeFileSync(join(dir, 'dist'), 'a file where the output directory should be\n');
+    const r = spawnSync(process.execPath, [join(ROOT, 'lib/synth.js')], { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^specforge: .*dist/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(join(dir, 'dist'), 'utf8')).toBe('a file where the output directory should be\n');
   });
 });

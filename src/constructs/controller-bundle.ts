@@ -24,7 +24,7 @@ import { SpecforgePropsError } from './props-check.js';
 
 /**
  * The image {@link ControllerBundle} runs when its `image` prop is not set: specforge's own image, tagged with the
- * package's version (`npm run image` builds it).
+ * package's version, built from the repository's `Dockerfile` (not published to a registry yet).
  */
 export const DEFAULT_CONTROLLER_IMAGE = 'ghcr.io/specforge/specforge:0.1.0';
 
@@ -39,7 +39,7 @@ export interface ControllerBundleProps {
   /** Namespace the controller runs in (a DNS label); created by the bundle. @default specforge-system */
   readonly namespace?: string;
   /**
-   * The controller's container image: the image `npm run image` builds from the package's `Dockerfile` (the CLI,
+   * The controller's container image: the image the repository's `Dockerfile` builds (the CLI,
    * with `specforge controller` as its command). Push it to a registry your cluster pulls from (or load it into a
    * local cluster) and name that copy here.
    * @default DEFAULT_CONTROLLER_IMAGE, `ghcr.io/specforge/specforge:0.1.0` (the package's version)

@@ -18,8 +18,9 @@ export function controllerNotes(
   return [
     `${which} render${withPools.length === 1 ? 's' : ''} NodePool resources (${NODEPOOL_GROUP}), but no chart renders ` +
       `the NodePool CRD or the controller that acts on them: without them the API server refuses the NodePools and ` +
-      `no Node is labelled. Add a chart whose chart.ts adds \`new ControllerBundle(chart, 'specforge-controller')\` ` +
-      `(README, "Deploying the controller"), or deploy the controller and its CRD from elsewhere.`,
+      `no Node is labelled. Add a chart whose chart.ts adds \`new ControllerBundle(chart, 'specforge-controller', { image })\` ` +
+      `with the controller image your cluster pulls (README, "Deploying the controller"), or deploy the controller and ` +
+      `its CRD from elsewhere.`,
   ];
 }
 

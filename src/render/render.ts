@@ -80,3 +80,15 @@ function specTree(input: SpecChartInput, p: Prepared): Chart | Error {
 function byName<T extends SpecChartInput>(inputs: readonly T[]): T[] {
   return [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
+
+/**
+ * The former name of {@link renderCharts}, which was already async.
+ * @deprecated Use {@link renderCharts}: the one pipeline is async, so the `Async` suffix says nothing.
+ */
+export const renderChartsAsync = renderCharts;
+
+/**
+ * The former name of {@link renderChart}, which was already async.
+ * @deprecated Use {@link renderChart}.
+ */
+export const renderChartAsync = renderChart;

@@ -26,7 +26,7 @@ describe('controllerNotes', () => {
     expect(notes[0]).toMatch(
       /^chart pools renders NodePool resources \(nodes\.specforge\.dev\), but no chart/,
     );
-    expect(notes[0]).toContain("new ControllerBundle(chart, 'specforge-controller')");
+    expect(notes[0]).toContain("new ControllerBundle(chart, 'specforge-controller', { image })");
   });
 
   it('says nothing when a chart renders the CRD, or the controller bundle without it, or there is no NodePool', () => {
