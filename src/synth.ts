@@ -26,18 +26,24 @@ async function synth(scratch: string): Promise<number> {
   for (const tool of droppedTools(outputEntries('dist'), result.files))
     process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
   const outcome = writeDist('dist', result.files);
+  const charts = writeListing(scratch, result.files);
+  process.stdout.write(
+    `specforge: ${result.objectCount} objects in ${charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
+  );
+  return 0;
+}
+
+/** One `<chart>.k8s.yaml` per chart in `scratch`, for cdk8s' listing and validation plugins; how many charts. */
+function writeListing(scratch: string, files: ReadonlyMap<string, string>): number {
   const perChart = new Map<string, string[]>();
-  for (const [path, bytes] of result.files) {
+  for (const [path, bytes] of files) {
     const [chart, file] = path.split('/');
     if (chart === undefined || file === KUSTOMIZATION_FILE) continue;
     perChart.set(chart, [...(perChart.get(chart) ?? []), bytes]);
   }
   mkdirSync(scratch, { recursive: true });
   for (const [chart, docs] of perChart) writeFileSync(join(scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
-  process.stdout.write(
-    `specforge: ${result.objectCount} objects in ${perChart.size} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
-  );
-  return 0;
+  return perChart.size;
 }
 
 // Every failure is a sentence and an exit code (as `specforge render` prints it), never a Node.js stack trace.
