@@ -2,6 +2,7 @@ import { formatPath } from '../rules/field-path.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import { checkObjectName } from '../rules/name-rules.js';
 import { describeValue, type Problem } from '../rules/problem.js';
+import { COORDINATION_GROUP, RBAC_GROUP } from '../rules/vocabulary.js';
 import { checkSchema } from '../specs/schemas.js';
 import { plainCopy } from './plain.js';
 import type { PropViolation } from './props-check.js';
@@ -19,10 +20,10 @@ const NAMED_BY_NAME: readonly (readonly [string, string])[] = [
   ['', 'ServiceAccount'],
   ['apps', 'Deployment'],
   ['', 'Service'],
-  ['rbac.authorization.k8s.io', 'ClusterRole'],
-  ['rbac.authorization.k8s.io', 'ClusterRoleBinding'],
-  ['rbac.authorization.k8s.io', 'Role'],
-  ['rbac.authorization.k8s.io', 'RoleBinding'],
+  [RBAC_GROUP, 'ClusterRole'],
+  [RBAC_GROUP, 'ClusterRoleBinding'],
+  [RBAC_GROUP, 'Role'],
+  [RBAC_GROUP, 'RoleBinding'],
 ];
 
 /**
@@ -41,7 +42,7 @@ export function checkControllerBundleProps(props: object): PropViolation[] {
   if (name !== undefined) add(problems, 'name', name, firstNameProblem(name));
   const leaseName = string('leaseName');
   if (leaseName !== undefined)
-    add(problems, 'leaseName', leaseName, checkObjectName('coordination.k8s.io', 'Lease', leaseName));
+    add(problems, 'leaseName', leaseName, checkObjectName(COORDINATION_GROUP, 'Lease', leaseName));
   const partOf = string('partOf');
   if (partOf !== undefined) add(problems, 'partOf', partOf, checkLabelValue(partOf));
   return problems.map((p) => ({ ...p, path: formatPath(p.path) }));

@@ -17,7 +17,14 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import { ownerLabels, selectorLabels } from '../rules/labels.js';
-import { CONTROLLER_NAMESPACE, NODEPOOL_GROUP, NODEPOOL_PLURAL } from '../rules/vocabulary.js';
+import {
+  CONTROLLER_NAMESPACE,
+  COORDINATION_GROUP,
+  EVENTS_GROUP,
+  NODEPOOL_GROUP,
+  NODEPOOL_PLURAL,
+  RBAC_GROUP,
+} from '../rules/vocabulary.js';
 import { checkControllerBundleProps } from './controller-bundle-props.js';
 import { nodePoolCrd } from './nodepool-crd.js';
 import { SpecforgePropsError } from './props-check.js';
@@ -93,18 +100,16 @@ export class ControllerBundle extends Construct {
     const subjects = [{ kind: 'ServiceAccount', name: this.name, namespace: this.namespace }];
     new k8s.KubeClusterRoleBinding(this, 'cluster-role-binding', {
       metadata: clusterMeta,
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: this.name },
+      roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: this.name },
       subjects,
     });
     new k8s.KubeRole(this, 'lease-role', {
       metadata: meta,
-      rules: [
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
-      ],
+      rules: [{ apiGroups: [COORDINATION_GROUP], resources: ['leases'], verbs: ['get', 'create', 'update'] }],
     });
     new k8s.KubeRoleBinding(this, 'lease-role-binding', {
       metadata: meta,
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: this.name },
+      roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: this.name },
       subjects,
     });
     const port = props.port ?? 8080;
@@ -184,6 +189,6 @@ function clusterRules(): k8s.PolicyRule[] {
     { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
     { apiGroups: [NODEPOOL_GROUP], resources: [NODEPOOL_PLURAL], verbs: ['list', 'watch', 'patch'] },
     { apiGroups: [NODEPOOL_GROUP], resources: [`${NODEPOOL_PLURAL}/status`], verbs: ['patch'] },
-    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create'] },
+    { apiGroups: [EVENTS_GROUP], resources: ['events'], verbs: ['create'] },
   ];
 }

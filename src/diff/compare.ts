@@ -6,7 +6,7 @@
  */
 import { effectsOf } from './effects.js';
 import { isManifestPath, kindKey, parseManifestFile, refKey, refOf } from './manifests.js';
-import type { DiffReport, Located, ManifestObject, ObjectChange, ObjectRef } from './model.js';
+import type { DiffReport, Located, DiffObject, ObjectChange, ObjectRef } from './model.js';
 import { notesOf } from './renames.js';
 import { diffFields } from './structural.js';
 
@@ -44,8 +44,8 @@ export function changedPaths(
 }
 
 /** The objects of some files of a side. */
-export function objectsIn(side: FileSide, paths: Iterable<string>): ManifestObject[] {
-  const out: ManifestObject[] = [];
+export function objectsIn(side: FileSide, paths: Iterable<string>): DiffObject[] {
+  const out: DiffObject[] = [];
   for (const path of paths) {
     const text = side.files.get(path);
     if (text !== undefined) out.push(...parseManifestFile(path, text, side.where));
@@ -54,7 +54,7 @@ export function objectsIn(side: FileSide, paths: Iterable<string>): ManifestObje
 }
 
 /** Objects by identity. A second object with one identity (a hand-edited dist/) is kept, numbered, not lost. */
-export function index(objects: readonly ManifestObject[]): Map<string, Located> {
+export function index(objects: readonly DiffObject[]): Map<string, Located> {
   const out = new Map<string, Located>();
   for (const object of objects) {
     const ref = refOf(object);

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { valueAt, type RuleInput } from './field-rule.js';
 import type { FieldChange } from './model.js';
 import { isUnder, pathPattern } from './paths.js';
-import { quantityValue } from './quantity.js';
+import { compareQuantities, parseQuantity } from '../rules/quantity.js';
 
 /** Whether the value at `path` differs between the sides, an absent value read as the API server's default. */
 export const differs =
@@ -62,9 +62,16 @@ function entriesKept(before: unknown, after: unknown, path: string): boolean {
 
 /** Whether a PVC's storage request goes down. */
 export function storageLowered({ change }: RuleInput): boolean {
-  const old = quantityValue(change.before);
-  const now = quantityValue(change.after);
-  return old !== undefined && now !== undefined && now < old;
+  const old = parseQuantity(change.before);
+  const now = parseQuantity(change.after);
+  return old !== undefined && now !== undefined && compareQuantities(now, old) < 0;
+}
+
+/** Whether a PVC's storage request changes its amount (`1Gi` to `1024Mi` does not) or becomes no quantity. */
+export function storageChanged({ change }: RuleInput): boolean {
+  const old = parseQuantity(change.before);
+  const now = parseQuantity(change.after);
+  return now === undefined || old === undefined || compareQuantities(now, old) !== 0;
 }
 
 /** A Job's completions, as defaulted: both completions and parallelism unset mean 1. */

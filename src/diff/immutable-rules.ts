@@ -16,10 +16,10 @@ import {
   neitherExternalName,
   podChangeAllowed,
   sameSet,
+  storageChanged,
   storageLowered,
 } from './immutable-conditions.js';
 import { pathPattern } from './paths.js';
-import { quantityValue } from './quantity.js';
 import { RUNTIME_CLASS_GROUP_KIND } from '../rules/vocabulary.js';
 
 export const IMMUTABLE =
@@ -158,10 +158,8 @@ export const IMMUTABLE_RULES: readonly FieldRule[] = [
     id: 'pvc-bound-only',
     kinds: [PVC],
     paths: ['spec.resources.requests.storage', 'spec.volumeAttributesClassName'],
-    when: ({ change }) =>
-      pathPattern(change.path) !== 'spec.resources.requests.storage' ||
-      quantityValue(change.before) !== quantityValue(change.after) ||
-      quantityValue(change.after) === undefined,
+    when: (input) =>
+      pathPattern(input.change.path) !== 'spec.resources.requests.storage' || storageChanged(input),
     level: 'fails',
     text: 'storage request raised or volume attributes class changed: the apply fails unless the claim is bound (and, to grow, its StorageClass allows volume expansion); then the volume is changed in place',
   },

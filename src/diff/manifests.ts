@@ -8,7 +8,7 @@ import { formatError } from '../rules/problem-format.js';
 import { readYamlDocuments, type ReadProblem } from '../specs/yaml-read.js';
 import { groupOf, type Manifest, type ManifestPart } from '../rules/manifest.js';
 import { KUSTOMIZE_CONFIG_GROUP } from '../rules/vocabulary.js';
-import type { ManifestObject, ObjectRef } from './model.js';
+import type { DiffObject, ObjectRef } from './model.js';
 
 /** Whether a path under dist/ can hold objects: a `.yaml`/`.yml` file inside a chart directory. */
 export function isManifestPath(path: string): boolean {
@@ -37,7 +37,7 @@ export class UnreadableManifest extends Error {
  * document and 3 MiB once expanded, YAML 1.1 readings refused). `where` names the side in messages (`dist`); a file
  * that is not YAML, or that breaks those limits (a hand edit of dist/), throws {@link UnreadableManifest}.
  */
-export function parseManifestFile(path: string, text: string, where: string): ManifestObject[] {
+export function parseManifestFile(path: string, text: string, where: string): DiffObject[] {
   const file = `${where}/${path}`;
   let read: ReturnType<typeof readYamlDocuments>;
   try {
@@ -58,7 +58,7 @@ export function parseManifestFile(path: string, text: string, where: string): Ma
   const problem = read.problems[0];
   if (problem !== undefined) throw new UnreadableManifest(problemError(file, text, problem), where);
   const chart = chartOf(path);
-  const out: ManifestObject[] = [];
+  const out: DiffObject[] = [];
   for (const doc of read.docs)
     if (isObject(doc) && !isKustomization(doc)) out.push({ chart, file: path, json: doc });
   return out;
@@ -75,7 +75,7 @@ function problemError(file: string, text: string, p: ReadProblem): LocatedProble
 }
 
 /** The API server's name of an object, with its chart. */
-export function refOf(o: ManifestObject): ObjectRef {
+export function refOf(o: DiffObject): ObjectRef {
   const ns: unknown = o.json.metadata?.namespace;
   return {
     chart: o.chart,

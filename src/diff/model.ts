@@ -8,7 +8,7 @@ import type { Manifest } from '../rules/manifest.js';
 export type Segment = string | number | { readonly key: string; readonly value: string | number };
 
 /** One object of one side: where it lies in dist/ and its manifest. */
-export interface ManifestObject {
+export interface DiffObject {
   /** The chart: the first directory of its path under dist/. */
   readonly chart: string;
   /** The file, relative to dist/ (`<chart>/<file>.yaml`). */
@@ -30,7 +30,7 @@ export interface ObjectRef {
 /** One object of one side, with its identity. */
 export interface Located {
   readonly ref: ObjectRef;
-  readonly object: ManifestObject;
+  readonly object: DiffObject;
 }
 
 /** One field that differs. `op` says whether it appeared, went away or changed value. */

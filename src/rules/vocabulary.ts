@@ -42,5 +42,12 @@ export const KUSTOMIZE_CONFIG_GROUP = 'kustomize.config.k8s.io';
 /** The apiVersion of the `kustomization.yaml` files specforge writes. */
 export const KUSTOMIZE_CONFIG_API_VERSION = `${KUSTOMIZE_CONFIG_GROUP}/v1beta1`;
 
+/** The API group of Roles, ClusterRoles and their bindings. */
+export const RBAC_GROUP = 'rbac.authorization.k8s.io';
+/** The API group of Leases (the controller's leader election). */
+export const COORDINATION_GROUP = 'coordination.k8s.io';
+/** The API group of events/v1 Events. */
+export const EVENTS_GROUP = 'events.k8s.io';
+
 /** RuntimeClass as `group/Kind`, the key tables of kinds use. */
 export const RUNTIME_CLASS_GROUP_KIND = 'node.k8s.io/RuntimeClass';

@@ -16,7 +16,8 @@ import { checkAnnotations, checkLabels } from '../rules/meta.js';
 import { checkImage } from '../rules/core-container.js';
 import { checkEnv } from '../rules/core-env.js';
 import { checkResources } from '../rules/core-resources.js';
-import { checkServicePortsApi } from '../rules/core-service.js';
+import { checkServicePortIdentity, checkServicePortsApi } from '../rules/core-service.js';
+import { checkRuntimeClassHandler, checkTaintUnique } from '../rules/core-node.js';
 import { checkIngressClassName, checkIngressHost } from '../rules/networking-ingress.js';
 import { isReservedNodeKey, RESERVED_KEY_EXPECTED, RESERVED_KEY_HINT } from '../rules/node-keys.js';
 import { appendAll } from '../util/append.js';
@@ -182,48 +183,11 @@ function checkServicePorts(
 ): Problem[] {
   const out: Problem[] = [];
   const names = containerPortNames(ports, portNames);
-  const seen: Seen = { names: new Set(), ports: new Set(), count: ports.length };
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];
-    appendAll(out, checkPortIdentity(p, at, seen));
+    appendAll(out, checkServicePortIdentity(['spec', 'ports'], ports, i));
     appendAll(out, checkTargetPort(p, at, names));
   });
-  return out;
-}
-
-/** Names and port/protocol pairs already seen among a spec's ports. */
-interface Seen {
-  readonly names: Set<string>;
-  readonly ports: Set<string>;
-  readonly count: number;
-}
-
-function checkPortIdentity(p: ServicePort, at: FieldPath, seen: Seen): Problem[] {
-  const { names: seenNames, ports: seenPorts, count } = seen;
-  const out: Problem[] = [];
-  if (p.name === undefined && count > 1) {
-    out.push({
-      path: [...at, 'name'],
-      expected: 'a name (a Service with several ports needs a name on each)',
-      found: 'nothing',
-    });
-  }
-  if (p.name !== undefined) {
-    const problem = checkDns1123Label(p.name);
-    if (problem !== undefined)
-      out.push({ path: [...at, 'name'], expected: problem, found: describeValue(p.name) });
-    if (seenNames.has(p.name))
-      out.push({
-        path: [...at, 'name'],
-        expected: 'a name not used by another port',
-        found: describeValue(p.name),
-      });
-    seenNames.add(p.name);
-  }
-  const key = `${p.port}/${p.protocol ?? 'TCP'}`;
-  if (seenPorts.has(key))
-    out.push({ path: [...at, 'port'], expected: 'a port/protocol not used by another port', found: key });
-  seenPorts.add(key);
   return out;
 }
 
@@ -267,8 +231,8 @@ function checkNodePool(spec: NodePoolSpec): Problem[] {
   const out: Problem[] = [...checkLabels(['spec', 'labels'], spec.labels)];
   for (const key of Object.keys(spec.labels ?? {}))
     appendAll(out, checkReserved(['spec', 'labels', key], key));
-  const seen = new Set<string>();
-  (spec.taints ?? []).forEach((t, i) => {
+  const taints = spec.taints ?? [];
+  taints.forEach((t, i) => {
     const at: FieldPath = ['spec', 'taints', i];
     const keyProblem = checkLabelKey(t.key);
     if (keyProblem !== undefined)
@@ -277,15 +241,8 @@ function checkNodePool(spec: NodePoolSpec): Problem[] {
     const valueProblem = t.value === undefined ? undefined : checkLabelValue(t.value);
     if (valueProblem !== undefined)
       out.push({ path: [...at, 'value'], expected: valueProblem, found: describeValue(t.value) });
-    const id = `${t.key}:${t.effect}`;
-    if (seen.has(id))
-      out.push({ path: at, expected: 'one taint per key and effect', found: `a second taint ${id}` });
-    seen.add(id);
+    appendAll(out, checkTaintUnique(['spec', 'taints'], taints, i));
   });
-  if (spec.handler !== undefined) {
-    const problem = checkDns1123Label(spec.handler);
-    if (problem !== undefined)
-      out.push({ path: ['spec', 'handler'], expected: problem, found: describeValue(spec.handler) });
-  }
+  if (spec.handler !== undefined) appendAll(out, checkRuntimeClassHandler(['spec', 'handler'], spec.handler));
   return out;
 }

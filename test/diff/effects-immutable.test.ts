@@ -66,6 +66,18 @@ describe('immutable fields that hold only from some states', () => {
     expect(effectsOfPair(pvc('1Gi'), pvc('1000M')).map((e) => e.rule)).toEqual(['pvc-storage-lowered']);
   });
 
+  it('compares PVC storage requests exactly, as the API server does: 4100M to 4.1G is no change, nor 1 to 1000m', () => {
+    const pvc = (storage: string) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'x' },
+      spec: { resources: { requests: { storage } } },
+    });
+    expect(effectsOfPair(pvc('4100M'), pvc('4.1G')).map((e) => e.rule)).toEqual(['in-place']);
+    expect(effectsOfPair(pvc('1'), pvc('1000m')).map((e) => e.rule)).toEqual(['in-place']);
+    expect(effectsOfPair(pvc('1'), pvc('999999999n')).map((e) => e.rule)).toEqual(['pvc-storage-lowered']);
+  });
+
   it('lets a Service change its clusterIP when it becomes or stops being an ExternalName', () => {
     const svc = (spec: object) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec });
     const rules = effectsOfPair(

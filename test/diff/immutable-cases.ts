@@ -75,6 +75,12 @@ function coreCases({ id, meta, add }: CaseKit): void {
     claim('pvc5'),
     (c) => (c.spec.volumeMode = 'Filesystem'),
   );
+  add(
+    'PVC storage rewritten in another unit (4100M to 4.1G, equal as exact quantities)',
+    undefined,
+    { ...pvc, metadata: meta('pvc6'), spec: { ...pvc.spec, resources: { requests: { storage: '4100M' } } } },
+    (c) => (c.spec.resources.requests.storage = '4.1G'),
+  );
   add('PVC volumeName set once', undefined, claim('pvc4'), (c) => (c.spec.volumeName = `pv-${id}`));
 
   const pod = {

@@ -9,6 +9,7 @@ import {
   OPERATOR_MADE,
 } from '../paths.js';
 import type { LiveCrd, LiveObject, AdoptState } from './model.js';
+import type { Manifest } from '../../rules/manifest.js';
 
 /** An object by identity: apiVersion, kind, namespace (none when cluster-scoped) and name. */
 export interface ObjectRef {
@@ -23,8 +24,6 @@ export type ResourceRef = ObjectRef;
 
 /** An object the chart renders (so the GitOps tool will own it). */
 export type RenderedRef = ObjectRef;
-
-type Raw = { metadata?: Record<string, unknown>; apiVersion?: string; kind?: string };
 
 /** The calls adoption makes: KubeClient's `request` (a fake in unit tests). */
 export type AdoptClient = MigrateClient;
@@ -84,7 +83,7 @@ async function readResources(
       namespace: r.namespace,
       name: r.name,
     });
-    const live = await getOrUndefined<Raw>(client, path);
+    const live = await getOrUndefined<Manifest>(client, path);
     if (live !== undefined) crs.push(toLive(live, path));
   }
   return { crs, crds };
@@ -102,7 +101,10 @@ async function readCrd(client: AdoptClient, crd: Crd, apiVersion: string): Promi
   const all = being
     ? []
     : // Gone since the CRDs were listed (404): none.
-      await listOrEmpty<Raw>(client, customResourceCollection({ apiVersion, plural: crd.spec.names.plural }));
+      await listOrEmpty<Manifest>(
+        client,
+        customResourceCollection({ apiVersion, plural: crd.spec.names.plural }),
+      );
   return {
     name: crd.metadata.name,
     uid: crd.metadata.uid,
@@ -154,7 +156,7 @@ async function listKind(
   if (made === undefined) return [];
   const collection = madeCollection(made, ns);
   // A kind this cluster does not serve (Routes outside OpenShift): none.
-  return (await listOrEmpty<Raw>(client, collection)).map((item) =>
+  return (await listOrEmpty<Manifest>(client, collection)).map((item) =>
     // Items of a list carry no apiVersion and kind: they are the collection's.
     toLive(
       { ...item, apiVersion: made.apiVersion, kind: made.kind },
@@ -180,7 +182,7 @@ function isRendered(
   );
 }
 
-function toLive(raw: Raw, path: string): LiveObject {
+function toLive(raw: Manifest, path: string): LiveObject {
   const m = (raw.metadata ?? {}) as Record<string, unknown>;
   const namespace = m.namespace as string | undefined;
   return {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { toYaml } from '../../output/yaml.js';
 import type { Manifest } from '../../rules/manifest.js';
+import { LAST_APPLIED_ANNOTATION } from '../../rules/vocabulary.js';
 import type { Pins } from './pins.js';
 
 /** Annotations that are the operator's or kubectl's bookkeeping, not the user's: never imported. */
-const BOOKKEEPING = ['spec', 'kubectl.kubernetes.io/last-applied-configuration'];
+const BOOKKEEPING = ['spec', LAST_APPLIED_ANNOTATION];
 
 /** The longest file name most file systems take, in bytes. */
 const NAME_MAX = 255;
