@@ -105,7 +105,7 @@ describe('the package, packed from a clean clone and installed into a fresh proj
   const made: string[] = [];
   afterAll(() => {
     for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 5 * MINUTES); // hundreds of MB: longer than vitest's 10 s default on a busy machine
 
   beforeAll(() => {
     const work = tempDir('specforge-package-');
