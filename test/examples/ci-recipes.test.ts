@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../support/tmp.js';
-import { githubJobs, gitlabJobs, runPipeline, type Post, type StepResult } from './ci-runner.js';
+import { githubJobs, gitlabJobs, runGithubPullRequest, runGitlabMergeRequest } from './ci-runner.js';
 
 /**
  * The CI recipes of examples/ci/ run the way the CI runs them (test/examples/ci-runner.ts), in a user's GitOps
@@ -87,48 +87,11 @@ function pullRequest(change: (dir: string, specforge: Specforge) => void) {
 const editWeb = (dir: string, from: string, to: string): void =>
   writeFileSync(join(dir, 'charts/shop/web.yaml'), WEB.replace(from, to));
 
-interface Run {
-  readonly steps: StepResult[];
-  readonly posts: Post[];
-  /** The exit code of each step that ran, by `job/step`. */
-  readonly codes: Record<string, number>;
-}
-
-function summarize(r: { steps: StepResult[]; posts: Post[] }): Run {
-  return { ...r, codes: Object.fromEntries(r.steps.map((s) => [`${s.job}/${s.step}`, s.code])) };
-}
-
 /** The GitHub workflow on a pull_request event for the PR checked out in `dir`. */
-function runGithub(dir: string, baseSha: string): Run & { summary: string } {
-  const summary = join(tempDir('specforge-ci-summary-'), 'summary.md');
-  writeFileSync(summary, '');
-  const jobs = githubJobs(GITHUB, {
-    'github.event.pull_request.base.sha': baseSha,
-    'github.event.pull_request.number': '7',
-    'github.token': 'token-of-the-run',
-  });
-  const env = {
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_REPOSITORY: 'example/cluster-config',
-    GITHUB_STEP_SUMMARY: summary,
-  };
-  return { ...summarize(runPipeline(jobs, dir, env)), summary: readFileSync(summary, 'utf8') };
-}
+const runGithub = (dir: string, baseSha: string) => runGithubPullRequest(GITHUB, dir, baseSha);
 
 /** The GitLab jobs in a merge request pipeline for the MR checked out in `dir`. */
-function runGitlab(dir: string, baseSha: string): Run {
-  const env = {
-    GITLAB_CI: 'true',
-    CI_PIPELINE_SOURCE: 'merge_request_event',
-    CI_MERGE_REQUEST_DIFF_BASE_SHA: baseSha,
-    CI_API_V4_URL: 'https://gitlab.example.com/api/v4',
-    CI_PROJECT_ID: '42',
-    CI_MERGE_REQUEST_IID: '7',
-    SPECFORGE_NOTE_TOKEN: 'project-access-token',
-  };
-  return summarize(runPipeline(gitlabJobs(GITLAB), dir, env));
-}
+const runGitlab = (dir: string, baseSha: string) => runGitlabMergeRequest(GITLAB, dir, baseSha);
 
 const GITHUB_PASSES = {
   'check/specforge check': 0,

@@ -10,7 +10,7 @@ import { tempDir } from '../support/tmp.js';
  * its job, and a job whose `needs` failed is skipped.
  *
  * What is not run: the `uses:` steps (actions/checkout and actions/setup-node: the checkout is the caller's git
- * repository, Node.js the one running this test, first on PATH) and the install line `npm ci` (the caller's
+ * repository, Node.js the one running this test or the one the caller puts first on PATH) and the install line `npm ci` (the caller's
  * repository has specforge linked in node_modules, as the install leaves it). The network calls that post the
  * comment are `gh` and `curl`: stubs on PATH stand for them and record what would be posted.
  */
@@ -124,11 +124,16 @@ export function gitlabJobs(text: string): CiJob[] {
     });
 }
 
-/** Runs the jobs in order in `cwd`; returns every step that ran, and what the stubs were asked to post. */
+/**
+ * Runs the jobs in order in `cwd`; returns every step that ran, and what the stubs were asked to post. `path` is the
+ * runner's PATH after the stubs: by default the Node running this test first, then this process's PATH; a caller
+ * that tests another Node (and `npx` resolving another install) passes its own.
+ */
 export function runPipeline(
   jobs: readonly CiJob[],
   cwd: string,
   env: Readonly<Record<string, string>>,
+  path: string = [dirname(process.execPath), process.env.PATH].join(delimiter),
 ): { steps: StepResult[]; posts: Post[] } {
   const work = tempDir('specforge-ci-runner-');
   const stubs = postingStubs(join(work, 'bin'));
@@ -144,7 +149,7 @@ export function runPipeline(
         cwd,
         encoding: 'utf8',
         env: {
-          PATH: [stubs, dirname(process.execPath), process.env.PATH].join(delimiter),
+          PATH: [stubs, path].join(delimiter),
           HOME: process.env.HOME ?? work,
           TMPDIR: process.env.TMPDIR ?? '/tmp',
           CI: 'true',
@@ -184,4 +189,55 @@ appendFileSync(process.env.CI_RECIPE_POSTS, JSON.stringify({ command, args, body
     chmodSync(join(bin, name), 0o755);
   }
   return bin;
+}
+
+/** A pipeline's run: each step that ran, what was posted, and the exit code of each step by `job/step`. */
+export interface RecipeRun {
+  readonly steps: StepResult[];
+  readonly posts: Post[];
+  readonly codes: Record<string, number>;
+}
+
+function withCodes(r: { steps: StepResult[]; posts: Post[] }): RecipeRun {
+  return { ...r, codes: Object.fromEntries(r.steps.map((s) => [`${s.job}/${s.step}`, s.code])) };
+}
+
+/**
+ * The GitHub workflow `text` on a pull_request event (number 7 of example/cluster-config) for the PR checked out in
+ * `dir` on top of `baseSha`; `summary` is what the steps wrote to $GITHUB_STEP_SUMMARY. `path` as in runPipeline.
+ */
+export function runGithubPullRequest(
+  text: string,
+  dir: string,
+  baseSha: string,
+  path?: string,
+): RecipeRun & { summary: string } {
+  const summary = join(tempDir('specforge-ci-summary-'), 'summary.md');
+  writeFileSync(summary, '');
+  const jobs = githubJobs(text, {
+    'github.event.pull_request.base.sha': baseSha,
+    'github.event.pull_request.number': '7',
+    'github.token': 'token-of-the-run',
+  });
+  const env = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_REPOSITORY: 'example/cluster-config',
+    GITHUB_STEP_SUMMARY: summary,
+  };
+  return { ...withCodes(runPipeline(jobs, dir, env, path)), summary: readFileSync(summary, 'utf8') };
+}
+
+/** The GitLab CI file `text` in a merge request pipeline (!7 of project 42) for the MR checked out in `dir`. */
+export function runGitlabMergeRequest(text: string, dir: string, baseSha: string, path?: string): RecipeRun {
+  const env = {
+    GITLAB_CI: 'true',
+    CI_PIPELINE_SOURCE: 'merge_request_event',
+    CI_MERGE_REQUEST_DIFF_BASE_SHA: baseSha,
+    CI_API_V4_URL: 'https://gitlab.example.com/api/v4',
+    CI_PROJECT_ID: '42',
+    CI_MERGE_REQUEST_IID: '7',
+    SPECFORGE_NOTE_TOKEN: 'project-access-token',
+  };
+  return withCodes(runPipeline(gitlabJobs(text), dir, env, path));
 }

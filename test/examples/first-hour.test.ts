@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,26 +7,35 @@ import {
   blockCommands,
   type CommandRun,
   firstHourBlocks,
-  lowestMajor,
-  type NodeBinary,
-  nodesOnMachine,
   runCommand,
-  satisfies,
   STACK_TRACE,
   userEnv,
   writeBlockFile,
 } from '../support/first-hour.js';
+import {
+  enginesOf,
+  lowestMajor,
+  type NodeBinary,
+  oldestAllowedNode,
+  projectNode,
+  satisfies,
+} from '../support/node-binaries.js';
 import { tempDir } from '../support/tmp.js';
+import { runGithubPullRequest, runGitlabMergeRequest, type StepResult } from './ci-runner.js';
 
 /**
  * The first hour of a new user, from the README's own text. A `git clone` of this repository's HEAD into an empty
- * folder is packed (`npm pack`); then, in a fresh, empty project outside it, on the oldest Node the package's
- * `engines` allows and on Node 24, made by `npm init -y`, every block the README marks `<!-- first-hour: SCENARIO -->` is followed in the
+ * folder is packed (`npm pack`); then, in a fresh, empty project outside it, made by `npm init -y`, on the oldest Node
+ * the package's `engines` allows and on Node 24 (both from the npm registry's `node` package, never the machine's own:
+ * test/support/node-binaries.ts), every block the README marks `<!-- first-hour: SCENARIO -->` is followed in the
  * README's order: a block whose first line names a file is written there, an `sh` block's commands are run one by one
  * with bash (the tarball's real path in place of `/path/to/specforge-0.1.0.tgz`). Scenario `repo` is a GitOps
  * repository of one's own (specs, a chart module in TypeScript, render, check, diff), `cdk8s-app` the cdk8s app of
  * "Use the constructs in your cdk8s app". Every command must exit 0 and print neither a stack trace nor an engine
- * warning. The commands are never restated here: change the README, and this test runs what it now says.
+ * warning. The commands are never restated here: change the README, and this test runs what it now says. The `repo`
+ * project then becomes a git repository with a pull request, where the CI recipes of examples/ci/ run as the runners
+ * run them (test/examples/ci-runner.ts), with the Node under test first on PATH and the installed tarball as
+ * `npx specforge`.
  *
  * The clone gets the project's dependencies by `npm ci` under CI, and otherwise by a link to this checkout's
  * node_modules (the tarball is made of the clone's files either way: only its build tools come from there).
@@ -36,12 +45,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const BLOCKS = firstHourBlocks(README);
 const PLACEHOLDER = '/path/to/specforge-0.1.0.tgz';
-const PROJECT_NODE = join(ROOT, 'node_modules/node/bin/node');
-const ENGINES: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines?.node ?? '*';
-const MACHINE = nodesOnMachine(ROOT, [PROJECT_NODE]);
-const ALLOWED = MACHINE.filter((n) => satisfies(ENGINES, n.version));
-const NODE_24 = MACHINE.find((n) => n.version.startsWith('v24.'));
-const NODES: NodeBinary[] = [...new Set([ALLOWED[0], NODE_24].filter((n) => n !== undefined))];
+const ENGINES = enginesOf(ROOT);
+/** Both from the npm registry's `node` package, whatever Node the machine has (test/support/node-binaries.ts). */
+const OLDEST = oldestAllowedNode(ROOT);
+const NODE_24 = projectNode(ROOT);
+const NODES: NodeBinary[] = [OLDEST, NODE_24];
+const GITHUB = readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8');
+const GITLAB = readFileSync(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8');
 
 let clone: string;
 let tarball: string;
@@ -51,7 +61,7 @@ beforeAll(() => {
   clone = join(root, 'specforge');
   const git = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
   if (git.status !== 0) throw new Error(`git clone exited ${git.status}: ${git.stderr}`);
-  const env = userEnv({ bin: PROJECT_NODE, version: '' }, ROOT);
+  const env = userEnv(NODE_24, ROOT);
   if (process.env.CI === 'true') {
     const ci = runCommand('npm ci --loglevel=error', clone, env);
     expect(ci.code, ci.out).toBe(0);
@@ -69,13 +79,11 @@ describe('the README marks the first hour', () => {
       expect(BLOCKS.filter((b) => b.scenario === scenario && b.text.includes(PLACEHOLDER))).toHaveLength(1);
   });
 
-  it(`finds the oldest Node the package allows (engines ${ENGINES}) on this machine, and Node 24`, () => {
-    expect(ALLOWED[0]?.version, `no Node on this machine satisfies ${ENGINES}`).toBeDefined();
-    expect(
-      Number(ALLOWED[0]?.version.slice(1).split('.')[0]),
-      `the package allows Node ${lowestMajor(ENGINES)} (${ENGINES}): put that Node on PATH to test it`,
-    ).toBe(lowestMajor(ENGINES));
-    expect(NODE_24?.version).toMatch(/^v24\./);
+  it(`runs on the oldest Node the package allows (engines ${ENGINES}) and on Node 24, whatever the machine has`, () => {
+    expect(satisfies(ENGINES, OLDEST.version), OLDEST.version).toBe(true);
+    expect(Number(OLDEST.version.slice(1).split('.')[0])).toBe(lowestMajor(ENGINES));
+    expect(OLDEST.bin.startsWith(join(ROOT, '.cache') + sep), OLDEST.bin).toBe(true);
+    expect(NODE_24.version).toMatch(/^v24\./);
   });
 });
 
@@ -124,6 +132,21 @@ function expectCleanRuns(runs: readonly CommandRun[]): void {
   }
 }
 
+/** What the recipe steps printed, stack-trace lines marked as in `report`. */
+const recipeReport = (steps: readonly StepResult[]): string =>
+  steps
+    .map(
+      (s) => `[${s.job}/${s.step}] (exit ${s.code})\n${`${s.out}${s.err}`.replace(/^( +)at /gm, '$1| at ')}`,
+    )
+    .join('\n');
+
+const GIT_USER = {
+  GIT_AUTHOR_NAME: 'dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
+
 const objectsIn = (file: string): any[] =>
   parseAllDocuments(readFileSync(file, 'utf8'))
     .map((d) => d.toJS())
@@ -150,13 +173,15 @@ describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node
       expect(kinds.sort()).toEqual(['Deployment', 'Service']);
     });
 
+    /** The README's command that starts `start`, as the runs above ran it. */
+    const command = (start: string): string => {
+      const found = runs.find((r) => r.command.startsWith(start))?.command;
+      expect(found, `the README runs ${start}`).toBeDefined();
+      return found ?? '';
+    };
+
     it("makes check and diff exit 1 once a spec changes, and 0 again after render: the README's own commands", () => {
       const env = userEnv(node, ROOT);
-      const command = (start: string): string => {
-        const found = runs.find((r) => r.command.startsWith(start))?.command;
-        expect(found, `the README runs ${start}`).toBeDefined();
-        return found ?? '';
-      };
       const web = join(project, 'charts/shop/web.yaml');
       writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 5'));
       const after = [command('npx specforge check'), command('npx specforge diff')].map((c) =>
@@ -170,6 +195,70 @@ describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node
       expect(runCommand(command('npx specforge render'), project, env).code).toBe(0);
       expectCleanRuns([runCommand(command('npx specforge check'), project, env)]);
     });
+
+    it(
+      'as a git repository, runs the CI recipes of examples/ci/: check fails a pull request not re-rendered, and the ' +
+        'diff of a re-rendered one is posted',
+      { timeout: 600_000 },
+      () => {
+        const env = userEnv(node, ROOT);
+        const path = env.PATH ?? '';
+        // The recipes' `node` is the Node under test, their `npx specforge` the tarball installed here.
+        expect(runCommand('node --version', project, env).out.trim()).toBe(node.version);
+        expect(lstatSync(join(project, 'node_modules/specforge')).isDirectory()).toBe(true);
+        const git = (...args: string[]): string =>
+          execFileSync('git', args, { cwd: project, env: { ...env, ...GIT_USER }, encoding: 'utf8' }).trim();
+        writeFileSync(join(project, '.gitignore'), 'node_modules/\ncomment.md\n');
+        git('init', '-q', '-b', 'main');
+        git('add', '-A');
+        git('commit', '-q', '-m', 'charts and dist');
+        const base = git('rev-parse', 'HEAD');
+        const web = join(project, 'charts/shop/web.yaml');
+        const before = /replicas: (\d+)/.exec(readFileSync(web, 'utf8'))?.[1];
+        git('checkout', '-q', '-b', 'scale-web');
+        writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 7'));
+        git('commit', '-q', '-am', 'scale web (dist/ not re-rendered)');
+
+        const stale = /specforge: dist is out of date: 1 changed, 0 missing, 0 stale files\./;
+        const ghStale = runGithubPullRequest(GITHUB, project, base, path);
+        expect(ghStale.codes, recipeReport(ghStale.steps)).toEqual({ 'check/specforge check': 1 });
+        expect(ghStale.steps[0]?.err).toMatch(stale);
+        expect(ghStale.posts).toEqual([]);
+        const glStale = runGitlabMergeRequest(GITLAB, project, base, path);
+        expect(glStale.codes, recipeReport(glStale.steps)).toEqual({ 'specforge-check/specforge-check': 1 });
+        expect(glStale.steps[0]?.err).toMatch(stale);
+        expect(glStale.posts).toEqual([]);
+
+        expect(runCommand(command('npx specforge render'), project, env).code).toBe(0);
+        git('add', '-A');
+        git('commit', '-q', '-m', 'render');
+        const gh = runGithubPullRequest(GITHUB, project, base, path);
+        expect(gh.codes, recipeReport(gh.steps)).toEqual({
+          'check/specforge check': 0,
+          'comment/specforge diff': 0,
+          'comment/Post the comment': 0,
+        });
+        expect(gh.posts.map((p) => p.command)).toEqual(['gh']);
+        const comment = gh.posts[0]?.body ?? '';
+        expect(comment).toMatch(
+          /^### specforge diff: 1 object differs in 1 chart \(0 added, 0 removed, 1 changed\)\n/,
+        );
+        expect(comment).toContain(`| \`spec.replicas\` | \`${before}\` | \`7\` |`);
+        expect(gh.summary).toBe(comment);
+        const gl = runGitlabMergeRequest(GITLAB, project, base, path);
+        expect(gl.codes, recipeReport(gl.steps)).toEqual({
+          'specforge-check/specforge-check': 0,
+          'specforge-diff/specforge-diff': 0,
+        });
+        expect(gl.posts.map((p) => [p.command, p.body])).toEqual([['curl', comment]]);
+        for (const step of [...ghStale.steps, ...glStale.steps, ...gh.steps, ...gl.steps]) {
+          expect(STACK_TRACE.test(step.out + step.err), `a stack trace:\n${recipeReport([step])}`).toBe(
+            false,
+          );
+          expect(step.err.includes('EBADENGINE'), `an engine warning:\n${recipeReport([step])}`).toBe(false);
+        }
+      },
+    );
   });
 
   describe('the cdk8s app of "Use the constructs in your cdk8s app"', () => {

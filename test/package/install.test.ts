@@ -2,13 +2,15 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oldestAllowedNode, projectNode } from '../support/node-binaries.js';
 import { tempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * The package as a user gets it: packed from a clean clone of this repository (its committed HEAD: `npm ci`, then
  * `npm pack`, whose prepack builds lib/), installed into a fresh project of the user's — a package.json without
- * `"type": "module"` — on the machine's own Node (the oldest line `engines` allows, 20, here) and on Node 24 (the
- * project's own, node_modules/node), each with an npm run by that Node, then rendering a chart module in
+ * `"type": "module"` — on the oldest Node `engines` allows (20.19+, from the npm registry's `node` package, not the
+ * machine's: test/support/node-binaries.ts) and on Node 24 (the project's own, node_modules/node), each with an npm
+ * run by that Node, then rendering a chart module in
  * TypeScript with the installed command. Slow (one registry install per Node); it reads nothing outside the clone
  * and the temporary projects.
  */
@@ -67,10 +69,10 @@ function versionOf(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
 
-const MACHINE_NODE = onMachinePath('node');
+const OLDEST = oldestAllowedNode(ROOT);
 const NODES = [
-  { name: `the machine's Node (${versionOf(MACHINE_NODE)})`, node: MACHINE_NODE },
-  { name: "Node 24 (the project's own)", node: join(ROOT, 'node_modules', 'node', 'bin', 'node') },
+  { name: `the oldest Node the package allows (${OLDEST.version})`, node: OLDEST.bin },
+  { name: "Node 24 (the project's own)", node: projectNode(ROOT).bin },
 ];
 
 /** A chart module as a user writes it: TypeScript (types, an enum), importing the package by name. */
@@ -103,7 +105,7 @@ describe('the package, packed from a clean clone and installed into a fresh proj
   const made: string[] = [];
   afterAll(() => {
     for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 5 * MINUTES); // hundreds of MB: longer than vitest's 10 s default on a busy machine
 
   beforeAll(() => {
     const work = tempDir('specforge-package-');
@@ -111,10 +113,10 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     const clone = join(work, 'clone');
     const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
     expect(cloned.status, said(cloned)).toBe(0);
-    const ci = npm(MACHINE_NODE, ['ci', '--prefer-offline'], clone);
+    const ci = npm(OLDEST.bin, ['ci', '--prefer-offline'], clone);
     expect(ci.status, said(ci)).toBe(0);
     ciOutput = said(ci);
-    const packed = npm(MACHINE_NODE, ['pack', '--pack-destination', work], clone);
+    const packed = npm(OLDEST.bin, ['pack', '--pack-destination', work], clone);
     expect(packed.status, said(packed)).toBe(0);
     const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(name, said(packed)).toBeDefined();
@@ -123,7 +125,7 @@ describe('the package, packed from a clean clone and installed into a fresh proj
     listing = tar.stdout.split('\n').filter((l) => l !== '');
   }, 15 * MINUTES);
 
-  it("installs the repository's own dependencies (npm ci) on the machine's Node with no engine warning", () => {
+  it("installs the repository's own dependencies (npm ci) on the oldest Node it allows with no engine warning", () => {
     expect(ciOutput).not.toContain('EBADENGINE');
   });
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import type { NodeBinary } from './node-binaries.js';
 
 /**
- * Helpers of test/examples/first-hour.test.ts: the README's marked blocks, the Node versions on this machine, the
- * oldest one `engines` allows, and running a block's commands as a user's shell would, with one Node first on PATH.
+ * Helpers of test/examples/first-hour.test.ts: the README's marked blocks, and running a block's commands as a user's
+ * shell would, with one Node (test/support/node-binaries.ts) first on PATH.
  */
 
 /** A fenced block the README marks `<!-- first-hour: SCENARIO -->`: a file to write, or `sh` commands to run. */
@@ -35,112 +36,12 @@ export function blockCommands(block: ReadmeBlock): string[] {
     .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
 }
 
-/** A Node.js binary and its version. */
-export interface NodeBinary {
-  readonly bin: string;
-  readonly version: string;
-}
-
-type Version = readonly [number, number, number];
-
-function parseVersion(text: string): Version {
-  const [a = 0, b = 0, c = 0] = text.replace(/^v/, '').split('.').map(Number);
-  return [a, b, c];
-}
-
-function compare(a: Version, b: Version): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
-
-/** One comparator of a range as [lowest allowed, first disallowed above] (a small subset of npm's semver). */
-function bounds(comparator: string): [Version, Version | undefined] {
-  const m = /^(>=|<=|>|<|=|\^|~)?v?(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?$/.exec(comparator);
-  if (!m) throw new Error(`first-hour: cannot read the engines comparator "${comparator}"`);
-  const parts = [m[2], m[3], m[4]].map((p) =>
-    p === undefined || p === 'x' || p === '*' ? undefined : Number(p),
-  );
-  const given = parts.filter((p) => p !== undefined).length;
-  const v: Version = [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0];
-  const next = (i: number): Version =>
-    i === 0 ? [v[0] + 1, 0, 0] : i === 1 ? [v[0], v[1] + 1, 0] : [v[0], v[1], v[2] + 1];
-  switch (m[1]) {
-    case '>=':
-      return [v, undefined];
-    case '>':
-      return [next(given - 1), undefined];
-    case '<':
-      return [[0, 0, 0], v];
-    case '<=':
-      return [[0, 0, 0], next(given - 1)];
-    case '^':
-      return [v, v[0] > 0 || given === 1 ? next(0) : next(1)];
-    case '~':
-      return [v, given === 1 ? next(0) : next(1)];
-    default:
-      return [v, next(given - 1)];
-  }
-}
-
-/** Whether `version` satisfies the `engines` range (`>=20.19 <21 || >=22.12`, `^20.19.0`, …). */
-export function satisfies(range: string, version: string): boolean {
-  const v = parseVersion(version);
-  return range.split('||').some((alternative) =>
-    alternative
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .every((c) => {
-        const [low, high] = bounds(c);
-        return compare(v, low) >= 0 && (high === undefined || compare(v, high) < 0);
-      }),
-  );
-}
-
-/** The major version of the lowest Node the range allows. */
-export function lowestMajor(range: string): number {
-  return Math.min(
-    ...range.split('||').map((alternative) =>
-      Math.max(
-        0,
-        ...alternative
-          .trim()
-          .split(/\s+/)
-          .filter(Boolean)
-          .map((c) => bounds(c)[0][0]),
-      ),
-    ),
-  );
-}
-
 /** PATH without the entries inside `root` (the project's own node_modules/.bin and its Node). */
 export function pathOutside(root: string): string {
   return (process.env.PATH ?? '')
     .split(delimiter)
     .filter((p) => p !== '' && !resolve(p).startsWith(resolve(root) + sep))
     .join(delimiter);
-}
-
-/** The Node binaries of this machine: each `node` on PATH outside `root`, and `extra` (the project's Node 24). */
-export function nodesOnMachine(root: string, extra: readonly string[]): NodeBinary[] {
-  const found = new Map<string, NodeBinary>();
-  const candidates = [
-    ...pathOutside(root)
-      .split(delimiter)
-      .map((dir) => join(dir, 'node')),
-    ...extra,
-  ];
-  for (const bin of candidates) {
-    try {
-      accessSync(bin, constants.X_OK);
-    } catch {
-      continue;
-    }
-    const real = realpathSync(bin);
-    if (found.has(real)) continue;
-    const version = spawnSync(real, ['--version'], { encoding: 'utf8' }).stdout.trim();
-    if (/^v\d+\.\d+\.\d+$/.test(version)) found.set(real, { bin: real, version });
-  }
-  return [...found.values()].sort((a, b) => compare(parseVersion(a.version), parseVersion(b.version)));
 }
 
 /**
