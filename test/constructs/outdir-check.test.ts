@@ -5,14 +5,9 @@ import { AppService } from '../../src/index.js';
 import { readTree } from '../../src/output/dist-writer.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 import { COPIES, removeProjects, runApp, type Layout } from '../support/two-cdk8s.js';
+import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
-const SPEC = `apiVersion: apps.specforge.dev/v1alpha1
-kind: AppService
-metadata: { name: web }
-spec:
-  image: nginx:1.27
-  ports: [{ port: 80, targetPort: 80 }]
-`;
+const SPEC = WEB_APP_SPEC;
 
 function shop(outdir: string): App {
   const app = new App({ outdir });

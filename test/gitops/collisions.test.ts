@@ -2,19 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
 /**
  * With GitOps generation on, every deployed chart goes to one cluster: an object two charts render is a render
  * error naming both charts and both files (charts/gitops.yaml `exclude` keeps a chart out of the deployment).
  */
 
-const APP = `apiVersion: apps.specforge.dev/v1alpha1
-kind: AppService
-metadata: { name: web }
-spec:
-  image: nginx:1.27
-  ports: [{ port: 80, targetPort: 80 }]
-`;
+const APP = WEB_APP_SPEC;
 const SHOP = 'namespace: shop\ncreateNamespace: true\n';
 
 async function render(files: Record<string, string>, ...extra: string[]) {

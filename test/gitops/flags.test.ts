@@ -11,14 +11,9 @@ import {
   shellWord,
 } from '../../src/gitops/flags.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
-const APP = `apiVersion: apps.specforge.dev/v1alpha1
-kind: AppService
-metadata: { name: web }
-spec:
-  image: nginx:1.27
-  ports: [{ port: 80, targetPort: 80 }]
-`;
+const APP = WEB_APP_SPEC;
 
 /** A charts directory and an output directory beside it, in a folder whose name needs quoting in a shell. */
 function project(files: Record<string, string> = {}): { charts: string; out: string } {

@@ -2,14 +2,9 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
-const APP = `apiVersion: apps.specforge.dev/v1alpha1
-kind: AppService
-metadata: { name: web }
-spec:
-  image: nginx:1.27
-  ports: [{ port: 80, targetPort: 80 }]
-`;
+const APP = WEB_APP_SPEC;
 
 describe('specforge render with GitOps objects', () => {
   it('writes a Flux Kustomization per chart for --gitops flux, with the defaults', async () => {

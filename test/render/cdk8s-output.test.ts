@@ -4,14 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
 import { cdk8sOutputClash } from '../../src/render/cdk8s-output.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
-const APP = `apiVersion: apps.specforge.dev/v1alpha1
-kind: AppService
-metadata: { name: web }
-spec:
-  image: nginx:1.27
-  ports: [{ port: 80, targetPort: 80 }]
-`;
+const APP = WEB_APP_SPEC;
 
 describe('specforge render and a cdk8s app beside it', () => {
   it('refuses to render into the dist/ a cdk8s.yaml without output would have cdk8s synth delete, leaving it as it was', async () => {
