@@ -7,6 +7,7 @@ import type { RenderResult } from './render/render.js';
 import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
+import { isParseArgsError, parseArgsMessage } from './util/parse-args-error.js';
 import { chartsDirArgument, nonEmptyValue } from './util/flag-values.js';
 import { escapeTerminal } from './diff/escape.js';
 import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
@@ -114,9 +115,13 @@ async function printHelp(args: readonly string[], io: Io): Promise<number> {
  * sentence helps (an unusable place, a git revision that does not exist).
  */
 function reportFailure(e: unknown, io: Io, command: string | undefined): number {
-  if (e instanceof UsageError || isParseArgsError(e)) {
-    const hint = e instanceof UsageError && !e.showUsage ? '' : `\n${usageHint(command)}`;
-    io.err(`specforge: ${(e as Error).message}${hint}`);
+  if (isParseArgsError(e)) {
+    io.err(`specforge: ${parseArgsMessage(e)}\n${usageHint(command)}`);
+    return EXIT_USAGE;
+  }
+  if (e instanceof UsageError) {
+    const hint = e.showUsage ? `\n${usageHint(command)}` : '';
+    io.err(`specforge: ${e.message}${hint}`);
     return EXIT_USAGE;
   }
   io.err(`specforge: ${e instanceof Error ? e.message : String(e)}`);
@@ -241,11 +246,6 @@ function check(place: CheckPlace, result: RenderResult, io: Io): number {
     `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`${renderCommand(place.chartsDir, outDir, place.gitops)}\` and commit the result.`,
   );
   return EXIT_INVALID;
-}
-
-function isParseArgsError(e: unknown): boolean {
-  const code = (e as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
 /** `1 chart`, `2 charts`. */

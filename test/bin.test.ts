@@ -32,7 +32,7 @@ describe('bin/specforge.js', () => {
       status: 2,
       stdout: '',
       stderr: expect.stringMatching(
-        /^specforge: Unknown option '--nope'.*\nRun 'specforge render --help' for usage\.\n$/,
+        /^specforge: unknown option --nope\nRun 'specforge render --help' for usage\.\n$/,
       ),
     });
   });

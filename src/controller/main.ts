@@ -17,6 +17,7 @@ import { labelSelectorProblem } from './selector.js';
 import { startProbeServer, type ProbeChecks, type ProbeServer } from './server.js';
 import { checkDns1123Label, subdomainProblem } from '../rules/k8s-names.js';
 import { CONTROLLER_NAME, CONTROLLER_NAMESPACE } from '../rules/vocabulary.js';
+import { isParseArgsError, parseArgsMessage } from '../util/parse-args-error.js';
 
 /** Bounds of `--workers`: at least one, or nothing is ever reconciled; more than 64 only adds contention. */
 export const MIN_WORKERS = 1;
@@ -357,9 +358,8 @@ export async function runController(argv: readonly string[]): Promise<number> {
   try {
     options = parseControllerArgs(argv);
   } catch (err) {
-    process.stderr.write(
-      `specforge controller: ${(err as Error).message}\nRun 'specforge controller --help' for usage.\n`,
-    );
+    const message = isParseArgsError(err) ? parseArgsMessage(err) : (err as Error).message;
+    process.stderr.write(`specforge controller: ${message}\nRun 'specforge controller --help' for usage.\n`);
     return 2;
   }
   if (options.help === true) {

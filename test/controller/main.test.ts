@@ -17,7 +17,7 @@ describe('runController', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await runController(['--nope'])).toBe(2);
     expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe(
-      "specforge controller: Unknown option '--nope'\nRun 'specforge controller --help' for usage.\n",
+      "specforge controller: unknown option --nope\nRun 'specforge controller --help' for usage.\n",
     );
   });
 

@@ -146,7 +146,7 @@ describe('specforge diff', () => {
       [['diff', w.charts, '--format', 'yaml'], /--format takes text, markdown, json, not "yaml"/],
       [['diff', w.charts, 'other'], /diff takes one CHARTS_DIR, got 2/],
       [['diff', w.charts, '--against', 'HEAD', '--out', w.dist], /--out does not apply/],
-      [['diff', w.charts, '--frobnicate'], /Unknown option '--frobnicate'/],
+      [['diff', w.charts, '--frobnicate'], /unknown option --frobnicate\n/],
       [['diff', join(w.root, 'nope')], /charts directory .*nope does not exist/],
       [['diff', join(w.root, 'nope'), '--against', 'HEAD'], /charts directory .*nope does not exist/],
     ] as const) {
