@@ -3,11 +3,12 @@
  * best effort: a failed write is logged and never fails the reconcile that made it.
  */
 import type { Api } from '../kube/client.js';
-import { NODEPOOL_GROUP, NODEPOOL_VERSION } from '../rules/node-view.js';
+import { NODEPOOL_GROUP, NODEPOOL_VERSION } from '../rules/vocabulary.js';
 import { microTime } from './time.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
-import { CONTROLLER_NAME, type PoolView } from './model.js';
+import type { PoolView } from './model.js';
+import { CONTROLLER_NAME } from '../rules/vocabulary.js';
 
 /** What an Event is about. */
 export interface EventSubject {

@@ -11,8 +11,6 @@ import type { Manifest } from '../rules/manifest.js';
 
 /** The NodePool collection's path on the API server. */
 export const NODEPOOLS_PATH = `/apis/${NODEPOOL_API_VERSION}/${NODEPOOL_PLURAL}`;
-// The finalizer and the controller's name (field manager, reporting controller) are the shared vocabulary's.
-export { NODEPOOL_FINALIZER as FINALIZER, CONTROLLER_NAME } from '../rules/vocabulary.js';
 /**
  * True for a label key or taint id (`key:effect`) that is Kubernetes' own: prefix `kubernetes.io`, `k8s.io` or a
  * subdomain of either (see `src/rules/node-keys.ts`). The node lifecycle controller's keys, the kubelet's, the cloud

@@ -5,7 +5,8 @@
  * bookkeeping of writes ({@link NodeWrites}) the pools' status and finalizers wait on.
  */
 import { isStatus, MERGE_PATCH, type Api } from '../kube/client.js';
-import { OWNED_ANNOTATION, toNodeView, type NodeView } from '../rules/node-view.js';
+import { toNodeView, type NodeView } from '../rules/node-view.js';
+import { OWNED_ANNOTATION } from '../rules/vocabulary.js';
 import type { Manifest } from '../rules/manifest.js';
 import { toMergePatch, type Adoption, type Decision, type Distrusted } from './decide.js';
 import type { EventRecorder } from './events.js';

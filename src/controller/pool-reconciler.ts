@@ -5,9 +5,11 @@
  */
 import { NODEPOOL_PLURAL } from '../rules/vocabulary.js';
 import { MERGE_PATCH, METADATA_LIST } from '../kube/client.js';
-import { OWNED_ANNOTATION, ownerPools, parseOwned } from '../rules/node-view.js';
+import { ownerPools, parseOwned } from '../rules/node-view.js';
+import { OWNED_ANNOTATION } from '../rules/vocabulary.js';
 import type { Manifest } from '../rules/manifest.js';
-import { FINALIZER, NODEPOOLS_PATH, type PoolStatus, type PoolView } from './model.js';
+import { NODEPOOLS_PATH, type PoolStatus, type PoolView } from './model.js';
+import { NODEPOOL_FINALIZER } from '../rules/vocabulary.js';
 import type { ReconcilerContext } from './node-reconciler.js';
 import type { PoolIndex } from './pool-index.js';
 import { cleanupPending, statusWrite } from './pool-status.js';
@@ -52,9 +54,12 @@ export class PoolReconciler {
     const pool = this.options.pools.get(name);
     if (pool === undefined) return undefined;
     if (pool.deleting) return this.finalize(pool);
-    if (!pool.finalizers.includes(FINALIZER)) {
+    if (!pool.finalizers.includes(NODEPOOL_FINALIZER)) {
       await this.patch(pool, {
-        metadata: { resourceVersion: pool.resourceVersion, finalizers: [...pool.finalizers, FINALIZER] },
+        metadata: {
+          resourceVersion: pool.resourceVersion,
+          finalizers: [...pool.finalizers, NODEPOOL_FINALIZER],
+        },
       });
       return undefined;
     }
@@ -122,7 +127,7 @@ export class PoolReconciler {
   }
 
   private async finalize(pool: PoolView): Promise<Requeue> {
-    if (!pool.finalizers.includes(FINALIZER)) return undefined;
+    if (!pool.finalizers.includes(NODEPOOL_FINALIZER)) return undefined;
     const { index, writes, nodes } = this.options;
     const owners = index.owners(pool.name);
     if (owners.size > 0) {
@@ -139,7 +144,7 @@ export class PoolReconciler {
     await this.patch(pool, {
       metadata: {
         resourceVersion: pool.resourceVersion,
-        finalizers: pool.finalizers.filter((f) => f !== FINALIZER),
+        finalizers: pool.finalizers.filter((f) => f !== NODEPOOL_FINALIZER),
       },
     });
     this.options.logger.info('nodepool cleaned; finalizer removed', { pool: pool.name });

@@ -6,7 +6,8 @@
  * - With `spec.membership: {value: V}`: only when that label's value is exactly `V`. The seed NodePool operator
  *   selected `node-role.kubernetes.io/P` = `""`, so `{value: ""}` keeps a migrated pool's members as they were.
  */
-import { MEMBERSHIP_PREFIX, type NodeView } from './node-view.js';
+import { type NodeView } from './node-view.js';
+import { MEMBERSHIP_PREFIX } from './vocabulary.js';
 
 /** `spec.membership`: membership needs the `node-role.kubernetes.io/<pool>` label with exactly this value. */
 export interface MembershipRule {

@@ -6,11 +6,7 @@
  */
 import { isReservedNodeKey } from './node-keys.js';
 import type { Manifest } from './manifest.js';
-import { MEMBERSHIP_PREFIX, NODEPOOL_GROUP, NODEPOOL_VERSION, OWNED_ANNOTATION } from './vocabulary.js';
-
-// The NodePool API names, the ownership annotation and the membership label prefix are the shared vocabulary's
-// (src/rules/vocabulary.ts), re-exported for the Node view's users.
-export { MEMBERSHIP_PREFIX, NODEPOOL_GROUP, NODEPOOL_VERSION, OWNED_ANNOTATION };
+import { MEMBERSHIP_PREFIX, OWNED_ANNOTATION } from './vocabulary.js';
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 

@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { MERGE_PATCH, isStatus } from '../../src/kube/client.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { startController } from '../../src/controller/main.js';
-import { OWNED_ANNOTATION } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 import { installCrds } from './crds.js';
 import { kubectlAt, ROOT, run } from './gitops-tools.js';
 import { waitFor } from './helpers.js';

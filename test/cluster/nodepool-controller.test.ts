@@ -3,8 +3,9 @@
  * pools, joins and leaves, status, Events, finalizer cleanup, zero writes when steady.
  */
 import { expect, it } from 'vitest';
-import { FINALIZER } from '../../src/controller/model.js';
-import { OWNED_ANNOTATION, type Taint } from '../../src/rules/node-view.js';
+import { NODEPOOL_FINALIZER } from '../../src/rules/vocabulary.js';
+import { type Taint } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 import {
   clusterDescribe,
   labelsOf,
@@ -55,7 +56,7 @@ clusterDescribe('NodePool controller', () => {
     });
     expect(ready.status?.members).toBe(2);
     expect(ready.status?.observedGeneration).toBe(ready.metadata?.generation);
-    expect(ready.metadata?.finalizers).toContain(FINALIZER);
+    expect(ready.metadata?.finalizers).toContain(NODEPOOL_FINALIZER);
     const other = await s.node(s.name('other'));
     expect(labelsOf(other)).toEqual({ [ROLE + 'else']: '' });
     expect(other.taints.filter((t) => t.key === 'dedicated')).toEqual([]);
@@ -215,7 +216,7 @@ clusterDescribe('NodePool controller', () => {
     await s.createPool(pool, { labels: { empty: 'yes' } });
     await s.startController();
     await waitFor('finalizer added', async () =>
-      (await s.pool(pool))?.metadata?.finalizers?.includes(FINALIZER),
+      (await s.pool(pool))?.metadata?.finalizers?.includes(NODEPOOL_FINALIZER),
     );
     await s.deletePool(pool);
     await waitFor('pool gone', async () => (await s.pool(pool)) === undefined);
@@ -238,7 +239,7 @@ clusterDescribe('NodePool controller', () => {
       return c?.reason === 'CleanupPending' ? { p, c } : undefined;
     });
     expect(pending.c.message).toContain(node);
-    expect(pending.p?.metadata?.finalizers).toEqual([FINALIZER]);
+    expect(pending.p?.metadata?.finalizers).toEqual([NODEPOOL_FINALIZER]);
     expect((await s.node(node)).labels.shard).toBe('yes');
     // Back in the shard, it is cleaned and the NodePool goes.
     await s.patchNode(node, { metadata: { labels: { [SCOPE_LABEL]: s.id } } });

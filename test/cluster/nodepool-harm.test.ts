@@ -4,7 +4,8 @@
  * and one pool's bad data (stored under an older CRD) never blocks another pool on the same Nodes.
  */
 import { expect, it } from 'vitest';
-import { OWNED_ANNOTATION, type Taint } from '../../src/rules/node-view.js';
+import { type Taint } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import { clusterDescribe, labelsOf, ownedOf, Scope, useScope, waitFor } from './helpers.js';
 

@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { MERGE_PATCH } from '../../src/kube/client.js';
-import { FINALIZER } from '../../src/controller/model.js';
+import { NODEPOOL_FINALIZER } from '../../src/rules/vocabulary.js';
 import type { NodeView, Taint } from '../../src/rules/node-view.js';
 import { clusterDescribe, Scope, waitFor, useScope } from './helpers.js';
 
@@ -192,7 +192,7 @@ clusterDescribe('NodePool controller robustness', () => {
       expect(x.ownedRaw).toBeUndefined();
     }
     const held = await s.pool(pool);
-    expect(held?.metadata?.finalizers).toEqual([FINALIZER]);
+    expect(held?.metadata?.finalizers).toEqual([NODEPOOL_FINALIZER]);
     await s.startController();
     await waitFor('pool gone after restart', async () => (await s.pool(pool)) === undefined);
   });
@@ -227,7 +227,7 @@ clusterDescribe('NodePool controller robustness', () => {
       x.labels.half === undefined && !x.taints.some((t) => t.key === 'half') && x.ownedRaw === undefined;
     const states = await Promise.all(nodes.map(async (n) => clean(await s.node(n))));
     expect(states.filter(Boolean)).toHaveLength(1);
-    expect((await s.pool(pool))?.metadata?.finalizers).toEqual([FINALIZER]);
+    expect((await s.pool(pool))?.metadata?.finalizers).toEqual([NODEPOOL_FINALIZER]);
     await s.startController();
     await waitFor('pool gone after restart', async () => (await s.pool(pool)) === undefined);
     for (const n of nodes) expect(clean(await s.node(n))).toBe(true);

@@ -5,7 +5,7 @@ import type { WatchEvent } from '../../src/kube/watch-lines.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
 import { toPoolView } from '../../src/controller/model.js';
-import { OWNED_ANNOTATION } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 
 const NODE = {
   metadata: {

@@ -4,7 +4,6 @@ import { isMember } from '../../src/rules/node-membership.js';
 import type { AdoptKeys, PoolView } from '../../src/controller/model.js';
 import type { MembershipRule } from '../../src/rules/node-membership.js';
 import {
-  OWNED_ANNOTATION,
   parseOwned,
   serializeOwned,
   taintId,
@@ -12,6 +11,7 @@ import {
   type NodeView,
   type Taint,
 } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 import { specKeys } from '../../src/controller/pool-keys.js';
 
 const ROLE = 'node-role.kubernetes.io/';

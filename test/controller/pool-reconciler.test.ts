@@ -3,11 +3,13 @@ import type { Api, Method } from '../../src/kube/client.js';
 import { EventRecorder } from '../../src/controller/events.js';
 import { silentLogger } from '../../src/controller/log.js';
 import { createMetrics } from '../../src/controller/metrics.js';
-import { FINALIZER, toPoolView, type PoolStatus, type PoolView } from '../../src/controller/model.js';
+import { toPoolView, type PoolStatus, type PoolView } from '../../src/controller/model.js';
+import { NODEPOOL_FINALIZER } from '../../src/rules/vocabulary.js';
 import { NodeWrites } from '../../src/controller/node-reconciler.js';
 import { PoolIndex } from '../../src/controller/pool-index.js';
 import { CLEANUP_RECHECK_MS, PoolReconciler } from '../../src/controller/pool-reconciler.js';
-import { OWNED_ANNOTATION, toNodeView, type NodeView } from '../../src/rules/node-view.js';
+import { toNodeView, type NodeView } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 const NOW = Date.parse('2026-01-02T03:04:05Z');
@@ -33,7 +35,7 @@ function deletingPool(): PoolView {
       resourceVersion: '4',
       generation: 2,
       deletionTimestamp: '2026-01-01T00:00:00Z',
-      finalizers: [FINALIZER],
+      finalizers: [NODEPOOL_FINALIZER],
     },
     spec: { labels: { a: '1' } },
   });

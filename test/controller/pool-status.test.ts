@@ -9,7 +9,8 @@ import {
   type PoolNode,
 } from '../../src/controller/pool-status.js';
 import { statusTime } from '../../src/controller/time.js';
-import { OWNED_ANNOTATION, toNodeView, type NodeView } from '../../src/rules/node-view.js';
+import { toNodeView, type NodeView } from '../../src/rules/node-view.js';
+import { OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 
 const ROLE = 'node-role.kubernetes.io/';
 const T0 = Date.parse('2026-01-02T03:04:05.678Z');
