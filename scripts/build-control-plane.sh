@@ -25,39 +25,9 @@ export CGO_ENABLED=0
 
 # kube-apiserver and kube-controller-manager (garbage collection, rollouts) for the test control plane, and kubectl
 # (with its built-in kustomize) of the same release, for the apply tests a user would run by hand.
-build_kubernetes() {
-  local missing=()
-  for cmd in kube-apiserver kube-controller-manager kubectl; do
-    if [ -x "$out/$cmd-$KUBE_VERSION" ]; then echo "$cmd $KUBE_VERSION: cached at $out/$cmd-$KUBE_VERSION"; else missing+=("$cmd"); fi
-  done
-  [ ${#missing[@]} -gt 0 ] || return 0
-  echo "${missing[*]} $KUBE_VERSION: building (several minutes on 2 cores)"
-  local mod="$work/kubernetes"
-  mkdir -p "$mod"
-  (
-    cd "$mod"
-    go mod init specforge.local/kubernetes >/dev/null 2>&1
-    # The staging modules are listed as v0.0.0 in k8s.io/kubernetes' go.mod; read the list from that go.mod
-    # (never hard-coded) and point each at its published v0.Y.Z tag.
-    local gomod staging
-    gomod="$(go mod download -json "k8s.io/kubernetes@$KUBE_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
-    staging="$(awk '/^require[[:space:]]*\(/{r=1;next} r&&/^\)/{r=0} r&&$2=="v0.0.0"{print $1}' "$gomod")"
-    local minor="v0.${KUBE_VERSION#v1.}"
-    go mod edit -require="k8s.io/kubernetes@$KUBE_VERSION"
-    for m in $staging; do go mod edit -replace="$m=$m@$minor"; done
-    {
-      printf '//go:build tools\n\npackage tools\n\nimport (\n'
-      for cmd in "${missing[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$cmd"; done
-      printf ')\n'
-    } > tools.go
-    go mod tidy >/dev/null 2>&1 || go get "k8s.io/kubernetes@$KUBE_VERSION"
-    for cmd in "${missing[@]}"; do
-      go build -trimpath -ldflags "-s -w" -o "$out/$cmd-$KUBE_VERSION.tmp" "k8s.io/kubernetes/cmd/$cmd"
-      mv "$out/$cmd-$KUBE_VERSION.tmp" "$out/$cmd-$KUBE_VERSION"
-      echo "$cmd $KUBE_VERSION: built"
-    done
-  )
-}
+# shellcheck source=lib/kube-build.sh
+source "$root/scripts/lib/kube-build.sh"
+build_kubernetes() { kube_build "$out" "$KUBE_VERSION" kube-apiserver kube-controller-manager kubectl; }
 
 build_etcd() {
   local dest="$out/etcd-$ETCD_VERSION"

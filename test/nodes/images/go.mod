@@ -1,0 +1,3 @@
+module specforge.local/test-images
+
+go 1.24
