@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cluster/**', '**/node_modules/**'],
+          exclude: ['test/cluster/**', 'test/nodes/**', '**/node_modules/**'],
         },
       },
       {
@@ -25,6 +25,18 @@ export default defineConfig({
           globalSetup: ['test/cluster/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // A whole cluster with two nodes in a network namespace of its own (test/nodes/global-setup.ts): pods run,
+        // Services carry traffic. Needs root; starts only when a node suite is selected.
+        extends: true,
+        test: {
+          name: 'nodes',
+          include: ['test/nodes/**/*.test.ts'],
+          globalSetup: ['test/nodes/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -1,0 +1,23 @@
+/**
+ * The test workload's image names, each with the ports it listens on (test/nodes/images/workload). Specs in the node
+ * suites name these images; `v2` is the same program under a new tag, for rollouts.
+ */
+export const WORKLOAD_PORTS = '80 8080 8081 9090 53/udp 5353/udp';
+
+export const WORKLOAD_V1 = 'specforge.test/workload:v1';
+export const WORKLOAD_V2 = 'specforge.test/workload:v2';
+
+/** The same program with a numeric non-root USER (65532), as images must have to run under `runAsNonRoot`. */
+export const WORKLOAD_NONROOT = 'specforge.test/workload-nonroot:v1';
+
+export interface WorkloadImage {
+  readonly ports: string;
+  /** The image's USER. @default root */
+  readonly user?: string;
+}
+
+export const WORKLOAD_IMAGES: Readonly<Record<string, WorkloadImage>> = {
+  [WORKLOAD_V1]: { ports: WORKLOAD_PORTS },
+  [WORKLOAD_V2]: { ports: WORKLOAD_PORTS },
+  [WORKLOAD_NONROOT]: { ports: WORKLOAD_PORTS, user: '65532:65532' },
+};
