@@ -113,13 +113,16 @@ export class NodeCluster {
   }
 
   /** kubectl as admin, inside the namespace (the API server's own address). */
-  kubectl(args: readonly string[]): string {
+  kubectl(args: readonly string[], input?: string): string {
     if (this.ns === undefined) throw new Error('no namespace');
-    return this.ns.exec(this.bins.kubectl, [
-      '--kubeconfig',
-      join(this.dir, 'pki', 'admin.kubeconfig'),
-      ...args,
-    ]);
+    const kubeconfig = join(this.dir, 'pki', 'admin.kubeconfig');
+    return this.ns.exec(this.bins.kubectl, ['--kubeconfig', kubeconfig, ...args], input);
+  }
+
+  /** A program run inside the cluster's network namespace. */
+  inNetns(cmd: string, args: readonly string[]): { code: number; out: string } {
+    if (this.ns === undefined) throw new Error('no namespace');
+    return this.ns.tryExec(cmd, args);
   }
 
   async start(): Promise<void> {
