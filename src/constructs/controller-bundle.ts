@@ -16,7 +16,7 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
-import { ownerLabels, selectorLabels } from '../rules/labels.js';
+import { ownerLabels, POD_SECURITY_ENFORCE_LABEL, selectorLabels } from '../rules/labels.js';
 import {
   CONTROLLER_NAMESPACE,
   COORDINATION_GROUP,
@@ -91,7 +91,10 @@ export class ControllerBundle extends Construct {
     const meta = { name: this.name, namespace: this.namespace, labels };
     const clusterMeta = { name: this.name, labels };
     this.crd = props.crd === false ? undefined : nodePoolCrd(this, 'nodepool-crd', labels);
-    new k8s.KubeNamespace(this, 'namespace', { metadata: { name: this.namespace, labels } });
+    // The controller's pods meet Pod Security `restricted`; the namespace enforces it, so nothing less runs there.
+    new k8s.KubeNamespace(this, 'namespace', {
+      metadata: { name: this.namespace, labels: { ...labels, [POD_SECURITY_ENFORCE_LABEL]: 'restricted' } },
+    });
     new k8s.KubeServiceAccount(this, 'service-account', { metadata: meta });
     this.clusterRole = new k8s.KubeClusterRole(this, 'cluster-role', {
       metadata: clusterMeta,
