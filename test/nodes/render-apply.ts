@@ -18,23 +18,19 @@ export function writeRepo(repo: string, files: Readonly<Record<string, string>>)
   }
 }
 
-/** `specforge render charts --out dist` in `repo`; throws with its output when it fails. */
-export function render(repo: string): string {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'bin', 'specforge.js'), 'render', 'charts', '--out', 'dist'],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-    },
-  );
+/** `specforge render CHARTS --out OUT` in `cwd` (default: `charts` into `dist` of `repo`); throws with its output. */
+export function render(repo: string, charts = 'charts', out = 'dist'): string {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'specforge.js'), 'render', charts, '--out', out], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`specforge render exited ${r.status}: ${r.stderr}${r.stdout}`);
   return r.stdout;
 }
 
 /** Applies one rendered chart directory (its kustomization) the way kustomize-controller does. */
-export function applyChart(repo: string, chart: string): string {
-  return kubectl([...FLUX_SSA, '-k', join(repo, 'dist', chart)]);
+export function applyChart(repo: string, chart: string, out = 'dist'): string {
+  return kubectl([...FLUX_SSA, '-k', join(repo, out, chart)]);
 }
 
 export function rollout(namespace: string, deployment: string, timeoutS = 180): void {
