@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync, copyFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeImageArchive } from './image-archive.js';
+import { writeImageArchive } from '../../../scripts/image/oci-archive.js';
 
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.6';
 
@@ -41,7 +41,7 @@ export function buildTestImages(
   const images: TestImage[] = [];
   const pauseArchive = join(dir, 'pause.tar');
   writeImageArchive(
-    { ref: PAUSE_IMAGE, layers: [pauseRoot], config: { Entrypoint: ['/bin/pause'] } },
+    { ref: PAUSE_IMAGE, layers: [pauseRoot], config: { Entrypoint: ['/bin/pause'] }, created: 0 },
     pauseArchive,
   );
   images.push({ ref: PAUSE_IMAGE, archive: pauseArchive });
@@ -53,7 +53,7 @@ export function buildTestImages(
       Env: ['PATH=/bin', `PORTS=${ports}`],
       ...(user ? { User: user } : {}),
     };
-    writeImageArchive({ ref, layers: [workRoot], config }, archive);
+    writeImageArchive({ ref, layers: [workRoot], config, created: 0 }, archive);
     images.push({ ref, archive });
   }
   return images;
