@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findNodeBinaries, NODES_HINT } from './cluster/binaries.js';
-import { hostChanges, readHostState } from './cluster/host-state.js';
+import { changesLeftBy } from './cluster/host-changes.js';
+import { readHostState } from './cluster/host-state.js';
 import { buildTestImages } from './cluster/images.js';
 import { CLUSTER_PREFIX, NodeCluster, type NodeClusterInfo } from './cluster/node-cluster.js';
 import { WORKLOAD_IMAGES } from './workload.js';
@@ -49,7 +50,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   return async () => {
     await cluster.stop();
     rmSync(images, { recursive: true, force: true });
-    const left = hostChanges(before, readHostState(cluster.name));
+    const left = changesLeftBy(cluster.name, before);
     if (left.length > 0)
       throw new Error(`the node cluster's teardown left the host changed:\n${left.join('\n')}`);
   };

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { NodeBinaries } from './binaries.js';
 import { cniTemplate, containerdConfig, kubeletConfig, kubeProxyConfig, type NodeLayout } from './configs.js';
 import { forwardIntoNetns, type Forward } from './forward.js';
-import { FIXED_PATHS, HOST_SYSCTLS } from './host-state.js';
+import { holdHostChanges, releaseHostChanges } from './host-changes.js';
 import { Netns, run } from './netns.js';
 import { makePki, writeKubeconfig, type Pki } from './pki.js';
 import { pidsMatching, stopAll, waitUntil, type Running } from './processes.js';
@@ -72,8 +72,6 @@ export class NodeCluster {
   private forward: Forward | undefined;
   private readonly running: Running[] = [];
   private readonly layouts: NodeLayout[] = [];
-  private savedSysctls: Record<string, string> = {};
-  private preexisting: string[] = [];
 
   constructor(
     private readonly bins: NodeBinaries,
@@ -129,8 +127,7 @@ export class NodeCluster {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     mkdirSync(join(this.dir, 'pki'), { recursive: true });
     mkdirSync(this.runDir, { recursive: true });
-    this.preexisting = FIXED_PATHS.filter((p) => existsSync(p));
-    this.savedSysctls = Object.fromEntries(HOST_SYSCTLS.map((k) => [k, run('sysctl', ['-n', k]).trim()]));
+    holdHostChanges(this.name);
     this.ns = Netns.create(this.name);
     const count = this.options.nodes ?? 2;
     const ips = Array.from({ length: count }, (_, i) => `10.200.0.${i + 1}`);
@@ -435,9 +432,7 @@ export class NodeCluster {
     // whatever still runs in our cgroups is ours (a `runc init` caught mid-create outlives its shim)
     await stopAll(roots.flatMap(procsIn), 2000);
     await waitUntil('our cgroups removed', () => roots.every(removeTree), 10_000).catch(() => undefined);
-    for (const [k, v] of Object.entries(this.savedSysctls)) spawnSync('sysctl', ['-qw', `${k}=${v}`]);
-    for (const p of FIXED_PATHS)
-      if (!this.preexisting.includes(p)) rmSync(p, { recursive: true, force: true });
+    releaseHostChanges(this.name);
     this.ns?.delete();
     rmSync(this.runDir, { recursive: true, force: true });
     if (process.env.SPECFORGE_KEEP_NODE_LOGS === undefined)
