@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_CONTROLLER_IMAGE } from '../../src/constructs/controller-bundle.js';
@@ -247,6 +256,41 @@ describeImage('npm run image: failures are a sentence and an exit code', false, 
     });
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^image: apt-get is not installed: .*Debian/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(tmp.path, 'x.tar'))).toBe(false);
+  });
+
+  it("says so in one sentence when apt-get cannot reach Debian's mirrors, exit 1", () => {
+    const conf = join(tmp.path, 'apt.conf');
+    writeFileSync(
+      conf,
+      'Acquire::http::Proxy "http://127.0.0.1:9";\nAcquire::https::Proxy "http://127.0.0.1:9";\nAcquire::Retries "0";\n',
+    );
+    const r = sh(process.execPath, [tsx, 'scripts/image/main.ts', '--out', join(tmp.path, 'x.tar')], {
+      cwd: REPO,
+      env: { ...process.env, APT_CONFIG: conf, XDG_CACHE_HOME: join(tmp.path, 'empty-cache') },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      /^image: apt-get download .*\(no network, or apt's lists are stale: apt-get update\) failed: E: Failed to fetch .*127\.0\.0\.1/,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says so in one sentence when npm cannot reach the registry, exit 1', () => {
+    const r = sh(process.execPath, [tsx, 'scripts/image/main.ts', '--out', join(tmp.path, 'x.tar')], {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        npm_config_registry: 'http://127.0.0.1:9/',
+        npm_config_fetch_retries: '0',
+        npm_config_cache: join(tmp.path, 'empty-npm-cache'),
+      },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      /^image: npm ci --omit=dev .* failed: npm error .*127\.0\.0\.1.*ECONNREFUSED/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(tmp.path, 'x.tar'))).toBe(false);
   });
