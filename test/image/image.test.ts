@@ -13,7 +13,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_CONTROLLER_IMAGE } from '../../src/constructs/controller-bundle.js';
 import { tempDir } from '../support/tmp.js';
-import { describeImage, imageConfig, must, readJson, REPO, runInRootfs, sh, unpackImage } from './support.js';
+import {
+  containerdDir,
+  describeImage,
+  imageConfig,
+  startContainerd,
+  must,
+  readJson,
+  REPO,
+  runInRootfs,
+  sh,
+  unpackImage,
+} from './support.js';
 
 const pkg = readJson(join(REPO, 'package.json'));
 const fileDigest = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -229,6 +240,27 @@ describeImage("npm run image: specforge's image, built without Docker or a regis
       ]);
     }
   });
+
+  it('is imported by containerd under its name, as `kind load image-archive` and `ctr images import` do', async () => {
+    const bin = containerdDir();
+    if (bin === undefined) {
+      console.warn('skipped the containerd import: no containerd (bash scripts/build-nodes.sh builds it)');
+      return;
+    }
+    const dir = join(tmp.path, 'containerd');
+    mkdirSync(dir);
+    const containerd = await startContainerd(bin, dir);
+    try {
+      containerd.ctr('-n', 'k8s.io', 'images', 'import', '--all-platforms', join(tmp.path, 'a.tar'));
+      const listed = containerd.ctr('-n', 'k8s.io', 'images', 'ls', '--quiet');
+      expect(listed.split('\n')).toContain(DEFAULT_CONTROLLER_IMAGE);
+      const digest = /digest {2}(sha256:[0-9a-f]{64})/.exec(first.stdout)?.[1];
+      expect(containerd.ctr('-n', 'k8s.io', 'images', 'ls')).toContain(`${DEFAULT_CONTROLLER_IMAGE} `);
+      expect(containerd.ctr('-n', 'k8s.io', 'images', 'ls')).toContain(` ${digest} `);
+    } finally {
+      await containerd.stop();
+    }
+  }, 60_000);
 });
 
 /** The image ID buildah gives an image: its config's digest, without `sha256:`. */
@@ -258,7 +290,7 @@ describeImage('npm run image: failures are a sentence and an exit code', false, 
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^image: apt-get is not installed: .*Debian/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(tmp.path, 'x.tar'))).toBe(false);
-  });
+  }, 120_000);
 
   it("says so in one sentence when apt-get cannot reach Debian's mirrors, exit 1", () => {
     const conf = join(tmp.path, 'apt.conf');
@@ -275,7 +307,7 @@ describeImage('npm run image: failures are a sentence and an exit code', false, 
       /^image: apt-get download .*\(no network, or apt's lists are stale: apt-get update\) failed: E: Failed to fetch .*127\.0\.0\.1/,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  }, 120_000);
 
   it('says so in one sentence when npm cannot reach the registry, exit 1', () => {
     const r = sh(process.execPath, [tsx, 'scripts/image/main.ts', '--out', join(tmp.path, 'x.tar')], {
@@ -293,11 +325,11 @@ describeImage('npm run image: failures are a sentence and an exit code', false, 
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(tmp.path, 'x.tar'))).toBe(false);
-  });
+  }, 120_000);
 
   it('refuses an unknown option as a usage error, exit 2', () => {
     const r = sh(process.execPath, [tsx, 'scripts/image/main.ts', '--push'], { cwd: REPO });
     expect(r.status).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^image: Unknown option '--push'/);
-  });
+  }, 120_000);
 });

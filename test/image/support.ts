@@ -4,8 +4,8 @@
  * root filesystem mounted read-only. Without a piece the suites skip saying what to install; under `CI=true` they
  * fail instead.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'vitest';
 
@@ -102,4 +102,43 @@ export function runInRootfs(rootfs: string, user: string, argv: readonly string[
       env: Object.fromEntries(env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])),
     },
   );
+}
+
+const CONTAINERD = join(REPO, '.cache/nodes/containerd/usr/bin');
+
+/**
+ * The directory of containerd and ctr (Debian's, unpacked by scripts/build-nodes.sh for the node suites), or
+ * undefined when they are not built (under `CI=true`, a failure: .ci/run builds them).
+ */
+export function containerdDir(): string | undefined {
+  if (existsSync(join(CONTAINERD, 'containerd')) && existsSync(join(CONTAINERD, 'ctr'))) return CONTAINERD;
+  if (process.env.CI === 'true') throw new Error('CI=true and no containerd: bash scripts/build-nodes.sh');
+  return undefined;
+}
+
+/** Starts a containerd of its own under `dir` (socket, root, state there) and gives `ctr` on it and a stop. */
+export async function startContainerd(
+  bin: string,
+  dir: string,
+): Promise<{ ctr: (...args: string[]) => string; stop: () => Promise<void> }> {
+  const sock = join(dir, 'containerd.sock');
+  writeFileSync(
+    join(dir, 'config.toml'),
+    `version = 2\nroot = "${dir}/root"\nstate = "${dir}/state"\n[grpc]\n  address = "${sock}"\n` +
+      `[plugins."io.containerd.grpc.v1.cri"]\n  disable_tcp_service = true\n`,
+  );
+  const daemon = spawn(join(bin, 'containerd'), ['--config', join(dir, 'config.toml')], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    daemon.kill('SIGTERM');
+    const killer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  for (let i = 0; i < 100 && !existsSync(sock); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(sock)) {
+    await stop();
+    throw new Error('containerd did not start within 10 s');
+  }
+  return { ctr: (...args) => must(join(bin, 'ctr'), ['--address', sock, ...args]), stop };
 }
