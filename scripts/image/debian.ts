@@ -67,7 +67,7 @@ export function downloadDebs(names: readonly string[], cacheDir: string): string
     );
     run('apt-get', ['download', '-qq', ...want], {
       cwd: tmp,
-      what: `apt-get download ${want.join(' ')} (no network, or apt's lists are stale: apt-get update)`,
+      what: `apt-get download ${want.map((w) => w.split('=')[0]).join(' ')} (no network, or apt's lists are stale: apt-get update)`,
     });
     for (const u of missing) {
       if (fileSha256(join(tmp, u.file)) !== u.sha256)

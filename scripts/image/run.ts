@@ -22,8 +22,9 @@ function reason(stderr: string, stdout: string): string {
       (l) =>
         l !== '' && !/unsandboxed|A complete log of this run|npm error (A complete log|Log files)/.test(l),
     );
-  const errorLine = lines.filter((l) => /^(E:|npm error|error)/i.test(l));
-  return (errorLine[0] ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
+  const errorLines = lines.filter((l) => /^(E:|npm error|error)/i.test(l));
+  const telling = errorLines.filter((l) => !/^npm error (code|errno|syscall) /.test(l));
+  return (telling[0] ?? errorLines[0] ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
 }
 
 /** Runs `cmd args`, returns its standard output; throws an {@link ImageError} when it cannot run or fails. */

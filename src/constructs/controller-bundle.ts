@@ -31,7 +31,7 @@ import { SpecforgePropsError } from './props-check.js';
 
 /**
  * The image {@link ControllerBundle} runs when its `image` prop is not set: specforge's own image, tagged with the
- * package's version, built from the repository's `Dockerfile` (not published to a registry yet).
+ * package's version, built by `npm run image` (or from the repository's `Dockerfile`; not published to a registry yet).
  */
 export const DEFAULT_CONTROLLER_IMAGE = 'ghcr.io/specforge/specforge:0.1.0';
 
@@ -46,7 +46,7 @@ export interface ControllerBundleProps {
   /** Namespace the controller runs in (a DNS label); created by the bundle. @default specforge-system */
   readonly namespace?: string;
   /**
-   * The controller's container image: the image the repository's `Dockerfile` builds (the CLI,
+   * The controller's container image: the image `npm run image` or the repository's `Dockerfile` builds (the CLI,
    * with `specforge controller` as its command). Push it to a registry your cluster pulls from (or load it into a
    * local cluster) and name that copy here.
    * @default DEFAULT_CONTROLLER_IMAGE, `ghcr.io/specforge/specforge:0.1.0` (the package's version)
