@@ -37,6 +37,8 @@ export interface NodeInfo {
   readonly name: string;
   readonly ip: string;
   readonly containerdSocket: string;
+  /** The kubelet's cgroup root (`cgroupRoot`): its pods' cgroups are under `<hierarchy><cgroupRoot>/kubepods/`. */
+  readonly cgroupRoot: string;
 }
 
 /** What tests need (serialisable: passed from the global setup to the test workers). */
@@ -92,6 +94,7 @@ export class NodeCluster {
         name: l.name,
         ip: l.ip,
         containerdSocket: `${l.runDir}/containerd.sock`,
+        cgroupRoot: l.cgroupRoot,
       })),
       ctr: join(this.bins.containerdBin, 'ctr'),
       kubectl: this.bins.kubectl,
@@ -108,6 +111,11 @@ export class NodeCluster {
     const r = { name, proc: this.ns.spawn(cmd, args, this.log(name), env) };
     this.running.push(r);
     return r;
+  }
+
+  /** The cluster's long-running programs (their children, e.g. containerd's shims, not included). */
+  processes(): { readonly name: string; readonly pid: number }[] {
+    return this.running.map((r) => ({ name: r.name, pid: r.proc.pid ?? 0 })).filter((p) => p.pid > 0);
   }
 
   /** kubectl as admin, inside the namespace (the API server's own address). */
