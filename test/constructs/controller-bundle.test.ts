@@ -51,7 +51,9 @@ describe('ControllerBundle', () => {
   });
 
   it("enforces Pod Security restricted on its own namespace, which the controller's pods meet", () => {
-    expect(find(synth(), 'Namespace').metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    expect(find(synth(), 'Namespace').metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe(
+      'restricted',
+    );
   });
 
   it('grants exactly the verbs the controller uses, and Lease access only in its namespace', () => {
