@@ -25,8 +25,8 @@ export CGO_ENABLED=0
 
 # kube-apiserver and kube-controller-manager (garbage collection, rollouts) for the test control plane, and kubectl
 # (with its built-in kustomize) of the same release, for the apply tests a user would run by hand.
-# shellcheck source=lib/kube-build.sh
-source "$root/scripts/lib/kube-build.sh"
+# shellcheck source=kube-build.sh
+source "$root/scripts/kube-build.sh"
 build_kubernetes() { kube_build "$out" "$KUBE_VERSION" kube-apiserver kube-controller-manager kubectl; }
 
 build_etcd() {

@@ -32,8 +32,8 @@ fi
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
 export CGO_ENABLED=0
 
-# shellcheck source=lib/kube-build.sh
-source "$root/scripts/lib/kube-build.sh"
+# shellcheck source=kube-build.sh
+source "$root/scripts/kube-build.sh"
 
 fetch_containerd() {
   if [ -x "$out/containerd/usr/bin/containerd" ]; then
