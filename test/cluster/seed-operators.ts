@@ -213,8 +213,7 @@ export function goServicePort(p: Json): Json {
 
 /** opdemo's corev1.ServicePort (Kubernetes 1.13 types): no `appProtocol` field, so it is never sent nor kept. */
 export function opdemoServicePort(p: Json): Json {
-  const { appProtocol: _dropped, ...rest } = p;
-  return goServicePort(rest);
+  return goServicePort(Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'appProtocol')));
 }
 
 /** corev1.ResourceRequirements as JSON: a struct, so `{}` when empty. */
