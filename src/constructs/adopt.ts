@@ -36,15 +36,23 @@ export type AnyWorkloadPins = Omit<WorkloadAdoptPins, 'names'> & { readonly name
  * selector pinned, specforge's labels with the selector over them (so the pods still match it). Pure.
  */
 export function pinnedWorkload(r: Resolved, adopt: AnyWorkloadPins | undefined): PinnedWorkload {
-  const c = adopt?.container;
   return {
     ...pinnedNames(r.name, adopt?.names),
     ...pinnedLabels(r, adopt),
-    containerName: c?.name ?? r.name,
+    ...pinnedContainer(r.name, adopt?.container),
+    ...(adopt?.replicas === undefined ? {} : { replicas: adopt.replicas }),
+  };
+}
+
+function pinnedContainer(
+  name: string,
+  c: AnyWorkloadPins['container'],
+): Pick<PinnedWorkload, 'containerName' | 'imagePullPolicy' | 'portNames' | 'ports'> {
+  return {
+    containerName: c?.name ?? name,
     ...(c?.imagePullPolicy === undefined ? {} : { imagePullPolicy: c.imagePullPolicy }),
     ...(c?.portNames === undefined ? {} : { portNames: c.portNames }),
     ...(c?.ports === undefined ? {} : { ports: c.ports }),
-    ...(adopt?.replicas === undefined ? {} : { replicas: adopt.replicas }),
   };
 }
 

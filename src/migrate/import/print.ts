@@ -64,17 +64,23 @@ function reportText({ report, nodes, written }: Printed): string[] {
   ];
 }
 
+/** The pods a restart or rescale touches, by name. */
+function podsText(pods: readonly string[] | undefined): string {
+  if (pods === undefined) return '';
+  return pods.length === 0 ? ' (no pods now)' : ` (pods now: ${pods.join(', ')})`;
+}
+
 /** One resource: where it went, a line per object the operator made, a line per field the first sync changes. */
 function resourceLines(r: Imported): string[] {
   return [
     `${r.resource} → ${r.file}`,
     ...r.objects.map(
       (o) =>
-        `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}`,
+        `  ${o.kind} ${o.name}: ${o.verdict}${o.pins !== undefined ? ` (${o.pins.join(', ')})` : ''}${o.why === undefined ? '' : `: ${o.why}`}${podsText(o.pods)}`,
     ),
     ...r.differences.map(
       (d) =>
-        `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the operator never applied the spec's value)`,
+        `  first sync changes ${d.kind} ${d.name} ${d.path}: ${JSON.stringify(d.live)} → ${JSON.stringify(d.spec)} (the live object differs from what the spec renders)`,
     ),
   ];
 }

@@ -7,6 +7,7 @@ import type { MadeObject } from '../../rules/seed-kinds.js';
 import { describe } from '../io.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
+import { podChanges } from './pod-changes.js';
 import type { FoundResource, MadeSet } from './read.js';
 
 /** One imported resource and what adoption does with what its operator made. */
@@ -57,9 +58,10 @@ export function reportFor(l: ReadResource, rendered: Rendered): Imported {
   };
 }
 
-/** Whether every object of the report is adopted or created: nothing replaced, nothing blocked. Pure. */
+/** Whether every object of the report is adopted or created: nothing replaced, blocked, restarted or rescaled. Pure. */
 export function allAdoptable(report: readonly Imported[]): boolean {
-  return !report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
+  const fine = new Set(['adopt', 'adopt with pins', 'create']);
+  return report.every((r) => r.objects.every((o) => fine.has(o.verdict)));
 }
 
 /** Everything one object the operator made is judged by: what it made, the pins, the render, the resource's name. */
@@ -78,12 +80,14 @@ function judge(made: MadeObject, j: Judging): { verdict: ObjectVerdict; differen
   const live = j.live[made.kind as keyof LiveSet];
   const rendered = renderedFor(made, j);
   const owned = j.owned.has(made.kind);
+  const judged = made.kind === 'Deployment' && live !== undefined && rendered !== undefined;
   const verdict = verdictFor({
     made: { kind: made.kind, name: made.name(j.name) },
     live,
     ownedByResource: owned,
     rendered,
     pins: pinsOf(made.kind, j.pinned),
+    ...(judged ? { pods: { changes: podChanges(rendered, live), names: j.pods } } : {}),
   });
   return {
     verdict,
@@ -115,7 +119,7 @@ function renderedName(made: MadeObject, pinned: Manifest, crName: string): strin
 
 /** The `adopt` keys that concern an object of each kind, for the report. */
 const PIN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  Deployment: ['selector', 'podLabels', 'container'],
+  Deployment: ['selector', 'podLabels', 'container', 'replicas'],
   Service: ['selector'],
   Ingress: ['ingressClassAnnotation'],
   Route: ['routeHost'],

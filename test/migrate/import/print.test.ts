@@ -40,7 +40,7 @@ describe('what import prints', () => {
       'AppService shop/web → c/appservice_app.example.com_shop_web.yaml',
       '  Deployment web: adopt with pins (podLabels)',
       '  Service web: create: not found',
-      "  first sync changes Deployment web spec.replicas: 1 → 2 (the operator never applied the spec's value)",
+      '  first sync changes Deployment web spec.replicas: 1 → 2 (the live object differs from what the spec renders)',
       expect.stringMatching(/^Node n1: node-role\.kubernetes\.io\/gpu="x" is a member of pool gpu /),
       'specforge: imported 1 resource.',
     ]);
