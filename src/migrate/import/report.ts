@@ -8,6 +8,7 @@ import { describe } from '../io.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
 import { podChanges } from './pod-changes.js';
+import { annotationsLeft } from './spec-file.js';
 import type { FoundResource, MadeSet } from './read.js';
 
 /** One imported resource and what adoption does with what its operator made. */
@@ -16,6 +17,8 @@ export interface Imported {
   readonly file: string;
   readonly objects: ObjectVerdict[];
   readonly differences: Difference[];
+  /** The resource's own annotations, not copied into its spec (when it has any). */
+  readonly annotationsNotCopied?: string[];
 }
 
 /** One resource read for import: the resource, its seed kind, what its operator made, and its spec file's path. */
@@ -50,11 +53,13 @@ export function reportFor(l: ReadResource, rendered: Rendered): Imported {
   const judged = l.seed.made.map((made) =>
     judge(made, { ...l, pinned: l.pins as Manifest, rendered, name, namespace: ns }),
   );
+  const left = annotationsLeft(l.cr);
   return {
     resource: describe({ kind: l.seed.kind, name, ...(ns === undefined ? {} : { namespace: ns }) }),
     file: l.file,
     objects: judged.map((j) => j.verdict),
     differences: judged.flatMap((j) => j.differences),
+    ...(left.length === 0 ? {} : { annotationsNotCopied: left }),
   };
 }
 

@@ -52,6 +52,7 @@ describe('what import prints', () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toEqual({
       resources: [imported],
+      notImported: [],
       membership: [node],
       files: {
         created: ['c/a.yaml'],
