@@ -219,7 +219,7 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     const chart = join(m.root, 'charts', 'mixed');
     const r = specforgeAt(t, ['import', '--chart', chart, '-n', 'shape-mixed'], [1]);
     expect(r.stderr).toMatch(
-      /Myapp shape-mixed\/test-myapp: not imported \(no file written\), the other resources are:/,
+      /Myapp shape-mixed\/test-myapp \(myapp\.timd\.cn\/v1\): not imported, no file written \(the other resources are imported\):/,
     );
     expect(r.stderr).toMatch(/spec\.containerPort: expected .*found 0/);
     expect(r.stdout).toMatch(
@@ -229,7 +229,9 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     const json = JSON.parse(
       specforgeAt(t, ['import', '--chart', chart, '-n', 'shape-mixed', '--format', 'json'], [1]).stdout,
     );
-    expect(json.notImported.map((s: Json) => s.resource)).toEqual(['Myapp shape-mixed/test-myapp']);
+    expect(json.notImported.map((s: Json) => s.resource)).toEqual([
+      'Myapp shape-mixed/test-myapp (myapp.timd.cn/v1)',
+    ]);
   });
 
   // Last: it replaces the cluster-scoped NodePool CRD with blog-code 03's namespaced one.
@@ -242,7 +244,7 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     const chart = join(t.workDir, 'charts', 'blog-code-03');
     const r = specforgeAt(t, ['import', '--chart', chart, '-n', 'pool-a', '-n', 'pool-b'], [1]);
     expect(r.stderr).toMatch(
-      /NodePool pool-b\/master: not imported .*\n {2}NodePool master is imported already from NodePool pool-a\/master: specforge's NodePools are cluster-scoped/,
+      /NodePool pool-b\/master \(nodes\.lailin\.xyz\/v1\): not imported.*\n {2}NodePool master is imported already from NodePool pool-a\/master \(nodes\.lailin\.xyz\/v1\): specforge's NodePools are cluster-scoped/,
     );
     const file = join(chart, 'nodepool_nodes.lailin.xyz_pool-a_master.yaml');
     const text = readFileSync(file, 'utf8');

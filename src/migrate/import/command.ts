@@ -164,13 +164,15 @@ function sharedPoolName(pool: string, other: string): string {
   return `NodePool ${pool} is imported already from ${other}: specforge's NodePools are cluster-scoped, so one name is one pool. Not imported: rename one of the two (a new pool beside the old one), then import again.`;
 }
 
+/** `<kind> [<namespace>/]<name> (<apiVersion>)`: two CRDs' resources of one kind and name told apart. */
 function resourceName({ cr, seed }: Pick<ReadResource, 'cr' | 'seed'>): string {
   const ns = cr.metadata?.namespace as string | undefined;
-  return describe({
+  const name = describe({
     kind: seed.kind,
     name: String(cr.metadata?.name),
     ...(ns === undefined ? {} : { namespace: ns }),
   });
+  return `${name} (${seed.apiVersion})`;
 }
 
 async function nodeDisagreements(client: KubeClient, pools: readonly string[]): Promise<NodeDisagreement[]> {

@@ -10,7 +10,7 @@ import type { Imported, NodeDisagreement } from './report.js';
 /** The lines naming each resource import left out (its file not written), and why: for the error output. */
 export function skippedLines(skipped: readonly Skipped[]): string[] {
   return skipped.flatMap((r) => [
-    `${r.resource}: not imported (no file written), the other resources are:`,
+    `${r.resource}: not imported, no file written (the other resources are imported):`,
     ...r.why.map((w) => `  ${w}`),
   ]);
 }
@@ -78,10 +78,6 @@ function reportText({ report, nodes, written, skipped = [] }: Printed): string[]
       (n) =>
         `Node ${n.node}: node-role.kubernetes.io/${n.pool}=${JSON.stringify(n.value)} is a member of pool ${n.pool} under specforge's default rule but not the seed's; the imported pool keeps the seed's rule (adopt.membership).`,
     ),
-    ...skipped.flatMap((r) => [
-      `${r.resource}: not imported (no file written):`,
-      ...r.why.map((w) => `  ${w}`),
-    ]),
     `specforge: imported ${report.length} resource${report.length === 1 ? '' : 's'}${skipped.length === 0 ? '' : `; ${skipped.length} not imported`}.`,
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartWriteOutcome } from '../../../src/output/chart-files.js';
-import { errorLines, refusalLines, reportLines } from '../../../src/migrate/import/print.js';
+import { errorLines, refusalLines, reportLines, skippedLines } from '../../../src/migrate/import/print.js';
 import type { Imported } from '../../../src/migrate/import/report.js';
 
 const nothing: ChartWriteOutcome = { refused: [], created: [], updated: [], forced: [], unchanged: [] };
@@ -61,5 +61,16 @@ describe('what import prints', () => {
         unchanged: [],
       },
     });
+  });
+});
+
+describe('skippedLines', () => {
+  it('names each resource left out, says the others are imported, and gives its errors indented', () => {
+    expect(
+      skippedLines([{ resource: 'Myapp a/b (myapp.timd.cn/v1)', why: ['f.yaml:9:3 spec.containerPort: …'] }]),
+    ).toEqual([
+      'Myapp a/b (myapp.timd.cn/v1): not imported, no file written (the other resources are imported):',
+      '  f.yaml:9:3 spec.containerPort: …',
+    ]);
   });
 });
