@@ -532,7 +532,8 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     const f = await createNodePool03AsOperator(plane.cp.info, 'team', { memberNodes: ['np03-member'] });
     expect(f.cr.metadata.namespace).toBe('team');
     expect(f.cr.metadata.finalizers).toBeUndefined();
-    const [node] = f.objects;
+    // Every member of the pool (Nodes earlier tests labelled into `master` too), ours among them.
+    const node = f.objects.find((n) => n.metadata.name === 'np03-member');
     expect(node?.metadata.labels['node-pool.lailin.xyz/master']).toBe('7');
     expect(node?.metadata.labels['kubernetes.io/hostname']).toBe('np03-member');
     expect(managerEntry(node ?? {}, 'manager')).toBeDefined();

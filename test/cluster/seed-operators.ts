@@ -933,9 +933,27 @@ export function applyNode03(node: Json, spec: Json): Json {
   };
 }
 
+/** Removes every NodePool's finalizers (what the old operator would have done on delete). */
+async function releaseNodePools(client: KubeClient): Promise<void> {
+  let pools: Json[] = [];
+  try {
+    pools = (await client.request<Json>('GET', '/apis/nodes.lailin.xyz/v1/nodepools')).items as Json[];
+  } catch (err) {
+    if (!isStatus(err, 404)) throw err;
+  }
+  for (const pool of pools.filter((p) => (p.metadata.finalizers ?? []).length > 0))
+    await client.request(
+      'PATCH',
+      `/apis/nodes.lailin.xyz/v1/nodepools/${pool.metadata.name}`,
+      { metadata: { finalizers: null } },
+      { contentType: MERGE_PATCH },
+    );
+}
+
 /**
- * Replaces the cluster-scoped NodePool CRD of 05 onwards (and every NodePool it holds) with blog-code 03's namespaced
- * one: a CRD's scope is immutable. Waits until the old one is gone and the new one Established.
+ * Replaces the cluster-scoped NodePool CRD of 05 onwards (and every NodePool it holds, their finalizers released)
+ * with blog-code 03's namespaced one: a CRD's scope is immutable. Waits until the old one is gone and the new one
+ * Established.
  */
 export async function installNodePool03Crd(info: ControlPlaneInfo): Promise<void> {
   const crd = parseAllDocuments(readFileSync(NODE_POOL_03_CRD, 'utf8'))[0]?.toJS() as Json;
@@ -952,6 +970,8 @@ export async function installNodePool03Crd(info: ControlPlaneInfo): Promise<void
       if (existing === undefined) break;
       if (existing.spec.scope === 'Namespaced') return;
       if (existing.metadata.deletionTimestamp === undefined) await client.request('DELETE', path);
+      // A pool still holding the stopped operator's finalizer would hold the CRD's deletion forever.
+      await releaseNodePools(client);
       if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name} not gone after 60 s`);
       await new Promise((r) => setTimeout(r, 200));
     }
