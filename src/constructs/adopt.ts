@@ -1,4 +1,4 @@
-import type { AdoptExposedNames, WorkloadAdoptPins } from '../specs/types.js';
+import type { AdoptContainerPort, AdoptExposedNames, WorkloadAdoptPins } from '../specs/types.js';
 import type { Resolved } from './common.js';
 import { selectorLabels } from '../rules/labels.js';
 
@@ -6,7 +6,8 @@ import { selectorLabels } from '../rules/labels.js';
  * What a workload construct (AppService, Myapp, Podroute) renders once its adoption pins (the `adopt` prop, a spec's
  * `adopt` block) are applied: object names, the Deployment and Service selector, the pod labels, the container's
  * name, pull policy and port names. Without pins, every value is specforge's default, so the output is exactly
- * what it is without an `adopt` block.
+ * what it is without an `adopt` block. Container ports pinned as live are emitted exactly as pinned (an entry's keys
+ * only where the pin has them): no name, no protocol added, for that resource only.
  */
 export interface PinnedWorkload {
   readonly deploymentName: string;
@@ -21,6 +22,10 @@ export interface PinnedWorkload {
   readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   /** Container port number → name. */
   readonly portNames?: Readonly<Record<string, string>>;
+  /** The container ports exactly as live, rendered as given. */
+  readonly ports?: readonly AdoptContainerPort[];
+  /** The Deployment's replicas as live, for a spec without a pod count. */
+  readonly replicas?: number;
 }
 
 /** A workload's pins, whatever its kind (the schema has refused those that do not apply to it). */
@@ -31,13 +36,23 @@ export type AnyWorkloadPins = Omit<WorkloadAdoptPins, 'names'> & { readonly name
  * selector pinned, specforge's labels with the selector over them (so the pods still match it). Pure.
  */
 export function pinnedWorkload(r: Resolved, adopt: AnyWorkloadPins | undefined): PinnedWorkload {
-  const c = adopt?.container;
   return {
     ...pinnedNames(r.name, adopt?.names),
     ...pinnedLabels(r, adopt),
-    containerName: c?.name ?? r.name,
+    ...pinnedContainer(r.name, adopt?.container),
+    ...(adopt?.replicas === undefined ? {} : { replicas: adopt.replicas }),
+  };
+}
+
+function pinnedContainer(
+  name: string,
+  c: AnyWorkloadPins['container'],
+): Pick<PinnedWorkload, 'containerName' | 'imagePullPolicy' | 'portNames' | 'ports'> {
+  return {
+    containerName: c?.name ?? name,
     ...(c?.imagePullPolicy === undefined ? {} : { imagePullPolicy: c.imagePullPolicy }),
     ...(c?.portNames === undefined ? {} : { portNames: c.portNames }),
+    ...(c?.ports === undefined ? {} : { ports: c.ports }),
   };
 }
 

@@ -79,7 +79,10 @@ export function addWorkload(
     parts.image,
     {
       ...(pins.imagePullPolicy === undefined ? {} : { imagePullPolicy: pins.imagePullPolicy }),
-      ports: pinPortNames(parts.containerPorts, pins.portNames),
+      ports:
+        pins.ports === undefined
+          ? pinPortNames(parts.containerPorts, pins.portNames)
+          : pins.ports.map((p) => ({ ...p })),
       env: parts.env,
       resources: parts.resources,
     },
@@ -92,7 +95,7 @@ export function addWorkload(
       meta: named(r.meta, pins.deploymentName),
       selector: pins.selector,
       podLabels: pins.podLabels,
-      replicas: parts.replicas,
+      replicas: parts.replicas ?? pins.replicas,
       container: c,
       hardening: r.hardening,
     }),

@@ -41,6 +41,7 @@ export function checkAdopt(kind: SpecKind, doc: Record<string, unknown>): Proble
   const out = checkSelectorPins(name, pins);
   if (pins.container !== undefined)
     appendAll(out, checkContainerPins(pins.container, containerPortNumbers(kind, doc.spec)));
+  if (pins.replicas !== undefined) appendAll(out, checkReplicasPin(doc.spec));
   if (pins.names !== undefined) appendAll(out, checkNamePins(pins.names));
   if (pins.routeHost !== undefined) appendAll(out, checkRouteHost(['adopt', 'routeHost'], pins.routeHost));
   if (pins.ingressClassAnnotation !== undefined)
@@ -82,6 +83,21 @@ function containerPortNumbers(kind: SpecKind, spec: unknown): number[] {
   return containerPortsOfSpec(kind, spec as Record<string, unknown>).map((p) => p.containerPort);
 }
 
+/** A replicas pin stands in for a pod count the spec does not give: never beside one. */
+function checkReplicasPin(spec: unknown): Problem[] {
+  const s = spec as { replicas?: number | null; size?: number | null };
+  const given = s.replicas ?? s.size;
+  if (given === undefined || given === null) return [];
+  return [
+    {
+      path: ['adopt', 'replicas'],
+      expected: 'no replicas pin: the spec gives the pod count',
+      found: `a pin beside spec.${s.replicas === undefined ? 'size' : 'replicas'}: ${given}`,
+      hint: 'Remove adopt.replicas (the spec wins), or the spec’s pod count.',
+    },
+  ];
+}
+
 function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]): Problem[] {
   const out: Problem[] = [];
   if (pins.name !== undefined) {
@@ -89,6 +105,7 @@ function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]):
     if (problem !== undefined)
       out.push({ path: ['adopt', 'container', 'name'], expected: problem, found: describeValue(pins.name) });
   }
+  if (pins.ports !== undefined) appendAll(out, checkPortsPin(pins, ports));
   const seen = new Set<string>();
   for (const [port, portName] of Object.entries(pins.portNames ?? {})) {
     const at: FieldPath = ['adopt', 'container', 'portNames', port];
@@ -111,6 +128,57 @@ function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]):
       out.push({ path: at, expected: 'a name no other container port has', found: describeValue(portName) });
     seen.add(portName);
   }
+  return out;
+}
+
+/**
+ * The container ports pinned as live: the port numbers the spec makes, no more and no fewer (a port change is the
+ * spec's, and restarts the pods anyway: the pin is then edited or removed), each (port, protocol) once (server-side
+ * apply refuses a list with two entries of one key), valid and distinct names, and no `portNames` beside it.
+ */
+function checkPortsPin(pins: AdoptContainerPins, spec: readonly number[]): Problem[] {
+  const out: Problem[] = [];
+  const at: FieldPath = ['adopt', 'container', 'ports'];
+  const pinned = (pins.ports ?? []).map((p) => p.containerPort);
+  const wanted = [...new Set(spec)].sort((a, b) => a - b);
+  const have = [...new Set(pinned)].sort((a, b) => a - b);
+  if (wanted.join(',') !== have.join(','))
+    out.push({
+      path: at,
+      expected: `the container ports the spec makes (${wanted.join(', ') || 'none'})`,
+      found: `ports ${have.join(', ') || 'none'}`,
+      hint: 'A port change restarts the pods anyway: edit the pin to the new ports, or remove it (specforge then names them).',
+    });
+  if (pins.portNames !== undefined)
+    out.push({
+      path: ['adopt', 'container', 'portNames'],
+      expected: 'no portNames beside adopt.container.ports (its entries carry their names)',
+      found: 'both',
+    });
+  const keys = new Set<string>();
+  const names = new Set<string>();
+  (pins.ports ?? []).forEach((p, i) => {
+    const key = `${p.containerPort}/${p.protocol ?? 'TCP'}`;
+    if (keys.has(key))
+      out.push({
+        path: [...at, i],
+        expected: 'each port and protocol once (server-side apply refuses two entries with one key)',
+        found: `a second ${key}`,
+        hint: 'Adoption cannot keep duplicate container ports: the first sync merges them, a rolling restart.',
+      });
+    keys.add(key);
+    if (p.name === undefined) return;
+    const problem = checkPortName(p.name);
+    if (problem !== undefined)
+      out.push({ path: [...at, i, 'name'], expected: problem, found: describeValue(p.name) });
+    if (names.has(p.name))
+      out.push({
+        path: [...at, i, 'name'],
+        expected: 'a name no other container port has',
+        found: describeValue(p.name),
+      });
+    names.add(p.name);
+  });
   return out;
 }
 
@@ -167,6 +235,15 @@ function checkNodePoolPins(pins: NodePoolAdoptPins): Problem[] {
       });
   }
   if (pins.nodeKeys !== undefined) appendAll(out, checkNodeKeys(pins.nodeKeys));
+  if (pins.resourceNamespace !== undefined) {
+    const problem = checkDns1123Label(pins.resourceNamespace);
+    if (problem !== undefined)
+      out.push({
+        path: ['adopt', 'resourceNamespace'],
+        expected: problem,
+        found: describeValue(pins.resourceNamespace),
+      });
+  }
   const value = pins.membership?.value;
   if (value !== undefined) {
     const problem = checkLabelValue(value);

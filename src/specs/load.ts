@@ -133,9 +133,11 @@ function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
   const { metadata } = doc;
   let spec = doc.spec;
   if (doc.kind === 'AppService' && spec.size !== undefined) {
-    // opdemo (app.example.com/v1) calls replicas `size`.
+    // opdemo (app.example.com/v1) calls replicas `size`; `size: null` (what opdemo writes back for an omitted size,
+    // migration.md §8 row 2) is unset, as the operator's nil *int32 is.
     const { size, ...rest } = spec;
-    spec = { ...rest, replicas: spec.replicas ?? size };
+    const replicas = spec.replicas ?? size ?? undefined;
+    spec = replicas === undefined ? rest : { ...rest, replicas };
   }
   return {
     kind: doc.kind,

@@ -50,7 +50,7 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Pr
   const spec = doc.spec as Record<string, unknown>;
   if (kind !== 'NodePool') appendAll(out, checkWorkload(spec as unknown as WorkloadFields));
   if (kind === 'AppService')
-    appendAll(out, checkAppService(spec as unknown as AppServiceSpec, portNamePins(doc)));
+    appendAll(out, checkAppService(spec as unknown as AppServiceSpec, portPins(doc)));
   if (kind === 'Myapp') appendAll(out, checkMyapp(spec as unknown as MyappSpec));
   if (kind === 'NodePool') appendAll(out, checkNodePool(spec as NodePoolSpec));
   return out;
@@ -133,18 +133,21 @@ function checkWorkload(spec: WorkloadFields): Problem[] {
   return out;
 }
 
-/** The `adopt.container.portNames` pin of a document, if any. */
-function portNamePins(doc: Record<string, unknown>): Readonly<Record<string, string>> | undefined {
-  return (doc.adopt as { container?: { portNames?: Record<string, string> } } | undefined)?.container
-    ?.portNames;
+/** The container pins of a document that bear on port names: `adopt.container.portNames` and `ports`. */
+type PortPins = { portNames?: Record<string, string>; ports?: { name?: string }[] } | undefined;
+
+function portPins(doc: Record<string, unknown>): PortPins {
+  return (doc.adopt as { container?: PortPins } | undefined)?.container;
 }
 
-function checkAppService(
-  spec: AppServiceSpec & { size?: number },
-  portNames: Readonly<Record<string, string>> | undefined,
-): Problem[] {
+function checkAppService(spec: AppServiceSpec & { size?: number | null }, pins: PortPins): Problem[] {
   const out: Problem[] = [];
-  if (spec.replicas !== undefined && spec.size !== undefined && spec.replicas !== spec.size) {
+  if (
+    spec.replicas !== undefined &&
+    spec.size !== undefined &&
+    spec.size !== null &&
+    spec.replicas !== spec.size
+  ) {
     out.push({
       path: ['spec', 'size'],
       expected: `the same value as spec.replicas (${spec.replicas}), or only one of the two`,
@@ -160,7 +163,12 @@ function checkAppService(
       hint: 'Add e.g. `ports: [{port: 80, targetPort: 80}]`.',
     });
   }
-  appendAll(out, checkServicePorts(ports, portNames));
+  // With the ports pinned as live, a named targetPort must name one of them; else one the spec's ports imply.
+  const names =
+    pins?.ports === undefined
+      ? containerPortNames(ports, pins?.portNames)
+      : new Set(pins.ports.flatMap((p) => (p.name === undefined ? [] : [p.name])));
+  appendAll(out, checkServicePorts(ports, names));
   appendAll(out, checkServicePortsApi(['spec', 'ports'], ports));
   return out;
 }
@@ -177,12 +185,8 @@ export function containerPortNames(
   return new Set(derived.flatMap((p) => (p.name === undefined ? [] : [p.name])));
 }
 
-function checkServicePorts(
-  ports: readonly ServicePort[],
-  portNames: Readonly<Record<string, string>> | undefined,
-): Problem[] {
+function checkServicePorts(ports: readonly ServicePort[], names: ReadonlySet<string>): Problem[] {
   const out: Problem[] = [];
-  const names = containerPortNames(ports, portNames);
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];
     appendAll(out, checkServicePortIdentity(['spec', 'ports'], ports, i));

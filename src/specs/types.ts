@@ -62,6 +62,23 @@ export interface AdoptContainerPins {
    * @default - the names the spec gives (AppService: its Service ports' names), none otherwise
    */
   readonly portNames?: Readonly<Record<string, string>>;
+  /**
+   * The container's ports exactly as live, in order: each entry's `containerPort`, and its `name` and `protocol`
+   * only where the live entry has them (the seed operators wrote `{containerPort: N}` only; the API server stores
+   * `protocol: TCP`). Rendered as given instead of the ports the spec implies; the numbers must be the spec's.
+   * Exclusive with `portNames`.
+   * @default - the ports the spec implies (AppService: one per service port's target, named after it)
+   */
+  readonly ports?: readonly AdoptContainerPort[];
+}
+
+/** One container port as live (an `adopt.container.ports` entry). */
+export interface AdoptContainerPort {
+  readonly containerPort: number;
+  /** @default - none */
+  readonly name?: string;
+  /** @default - none (the API server stores TCP) */
+  readonly protocol?: 'TCP' | 'UDP' | 'SCTP';
 }
 
 /** Names of the Deployment and Service a running operator made. */
@@ -114,6 +131,12 @@ export interface WorkloadAdoptPins {
    * @default - none pinned
    */
   readonly container?: AdoptContainerPins;
+  /**
+   * The Deployment's `spec.replicas` as live, for a spec that leaves its pod count unset while the operator ran
+   * another (pod-route runs 0 for a resource without `replicas`). Only without a pod count in the spec.
+   * @default - none: Kubernetes' default of 1
+   */
+  readonly replicas?: number;
   /**
    * Names of the Deployment and the Service.
    * @default - the spec's name for each
@@ -189,6 +212,12 @@ export interface NodePoolAdoptPins {
    * @default - specforge's rule: the membership label with any value
    */
   readonly membership?: AdoptMembership;
+  /**
+   * The namespace of the old NodePool resource, when its operator's CRD made it namespaced (blog-code 03); only
+   * `specforge adopt` reads it, to find the old resource. specforge's NodePool is cluster-scoped.
+   * @default - none: the old resource is cluster-scoped (05 onwards)
+   */
+  readonly resourceNamespace?: string;
 }
 
 /** The `adopt` block of any spec document: the pins of its kind. */

@@ -40,8 +40,9 @@ async function appServiceOf(size: number): Promise<string> {
   return ns;
 }
 
-/** The team scales the live AppService to `size` (what the next import reads). */
+/** The team scales the live AppService to `size` (what the next import reads), and its operator the Deployment. */
 function resize(ns: string, size: number): void {
+  kubectl(['scale', 'deployment', 'web', '-n', ns, `--replicas=${size}`]);
   kubectl([
     'patch',
     'appservices.app.example.com',
@@ -156,7 +157,7 @@ clusterDescribe('what specforge import writes into a chart', () => {
     expect(existsSync(target)).toBe(true);
   });
 
-  it('gives two resources of one kind and name in two groups two files, never one', async () => {
+  it('gives two resources of one kind and name in two groups two files, never one: the second, whose objects clash, named and left out', async () => {
     const ns = await appServiceOf(2);
     // kubebuilder-appservice's AppService web beside opdemo's, as a user applies it (its operator would find
     // opdemo's Deployment web in the way, so it makes nothing).
@@ -172,11 +173,14 @@ clusterDescribe('what specforge import writes into a chart', () => {
     );
     const chart = join(tempDir(), 'team-a');
     const r = await importInto(chart, ns);
-    // Both would make Deployment <ns>/web: the in-memory render names the clash in both files and nothing is
-    // written; before, the second silently took the first's file.
+    // Both would make Deployment <ns>/web: the second is named and left out, the first imported (one resource
+    // specforge cannot take never blocks the others); before, the second silently took the first's file.
     expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      `AppService ${ns}/web (batch.schwarzeni.github.com/v1alpha1): not imported, no file written`,
+    );
     expect(r.err).toContain(`appservice_app.example.com_${ns}_web.yaml`);
     expect(r.err).toContain(`appservice_batch.schwarzeni.github.com_${ns}_web.yaml`);
-    expect(existsSync(chart) ? readdirSync(chart).filter((f) => f.endsWith('.yaml')) : []).toEqual([]);
+    expect(readdirSync(chart).filter((f) => f.endsWith('.yaml'))).toEqual([fileOf(ns)]);
   });
 });

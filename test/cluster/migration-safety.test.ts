@@ -116,7 +116,7 @@ controllerManagerDescribe('migration commands under failure and bad input', () =
     expect(r.stderr).toMatch(
       /myapp_myapp\.timd\.cn_bad_test-myapp\.yaml:9:\d+ \(document 1\) spec\.containerPort: expected .*found 0/,
     );
-    expect(r.stderr).toMatch(/nothing imported/);
+    expect(r.stderr).toMatch(/Myapp bad\/test-myapp \(myapp\.timd\.cn\/v1\): not imported, no file written/);
     expect(existsSync(chart)).toBe(false);
   });
 

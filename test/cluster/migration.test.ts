@@ -111,16 +111,19 @@ controllerManagerDescribe(
               { contentType: MERGE_PATCH },
             );
           await patchImage('ikubernetes/myapp:v3');
-          const preview = specforge(['import', '--chart', join(root, 'preview', 'myapp'), '-n', ns]);
+          const preview = specforge(['import', '--chart', join(root, 'preview', 'myapp'), '-n', ns], [1]);
+          expect(preview.stdout).toMatch(
+            /Deployment test-myapp: restart \(selector, podLabels, container\): the first sync changes the pod template, so every pod restarts: container "test-myapp" image "ikubernetes\/myapp:v2" → "ikubernetes\/myapp:v3" \(pods now: test-myapp-/,
+          );
           expect(preview.stdout).toMatch(
             /first sync changes Deployment test-myapp spec\.template\.spec\.containers\[0\]\.image: "ikubernetes\/myapp:v2" → "ikubernetes\/myapp:v3"/,
           );
           const json = JSON.parse(
-            specforge(['import', '--chart', join(root, 'json', 'myapp'), '-n', ns, '--format', 'json'])
+            specforge(['import', '--chart', join(root, 'json', 'myapp'), '-n', ns, '--format', 'json'], [1])
               .stdout,
           );
           expect(json.resources[0].objects.map((o: Json) => `${o.kind}:${o.verdict}`)).toEqual([
-            'Deployment:adopt with pins',
+            'Deployment:restart',
             'Service:adopt with pins',
             'Ingress:adopt with pins',
           ]);

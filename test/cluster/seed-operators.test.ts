@@ -21,6 +21,8 @@ import {
   SEED_RESOURCE,
   controllerManagerDescribe,
   createAsOperator,
+  createNodePool03AsOperator,
+  installNodePool03Crd,
   objectPath,
   resourcePath,
   sampleManifest,
@@ -136,9 +138,15 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
         ports: [{ port: 80, targetPort: 80, nodePort, protocol: 'TCP' }],
       });
       const spec = JSON.parse(f.cr.metadata.annotations.spec as string);
+      // opdemo marshals the spec after its Service's Create decoded the answer into the slice they share (§8 row 2).
       expect(spec).toEqual(
         seed === 'opdemo'
-          ? { size: 2, image: 'nginx:1.7.9', resources: {}, ports: [{ port: 80, targetPort: 80, nodePort }] }
+          ? {
+              size: 2,
+              image: 'nginx:1.7.9',
+              resources: {},
+              ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort }],
+            }
           : {
               replicas: 2,
               image: 'nginx:alpine',
@@ -146,9 +154,15 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
               ports: [{ protocol: 'TCP', port: 80, targetPort: 80, nodePort }],
             },
       );
-      expect(managerEntry(f.cr, SEED_MANAGER[seed])?.fieldsV1).toEqual({
-        'f:metadata': { 'f:annotations': { 'f:spec': {} } },
-      });
+      // opdemo's Update also writes its decoded spec back (protocol TCP: the one field it adds to this sample).
+      expect(managerEntry(f.cr, SEED_MANAGER[seed])?.fieldsV1).toEqual(
+        seed === 'opdemo'
+          ? {
+              'f:metadata': { 'f:annotations': { 'f:spec': {} } },
+              'f:spec': { 'f:ports': {}, 'f:resources': {} },
+            }
+          : { 'f:metadata': { 'f:annotations': { 'f:spec': {} } } },
+      );
       expect(f.cr.metadata.annotations[LAST_APPLIED]).toContain('"name":"nginx-app"');
       expect(f.cr.metadata.finalizers).toBeUndefined();
     },
@@ -201,7 +215,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     expect(f.cr.metadata.finalizers).toBeUndefined();
   });
 
-  it('pod-route fixture: fixed names pod-route, podroute-service, podroute-route; three labels; no Route host', async () => {
+  it('pod-route fixture: fixed names pod-route, podroute-service, podroute-route; three labels; Route host ""', async () => {
     const ns = 'a-pod-route';
     const f = await createAsOperator(plane.cp.info, 'pod-route', ns);
     const labels = { app: 'PodRoute', podroute_cr: 'podroute-sample', tier: 'backend-podroute' };
@@ -235,7 +249,7 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
       to: { kind: 'Service', name: 'podroute-service' },
       port: { targetPort: 8080 },
     });
-    expect(route.spec.host).toBeUndefined();
+    expect(route.spec.host).toBe('');
   });
 
   it('node-pool fixture: finalizer, RuntimeClass node-pool-<cr> (runc, plain ownerRef), member Nodes rewritten', async () => {
@@ -461,5 +475,67 @@ controllerManagerDescribe('seed operators on a control plane with kube-controlle
     expect((await getJson(leasePath)).spec.renewTime).toBe(stopped);
     const deployment = await getJson(resourcePath('apps/v1', 'deployments', ns, standIn.deployment));
     expect(deployment.spec.replicas).toBe(0);
+  });
+  // The shapes the real operators write (migration.md §8 rows 1–4 and 8) -----------------------------------------
+
+  it('opdemo writes its decoded spec back on the first reconcile: size null, resources {}, nodePorts, protocol TCP, fieldRef v1, no appProtocol; container ports {containerPort} only, duplicates kept', async () => {
+    const ns = 'shape-opdemo';
+    const f = await createAsOperator(plane.cp.info, 'opdemo', ns, {
+      name: 'shapes',
+      spec: {
+        size: undefined,
+        envs: [{ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+        ports: [
+          { name: 'http', port: 80, targetPort: 8080, appProtocol: 'http' },
+          { name: 'alt', port: 81, targetPort: 8080 },
+          { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
+        ],
+      },
+    });
+    const service = byKind(f, 'Service', 'shapes');
+    const nodePorts = (service.spec.ports as Json[]).map((p) => p.nodePort as number);
+    expect(nodePorts.every((p) => p >= 30000 && p <= 32767)).toBe(true);
+    expect(service.spec.ports.map((p: Json) => p.appProtocol)).toEqual([undefined, undefined, undefined]);
+    expect(f.cr.spec).toEqual({
+      size: null,
+      image: 'nginx:1.7.9',
+      resources: {},
+      envs: [{ name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+      ports: [
+        { name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: nodePorts[0] },
+        { name: 'alt', protocol: 'TCP', port: 81, targetPort: 8080, nodePort: nodePorts[1] },
+        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353, nodePort: nodePorts[2] },
+      ],
+    });
+    const deployment = byKind(f, 'Deployment', 'shapes');
+    expect(deployment.spec.replicas).toBe(1);
+    // One entry per service port, no name, no protocol sent (the API server stores TCP), the duplicate kept.
+    expect(deployment.spec.template.spec.containers[0].ports).toEqual([
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 5353, protocol: 'TCP' },
+    ]);
+  });
+
+  it('pod-route runs 0 replicas for a resource without replicas, and sends its Route with host ""', async () => {
+    const f = await createAsOperator(plane.cp.info, 'pod-route', 'shape-pod-route', {
+      spec: { replicas: undefined },
+    });
+    expect(f.cr.spec.replicas).toBeUndefined();
+    expect(byKind(f, 'Deployment', 'pod-route').spec.replicas).toBe(0);
+    expect(byKind(f, 'Route', 'podroute-route').spec.host).toBe('');
+  });
+
+  // Last: it replaces the cluster-scoped NodePool CRD the tests above use.
+  it("blog-code 03: a namespaced NodePool, its members rewritten by 03's key rule", async () => {
+    await installNodePool03Crd(plane.cp.info);
+    const f = await createNodePool03AsOperator(plane.cp.info, 'team', { memberNodes: ['np03-member'] });
+    expect(f.cr.metadata.namespace).toBe('team');
+    expect(f.cr.metadata.finalizers).toBeUndefined();
+    // Every member of the pool (Nodes earlier tests labelled into `master` too), ours among them.
+    const node = f.objects.find((n) => n.metadata.name === 'np03-member');
+    expect(node?.metadata.labels['node-pool.lailin.xyz/master']).toBe('7');
+    expect(node?.metadata.labels['kubernetes.io/hostname']).toBe('np03-member');
+    expect(managerEntry(node ?? {}, 'manager')).toBeDefined();
   });
 });

@@ -122,7 +122,8 @@ export interface SeedFixtureOptions {
   readonly name?: string;
   /**
    * Top-level spec fields replacing the sample's (NodePorts are cluster-wide: a second AppService fixture on one
-   * control plane needs another `ports[].nodePort`). @default the sample's spec
+   * control plane needs another `ports[].nodePort`); a field given as `undefined` is left out (a resource without
+   * `replicas`). @default the sample's spec
    */
   readonly spec?: Json;
   /**
@@ -134,7 +135,7 @@ export interface SeedFixtureOptions {
   /**
    * pod-route: the domain OpenShift's router would give the Route (`spec.host` = `<route>-<namespace>.<domain>`,
    * filled in on create, so owned by the operator's manager). A kube-apiserver with the Route CRD fills in nothing.
-   * @default none: no host, as the operator sends it
+   * @default none: `host: ""`, as the operator sends it (a kube-apiserver with the Route CRD keeps it)
    */
   readonly routerDomain?: string;
 }
@@ -210,6 +211,11 @@ export function goServicePort(p: Json): Json {
   };
 }
 
+/** opdemo's corev1.ServicePort (Kubernetes 1.13 types): no `appProtocol` field, so it is never sent nor kept. */
+export function opdemoServicePort(p: Json): Json {
+  return goServicePort(Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'appProtocol')));
+}
+
 /** corev1.ResourceRequirements as JSON: a struct, so `{}` when empty. */
 function goResources(r: Json | undefined): Json {
   return {
@@ -223,6 +229,33 @@ function goEnv(e: Json): Json {
     name: e.name,
     ...(e.value ? { value: e.value } : {}),
     ...(e.valueFrom ? { valueFrom: e.valueFrom } : {}),
+  };
+}
+
+/** An env var as the API server returns it inside the Deployment: `fieldRef.apiVersion` defaulted to `v1`. */
+function goEnvDefaulted(e: Json): Json {
+  const env = goEnv(e);
+  const fieldRef = env.valueFrom?.fieldRef as Json | undefined;
+  if (fieldRef === undefined) return env;
+  return { ...env, valueFrom: { ...env.valueFrom, fieldRef: { apiVersion: 'v1', ...fieldRef } } };
+}
+
+/**
+ * The spec opdemo writes back into its resource on the first reconcile (migration.md §8 row 2). Its
+ * `NewDeploy`/`NewService` share the spec's slices with the objects they create, the client decodes the API server's
+ * answer into them, and the `Update` that sets the `spec` annotation sends the whole resource: `size: null` when
+ * omitted (`*int32`, no omitempty), `resources: {}`, the Service's ports as stored (allocated `nodePort`, `protocol:
+ * TCP`, no `appProtocol`: 1.13 types), env `fieldRef.apiVersion: v1`. `service` is the Service as created.
+ */
+export function opdemoWrittenSpec(spec: Json, service: Json): Json {
+  const envs = (spec.envs ?? []) as Json[];
+  const ports = (service.spec?.ports ?? []) as Json[];
+  return {
+    size: spec.size ?? null,
+    image: spec.image ?? '',
+    resources: goResources(spec.resources),
+    ...(envs.length > 0 ? { envs: envs.map(goEnvDefaulted) } : {}),
+    ...(ports.length > 0 ? { ports: ports.map(opdemoServicePort) } : {}),
   };
 }
 
@@ -288,7 +321,11 @@ export function appServiceObjects(seed: SeedOperator, cr: Json): Json[] {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta,
-    spec: { ports: ports.map(goServicePort), selector: labels, type: 'NodePort' },
+    spec: {
+      ports: ports.map(seed === 'opdemo' ? opdemoServicePort : goServicePort),
+      selector: labels,
+      type: 'NodePort',
+    },
     status: { loadBalancer: {} },
   };
   return [deployment, service];
@@ -362,7 +399,10 @@ export function myappObjects(cr: Json): Json[] {
   return [deployment, service, ingress];
 }
 
-/** pod-route `controllers/podroute_controller.go`: fixed names, three labels, no host on the Route. */
+/**
+ * pod-route `controllers/podroute_controller.go`: fixed names, three labels, `host: ""` on the Route, and
+ * `replicas` = the resource's (0, the int32 zero value, when it has none: §8 row 4).
+ */
 export function podRouteObjects(cr: Json, routerDomain?: string): Json[] {
   const namespace = cr.metadata.namespace as string;
   const labels = { app: 'PodRoute', podroute_cr: cr.metadata.name as string, tier: 'backend-podroute' };
@@ -404,12 +444,14 @@ export function podRouteObjects(cr: Json, routerDomain?: string): Json[] {
     spec: { ports: [{ protocol: 'TCP', port: 8080, targetPort: 8080 }], selector: labels },
     status: { loadBalancer: {} },
   };
-  const host = routerDomain === undefined ? {} : { host: `podroute-route-${namespace}.${routerDomain}` };
+  // openshift/api v3.9.0's RouteSpec.Host has no omitempty: the operator sends `host: ""` (migration.md §8 row 8);
+  // OpenShift's API server then generates one, which `routerDomain` stands for.
+  const host = routerDomain === undefined ? '' : `podroute-route-${namespace}.${routerDomain}`;
   const route = {
     apiVersion: 'route.openshift.io/v1',
     kind: 'Route',
     metadata: { ...meta('podroute-route'), labels },
-    spec: { ...host, to: { kind: 'Service', name: 'podroute-service' }, port: { targetPort: 8080 } },
+    spec: { host, to: { kind: 'Service', name: 'podroute-service' }, port: { targetPort: 8080 } },
     status: {},
   };
   return [deployment, service, route];
@@ -606,17 +648,22 @@ async function createAll(client: KubeClient, objects: readonly Json[], manager: 
   return made;
 }
 
-/** Both AppService operators: create Deployment, Service, then write the `spec` annotation on the CR (`Update`). */
+/**
+ * Both AppService operators: create Deployment, Service, then write the `spec` annotation on the CR (`Update`);
+ * opdemo's `Update` also writes back the spec as its Go types decoded it ({@link opdemoWrittenSpec}).
+ */
 function appService(seed: 'opdemo' | 'kubebuilder-appservice'): Reconcile {
   return async (client, cr) => {
     const manager = SEED_MANAGER[seed];
     const made = await createAll(client, appServiceObjects(seed, cr), manager);
+    // opdemo marshals (and sends back) the spec its slices now share with the created objects (§8 row 2).
+    const service = made.find((o) => o.kind === 'Service') ?? {};
+    const spec = seed === 'opdemo' ? opdemoWrittenSpec(cr.spec, service) : cr.spec;
+    const annotation = seed === 'opdemo' ? JSON.stringify(spec) : appServiceSpecAnnotation(seed, cr.spec);
     const annotated = {
       ...cr,
-      metadata: {
-        ...cr.metadata,
-        annotations: { ...cr.metadata.annotations, spec: appServiceSpecAnnotation(seed, cr.spec) },
-      },
+      metadata: { ...cr.metadata, annotations: { ...cr.metadata.annotations, spec: annotation } },
+      spec,
     };
     const updated = await update(client, annotated, manager);
     return { cr: updated, objects: await Promise.all(made.map((o) => get(client, o))) };
@@ -862,4 +909,118 @@ export function controllerManagerDescribe(name: string, fn: () => void): void {
   const missing = controllerManagerMissing();
   if (missing === undefined) clusterDescribe(name, fn);
   else describe.skip(`${name} [skipped: ${missing}]`, fn);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// blog-code 03: a namespaced NodePool (migration.md §8 row 3)
+
+const NODE_POOL_03_CRD = join(ROOT, 'test/fixtures/seed-crds-03/nodepools.nodes.lailin.xyz.yaml');
+
+/** blog-code 03's key rule (`keyReg`): the label and taint keys its `ApplyNode` strips before adding the spec's. */
+const KEY_03 = /^node-pool.lailin.xyz\/*[a-zA-z0-9]*$/;
+
+/** blog-code 03 `NodePoolSpec.ApplyNode`: strips keys matching {@link KEY_03}, then adds the spec's labels and taints. */
+export function applyNode03(node: Json, spec: Json): Json {
+  const labels = Object.fromEntries(
+    Object.entries((node.metadata.labels ?? {}) as Record<string, string>).filter(([k]) => !KEY_03.test(k)),
+  );
+  const kept = ((node.spec?.taints ?? []) as Json[]).filter((t) => !KEY_03.test(String(t.key)));
+  const taints = [...kept, ...((spec.taints ?? []) as Json[])];
+  return {
+    ...node,
+    metadata: { ...node.metadata, labels: { ...labels, ...spec.labels } },
+    spec: { ...node.spec, taints: taints.length === 0 ? null : taints },
+  };
+}
+
+/** Removes every NodePool's finalizers (what the old operator would have done on delete). */
+async function releaseNodePools(client: KubeClient): Promise<void> {
+  let pools: Json[] = [];
+  try {
+    pools = (await client.request<Json>('GET', '/apis/nodes.lailin.xyz/v1/nodepools')).items as Json[];
+  } catch (err) {
+    if (!isStatus(err, 404)) throw err;
+  }
+  for (const pool of pools.filter((p) => (p.metadata.finalizers ?? []).length > 0))
+    await client.request(
+      'PATCH',
+      `/apis/nodes.lailin.xyz/v1/nodepools/${pool.metadata.name}`,
+      { metadata: { finalizers: null } },
+      { contentType: MERGE_PATCH },
+    );
+}
+
+/**
+ * Replaces the cluster-scoped NodePool CRD of 05 onwards (and every NodePool it holds, their finalizers released)
+ * with blog-code 03's namespaced one: a CRD's scope is immutable. Waits until the old one is gone and the new one
+ * Established.
+ */
+export async function installNodePool03Crd(info: ControlPlaneInfo): Promise<void> {
+  const crd = parseAllDocuments(readFileSync(NODE_POOL_03_CRD, 'utf8'))[0]?.toJS() as Json;
+  const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`;
+  await withClient(info, async (client) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      let existing: Json | undefined;
+      try {
+        existing = await client.request<Json>('GET', path);
+      } catch (err) {
+        if (!isStatus(err, 404)) throw err;
+      }
+      if (existing === undefined) break;
+      if (existing.spec.scope === 'Namespaced') return;
+      if (existing.metadata.deletionTimestamp === undefined) await client.request('DELETE', path);
+      // A pool still holding the stopped operator's finalizer would hold the CRD's deletion forever.
+      await releaseNodePools(client);
+      if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name} not gone after 60 s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await client.request(
+      'POST',
+      withManager('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'kubectl'),
+      crd,
+    );
+    await waitEstablished(client, crd.metadata.name as string);
+  });
+}
+
+/**
+ * blog-code 03's operator for its sample (charts/blog-code-03), in `namespace`: the member Nodes (created as in
+ * {@link createAsOperator}), the resource as `kubectl apply` creates it, then each member Node `Update`d with
+ * {@link applyNode03}. Its controller's source is not in the public tree (only `api/` and `config/`), so no more is
+ * emulated: no finalizer, and no RuntimeClass (its `RuntimeClass()` builder exists, but a cluster-scoped object
+ * cannot name a namespaced owner). Call {@link installNodePool03Crd} first.
+ */
+export async function createNodePool03AsOperator(
+  info: ControlPlaneInfo,
+  namespace: string,
+  options: SeedFixtureOptions = {},
+): Promise<SeedFixture> {
+  return withClient(info, async (client) => {
+    const dir = join(ROOT, 'charts', 'blog-code-03');
+    const file = readdirSync(dir).find((f) => f.endsWith('.yaml')) ?? '';
+    const sample = parseAllDocuments(readFileSync(join(dir, file), 'utf8'))[0]?.toJS() as Json;
+    const name = options.name ?? (sample.metadata.name as string);
+    const manifest = {
+      apiVersion: sample.apiVersion,
+      kind: sample.kind,
+      metadata: { name, namespace },
+      spec: { ...sample.spec, ...options.spec },
+    };
+    await ensureNamespace(client, namespace);
+    await createMemberNodes(client, name, options.memberNodes);
+    const cr = await applySample(client, manifest);
+    const selector = encodeURIComponent(`${nodeRole(name)}=`);
+    const members = await client.request<Json>('GET', `/api/v1/nodes?labelSelector=${selector}`);
+    const nodes: Json[] = [];
+    for (const node of members.items as Json[])
+      nodes.push(
+        await update(
+          client,
+          applyNode03({ apiVersion: 'v1', kind: 'Node', ...node }, cr.spec as Json),
+          SEED_MANAGER['node-pool'],
+        ),
+      );
+    return { cr, objects: nodes };
+  });
 }

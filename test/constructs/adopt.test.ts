@@ -58,6 +58,38 @@ describe('construct prop adopt', () => {
     expect(synthChart(c).errors).toEqual([]);
   });
 
+  it('renders container ports pinned as live byte for byte (no name, no protocol added) and the pinned replicas', () => {
+    const c = chart();
+    const app = new AppService(c, 'web', {
+      image: 'nginx:1.27',
+      ports: [
+        { name: 'http', port: 80, targetPort: 8080 },
+        { name: 'alt', port: 81, targetPort: 8080 },
+        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
+      ],
+      adopt: {
+        podLabels: { app: 'web' },
+        replicas: 0,
+        container: { ports: [{ containerPort: 8080 }, { containerPort: 5353, protocol: 'TCP' }] },
+      },
+    });
+    const d = app.deployment.toJson() as any;
+    expect(d.spec.replicas).toBe(0);
+    expect(d.spec.template.spec.containers[0].ports).toEqual([
+      { containerPort: 8080 },
+      { containerPort: 5353, protocol: 'TCP' },
+    ]);
+    // Without pins: specforge's own ports (named after the service ports, UDP kept), no replicas.
+    const plain = new AppService(chart(), 'web', {
+      image: 'nginx:1.27',
+      ports: [{ name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 }],
+    }).deployment.toJson() as any;
+    expect(plain.spec.replicas).toBeUndefined();
+    expect(plain.spec.template.spec.containers[0].ports).toEqual([
+      { name: 'dns', containerPort: 5353, protocol: 'UDP' },
+    ]);
+  });
+
   it('names the RuntimeClass of a NodePool as pinned, and the wiring check still pairs it with its pool', () => {
     const c = chart();
     const pool = new NodePool(c, 'master', {
@@ -92,7 +124,9 @@ describe('construct prop adopt', () => {
           ports: [{ port: 80 }],
           adopt: { routeHost: 'a' } as any,
         }),
-    ).toThrow(/adopt\.routeHost: expected one of the known fields \(selector, podLabels, container, names\)/);
+    ).toThrow(
+      /adopt\.routeHost: expected one of the known fields \(selector, podLabels, container, replicas, names\)/,
+    );
   });
 
   it('refuses a pin for an object the platform prop does not render', () => {

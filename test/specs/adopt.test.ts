@@ -84,7 +84,7 @@ describe('adopt block', () => {
 
   it('refuses a pin that does not apply to the kind, naming the pins it takes', () => {
     expect(messages('AppService', { routeHost: 'a.example.com' })).toEqual([
-      'adopt.routeHost: expected one of the known fields (selector, podLabels, container, names), found unknown field "routeHost"',
+      'adopt.routeHost: expected one of the known fields (selector, podLabels, container, replicas, names), found unknown field "routeHost"',
     ]);
     expect(problems('AppService', { names: { route: 'r' } })).toEqual([
       'adopt.names.route: unknown field "route"',
@@ -190,6 +190,62 @@ describe('adopt block', () => {
     };
     expect(problems('AppService', { container: { portNames: { '8080': 'web' } } }, named)).toEqual([]);
     expect(problems('AppService', undefined, named)).toEqual(['spec.ports[1].targetPort: "web"']);
+  });
+
+  it('takes container ports pinned as live only for the port numbers the spec makes, each port and protocol once', () => {
+    const spec = {
+      spec: {
+        image: 'nginx',
+        ports: [
+          { name: 'http', port: 80, targetPort: 8080 },
+          { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
+        ],
+      },
+    };
+    const live = [{ containerPort: 8080 }, { containerPort: 5353, protocol: 'TCP' }];
+    expect(problems('AppService', { container: { ports: live } }, spec)).toEqual([]);
+    expect(problems('AppService', { container: { ports: [{ containerPort: 8080 }] } }, spec)).toEqual([
+      'adopt.container.ports: ports 8080',
+    ]);
+    expect(
+      problems(
+        'AppService',
+        { container: { ports: [...live, { containerPort: 8080, protocol: 'TCP' }] } },
+        spec,
+      ),
+    ).toEqual(['adopt.container.ports[2]: a second 8080/TCP']);
+    expect(
+      problems('AppService', { container: { ports: live, portNames: { '8080': 'web' } } }, spec),
+    ).toEqual(['adopt.container.portNames: both']);
+    // A named targetPort resolves against the pinned entries' names only.
+    const named = {
+      spec: {
+        image: 'nginx',
+        ports: [
+          { name: 'a', port: 80, targetPort: 'web' },
+          { name: 'b', port: 81, targetPort: 8080 },
+        ],
+      },
+    };
+    expect(
+      problems('AppService', { container: { ports: [{ name: 'web', containerPort: 8080 }] } }, named),
+    ).toEqual([]);
+    expect(problems('AppService', { container: { ports: [{ containerPort: 8080 }] } }, named)).toEqual([
+      'spec.ports[0].targetPort: "web"',
+    ]);
+  });
+
+  it('takes a replicas pin only for a spec that gives no pod count (size null is none)', () => {
+    expect(problems('Podroute', { replicas: 0 })).toEqual([]);
+    expect(problems('Podroute', { replicas: 0 }, { spec: { image: 'hello:1', replicas: 2 } })).toEqual([
+      'adopt.replicas: a pin beside spec.replicas: 2',
+    ]);
+    const opdemo = {
+      apiVersion: 'app.example.com/v1',
+      spec: { size: null, image: 'nginx', ports: [{ port: 80 }] },
+    };
+    expect(problems('AppService', { replicas: 3 }, opdemo)).toEqual([]);
+    expect(problems('AppService', { replicas: -1 })).toHaveLength(1);
   });
 
   it('checks pinned object names by their kind: a Service a DNS-1035 label, the others DNS subdomains', () => {

@@ -482,7 +482,7 @@ export const badInputCases: readonly BadInputCase[] = [
     files: { 'a/x.yaml': app(okPorts) + 'adopt:\n  routeHost: web.example.com\n' },
     expect: [
       'a/x.yaml:10:14 (document 1) adopt.routeHost',
-      'known fields (selector, podLabels, container, names)',
+      'known fields (selector, podLabels, container, replicas, names)',
     ],
   },
   {

@@ -5,6 +5,7 @@ import { seedKindOf } from '../../rules/seed-kinds.js';
 import { UsageError } from '../../util/usage-error.js';
 import { renderChartDir } from '../chart-render.js';
 import type { RenderedRef, ResourceRef } from './read.js';
+import type { SpecDocument } from '../../specs/types.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
 export interface AdoptChart {
@@ -32,7 +33,7 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
         apiVersion: s.apiVersion,
         kind: s.kind,
         name: s.name,
-        ...(s.kind === 'NodePool' ? {} : { namespace: s.namespace ?? settings.namespace ?? 'default' }),
+        ...oldNamespace(s, settings.namespace),
       })),
   );
   const rendered: RenderedRef[] = objects.map((o) => ({
@@ -42,4 +43,14 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
     ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
   }));
   return { resources, rendered, errors };
+}
+
+/**
+ * Where the old resource of a spec lives: a workload's namespace (the spec's, else the chart's, else default); a
+ * NodePool's none (cluster-scoped from blog-code 05 on), or its `adopt.resourceNamespace` (03's was namespaced). Pure.
+ */
+function oldNamespace(s: SpecDocument, chartNamespace: string | undefined): { namespace?: string } {
+  if (s.kind !== 'NodePool') return { namespace: s.namespace ?? chartNamespace ?? 'default' };
+  const ns = s.adopt?.resourceNamespace;
+  return ns === undefined ? {} : { namespace: ns };
 }

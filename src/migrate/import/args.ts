@@ -23,7 +23,11 @@ link is named and nothing is written (exit 1), unless --force. Import never dele
   --format text|json      the report for a person or a program (default: text)
   --force                 replace files the team edited since import wrote them
 
-Exit codes: 0 every object adoptable, 1 something replaced or blocked (or an error; nothing written), 2 usage error.`;
+A resource import cannot take (its spec file would not render) is named on stderr and left out; the others are
+imported. The resource's own annotations are not copied into its spec (the operators never put them on their objects).
+
+Exit codes: 0 every object adoptable with no pod restarted or rescaled; 1 something restarts, rescales, is replaced,
+blocked or left out (or the chart itself has an error; nothing written); 2 usage error.`;
 
 /** The flags of one run. */
 export interface ImportArgs extends ConnectionFlags {

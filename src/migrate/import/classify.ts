@@ -1,7 +1,11 @@
 import type { Manifest, ManifestPart } from '../../rules/manifest.js';
+import type { PodChanges } from './pod-changes.js';
 
-/** What adoption does with one object the operator made. */
-export type Verdict = 'adopt' | 'adopt with pins' | 'replace' | 'blocked' | 'create';
+/**
+ * What adoption does with one object the operator made. `restart`: adopted, but the first sync changes its pod
+ * template (every pod restarts); `rescale`: adopted, but the first sync changes its pod count.
+ */
+export type Verdict = 'adopt' | 'adopt with pins' | 'restart' | 'rescale' | 'replace' | 'blocked' | 'create';
 
 export interface ObjectVerdict {
   readonly kind: string;
@@ -11,6 +15,8 @@ export interface ObjectVerdict {
   readonly why?: string;
   /** The pins this object needed (adopt with pins). */
   readonly pins?: readonly string[];
+  /** The pods the first sync restarts or stops (restart, rescale), by name. */
+  readonly pods?: readonly string[];
 }
 
 /** A field where the live object differs from what the resource's spec renders: what the first sync changes. */
@@ -74,14 +80,24 @@ export interface VerdictInput {
   readonly rendered: Manifest | undefined;
   /** The pins it needed. */
   readonly pins: readonly string[];
+  /** A Deployment's: what the first sync does to its pods, and the pods it has now. */
+  readonly pods?: { readonly changes: PodChanges; readonly names: readonly string[] };
 }
 
 /**
  * The verdict for one object the operator made: create when it is not found, replace when it belongs to another
- * resource, blocked when specforge renders nothing for it or an immutable field differs, else adopt (with the pins
- * it needed, if any). Pure.
+ * resource, blocked when specforge renders nothing for it or an immutable field differs, restart when the first sync
+ * changes its pod template, rescale when it changes its pod count, else adopt (with the pins it needed, if any).
+ * Pure.
  */
-export function verdictFor({ made, live, ownedByResource, rendered, pins }: VerdictInput): ObjectVerdict {
+export function verdictFor({
+  made,
+  live,
+  ownedByResource,
+  rendered,
+  pins,
+  pods,
+}: VerdictInput): ObjectVerdict {
   const base = { kind: made.kind, name: made.name };
   if (live === undefined)
     return { ...base, verdict: 'create', why: 'not found in the cluster: the first sync creates it' };
@@ -106,7 +122,28 @@ export function verdictFor({ made, live, ownedByResource, rendered, pins }: Verd
         why: `${path} is immutable and differs (live ${JSON.stringify(b)}, rendered ${JSON.stringify(a)})`,
       };
   }
-  return pins.length > 0 ? { ...base, verdict: 'adopt with pins', pins } : { ...base, verdict: 'adopt' };
+  return (
+    podVerdict(base, pins, pods) ??
+    (pins.length > 0 ? { ...base, verdict: 'adopt with pins', pins } : { ...base, verdict: 'adopt' })
+  );
+}
+
+/** restart or rescale, naming the pods and why, when the first sync changes the pods; else undefined. Pure. */
+function podVerdict(
+  base: { kind: string; name: string },
+  pins: readonly string[],
+  pods: VerdictInput['pods'],
+): ObjectVerdict | undefined {
+  if (pods === undefined) return undefined;
+  const { restart, rescale } = pods.changes;
+  const [verdict, why]: [Verdict, string] | [undefined, undefined] =
+    restart.length > 0
+      ? ['restart', `the first sync changes the pod template, so every pod restarts: ${restart.join('; ')}`]
+      : rescale.length > 0
+        ? ['rescale', `the first sync changes the pod count: ${rescale.join('; ')}`]
+        : [undefined, undefined];
+  if (verdict === undefined) return undefined;
+  return { ...base, verdict, ...(pins.length > 0 ? { pins } : {}), pods: [...pods.names], why };
 }
 
 function at(o: Manifest, path: string): unknown {

@@ -1,6 +1,9 @@
 import { type Manifest } from '../../rules/manifest.js';
 import { INGRESS_CLASS_ANNOTATION } from '../../rules/vocabulary.js';
+import { containerPortsOfSpec } from '../../rules/ports.js';
+import { isSpecKind } from '../../rules/spec-kinds.js';
 import type {
+  AdoptContainerPort,
   AdoptContainerPins,
   AdoptExposedNames,
   AdoptNodeKeys,
@@ -22,7 +25,7 @@ export type LiveSet = Readonly<
 
 /**
  * The pins that make specforge's render of `cr` take over the live objects as they are: the Deployment's selector and
- * pod labels (immutable, or a restart), its container's name, pull policy and port names, the objects' names, the
+ * pod labels (immutable, or a restart), its container's name, pull policy and ports, its replicas, the objects' names, the
  * Route host, Myapp's ingress-class annotation, the NodePool's RuntimeClass name and Node keys, and the seed's
  * membership rule. Only pins whose value differs from specforge's default are written (the default pod labels always
  * differ: specforge adds its own). Pure.
@@ -33,7 +36,7 @@ export function pinsFor(
   defaultNames: Readonly<Record<string, string>>,
 ): Pins {
   return {
-    ...(live.Deployment === undefined ? {} : deploymentPins(live.Deployment, cr.name)),
+    ...(live.Deployment === undefined ? {} : deploymentPins(live.Deployment, cr)),
     ...only('names', namePins(live, defaultNames)),
     ...only('routeHost', routeHostPin(live.Route)),
     ...only('ingressClassAnnotation', ingressClassAnnotationPin(live.Ingress)),
@@ -43,20 +46,26 @@ export function pinsFor(
 
 /**
  * The Deployment's pins: its selector (unless specforge's `{ app: <name> }`), its pod labels (always: specforge's
- * differ), and its first container's. Pure.
+ * differ), its first container's, and its replicas when the spec gives no pod count and the live one is not
+ * Kubernetes' default. Pure.
  */
 function deploymentPins(
   d: Manifest,
-  crName: string,
-): Pick<WorkloadAdoptPins, 'selector' | 'podLabels' | 'container'> {
+  cr: { kind: string; name: string; spec: Manifest },
+): Pick<WorkloadAdoptPins, 'selector' | 'podLabels' | 'container' | 'replicas'> {
   return {
-    ...only('selector', selectorPin(d, crName)),
+    ...only('selector', selectorPin(d, cr.name)),
     ...only('podLabels', podLabelsPin(d)),
-    ...only(
-      'container',
-      containerPins(d.spec?.template?.spec?.containers?.[0] as Manifest | undefined, crName),
-    ),
+    ...only('container', containerPins(d.spec?.template?.spec?.containers?.[0] as Manifest | undefined, cr)),
+    ...only('replicas', replicasPin(d, cr.spec)),
   };
+}
+
+/** The live replicas, when the spec gives no pod count (`replicas`, opdemo's `size`) and it is not 1. Pure. */
+function replicasPin(d: Manifest, spec: Manifest): number | undefined {
+  const given = (spec.replicas ?? spec.size) as number | null | undefined;
+  const live = d.spec?.replicas as number | undefined;
+  return (given === undefined || given === null) && live !== undefined && live !== 1 ? live : undefined;
 }
 
 /** A copy of the Deployment's `spec.selector.matchLabels`, unless absent or specforge's `{ app: <name> }`. Pure. */
@@ -72,21 +81,53 @@ function podLabelsPin(d: Manifest): Record<string, string> | undefined {
 }
 
 /**
- * The first container's pins: its name (unless the resource's), its pull policy (when written) and its named
- * ports' names by port number; undefined when none applies. Pure.
+ * The first container's pins: its name (unless the resource's), its pull policy (when written), and its ports
+ * exactly as live when they differ from those the spec implies (names, protocols, order). A live duplicate (one
+ * port and protocol twice) is pinned once: server-side apply cannot keep it, and the report says the pods restart.
+ * Undefined when none applies. Pure.
  */
-function containerPins(c: Manifest | undefined, crName: string): AdoptContainerPins | undefined {
-  const named = ((c?.ports ?? []) as Manifest[]).filter((p) => typeof p.name === 'string');
+function containerPins(
+  c: Manifest | undefined,
+  cr: { kind: string; name: string; spec: Manifest },
+): AdoptContainerPins | undefined {
+  const ports = livePorts(c);
   const container: AdoptContainerPins = {
-    ...(c?.name === undefined || c.name === crName ? {} : { name: String(c.name) }),
+    ...(c?.name === undefined || c.name === cr.name ? {} : { name: String(c.name) }),
     ...(c?.imagePullPolicy === undefined
       ? {}
       : { imagePullPolicy: String(c.imagePullPolicy) as AdoptContainerPins['imagePullPolicy'] }),
-    ...(named.length === 0
-      ? {}
-      : { portNames: Object.fromEntries(named.map((p) => [String(p.containerPort), String(p.name)])) }),
+    ...(samePorts(ports, impliedPorts(cr)) ? {} : { ports }),
   };
   return Object.keys(container).length > 0 ? container : undefined;
+}
+
+/** The live container ports as pins (name and protocol where present), each port and protocol once. Pure. */
+function livePorts(c: Manifest | undefined): AdoptContainerPort[] {
+  const seen = new Set<string>();
+  const out: AdoptContainerPort[] = [];
+  for (const p of (c?.ports ?? []) as Manifest[]) {
+    const key = `${p.containerPort}/${p.protocol ?? 'TCP'}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      containerPort: Number(p.containerPort),
+      ...(typeof p.name === 'string' ? { name: p.name } : {}),
+      ...(typeof p.protocol === 'string' ? { protocol: p.protocol as AdoptContainerPort['protocol'] } : {}),
+    });
+  }
+  return out;
+}
+
+/** The container ports specforge renders for the spec without pins. Pure. */
+function impliedPorts(cr: { kind: string; spec: Manifest }): AdoptContainerPort[] {
+  if (!isSpecKind(cr.kind)) return [];
+  return containerPortsOfSpec(cr.kind, cr.spec).map((p) => ({ ...p }));
+}
+
+/** Whether two port lists are the same as the API server stores them (protocol TCP when unset), in order. Pure. */
+function samePorts(a: readonly AdoptContainerPort[], b: readonly AdoptContainerPort[]): boolean {
+  const key = (p: AdoptContainerPort): string => `${p.name ?? ''}|${p.containerPort}|${p.protocol ?? 'TCP'}`;
+  return a.length === b.length && a.every((p, i) => key(p) === key(b[i] as AdoptContainerPort));
 }
 
 /** The live Deployment's, Service's, Ingress's and Route's names that differ from the defaults, if any. Pure. */

@@ -19,6 +19,8 @@ export interface FoundResource {
 export interface MadeSet {
   readonly live: LiveSet;
   readonly owned: ReadonlySet<string>;
+  /** The names of the live Deployment's pods (those its selector matches), sorted. */
+  readonly pods: readonly string[];
 }
 
 /** Where to read: the namespaces given with -n, or every namespace. */
@@ -145,5 +147,20 @@ export async function readMade(client: MigrateClient, { cr, seed }: FoundResourc
     if (((o.metadata?.ownerReferences ?? []) as Manifest[]).some((r) => r.uid === cr.metadata?.uid))
       owned.add(m.kind);
   }
-  return { live: live as LiveSet, owned };
+  return { live: live as LiveSet, owned, pods: await podsOf(client, live.Deployment) };
+}
+
+/** The names of the pods a live Deployment's selector matches, sorted; none without a Deployment. */
+async function podsOf(client: MigrateClient, d: Manifest | undefined): Promise<string[]> {
+  const match = d?.spec?.selector?.matchLabels as Record<string, string> | undefined;
+  if (d === undefined || match === undefined) return [];
+  const selector = Object.entries(match)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const path = `/api/v1/namespaces/${encodeURIComponent(String(d.metadata?.namespace))}/pods?labelSelector=${encodeURIComponent(selector)}`;
+  const pods = await listItems<Manifest>(client, path);
+  return pods
+    .filter((p) => p.metadata?.deletionTimestamp === undefined)
+    .map((p) => String(p.metadata?.name))
+    .sort();
 }

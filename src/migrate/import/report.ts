@@ -7,6 +7,8 @@ import type { MadeObject } from '../../rules/seed-kinds.js';
 import { describe } from '../io.js';
 import { differences, verdictFor, type Difference, type ObjectVerdict } from './classify.js';
 import { pinsFor, type LiveSet, type Pins } from './pins.js';
+import { podChanges } from './pod-changes.js';
+import { annotationsLeft } from './spec-file.js';
 import type { FoundResource, MadeSet } from './read.js';
 
 /** One imported resource and what adoption does with what its operator made. */
@@ -15,6 +17,8 @@ export interface Imported {
   readonly file: string;
   readonly objects: ObjectVerdict[];
   readonly differences: Difference[];
+  /** The resource's own annotations, not copied into its spec (when it has any). */
+  readonly annotationsNotCopied?: string[];
 }
 
 /** One resource read for import: the resource, its seed kind, what its operator made, and its spec file's path. */
@@ -49,17 +53,20 @@ export function reportFor(l: ReadResource, rendered: Rendered): Imported {
   const judged = l.seed.made.map((made) =>
     judge(made, { ...l, pinned: l.pins as Manifest, rendered, name, namespace: ns }),
   );
+  const left = annotationsLeft(l.cr);
   return {
     resource: describe({ kind: l.seed.kind, name, ...(ns === undefined ? {} : { namespace: ns }) }),
     file: l.file,
     objects: judged.map((j) => j.verdict),
     differences: judged.flatMap((j) => j.differences),
+    ...(left.length === 0 ? {} : { annotationsNotCopied: left }),
   };
 }
 
-/** Whether every object of the report is adopted or created: nothing replaced, nothing blocked. Pure. */
+/** Whether every object of the report is adopted or created: nothing replaced, blocked, restarted or rescaled. Pure. */
 export function allAdoptable(report: readonly Imported[]): boolean {
-  return !report.some((r) => r.objects.some((o) => o.verdict === 'replace' || o.verdict === 'blocked'));
+  const fine = new Set(['adopt', 'adopt with pins', 'create']);
+  return report.every((r) => r.objects.every((o) => fine.has(o.verdict)));
 }
 
 /** Everything one object the operator made is judged by: what it made, the pins, the render, the resource's name. */
@@ -78,12 +85,14 @@ function judge(made: MadeObject, j: Judging): { verdict: ObjectVerdict; differen
   const live = j.live[made.kind as keyof LiveSet];
   const rendered = renderedFor(made, j);
   const owned = j.owned.has(made.kind);
+  const judged = made.kind === 'Deployment' && live !== undefined && rendered !== undefined;
   const verdict = verdictFor({
     made: { kind: made.kind, name: made.name(j.name) },
     live,
     ownedByResource: owned,
     rendered,
     pins: pinsOf(made.kind, j.pinned),
+    ...(judged ? { pods: { changes: podChanges(rendered, live), names: j.pods } } : {}),
   });
   return {
     verdict,
@@ -115,7 +124,7 @@ function renderedName(made: MadeObject, pinned: Manifest, crName: string): strin
 
 /** The `adopt` keys that concern an object of each kind, for the report. */
 const PIN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  Deployment: ['selector', 'podLabels', 'container'],
+  Deployment: ['selector', 'podLabels', 'container', 'replicas'],
   Service: ['selector'],
   Ingress: ['ingressClassAnnotation'],
   Route: ['routeHost'],

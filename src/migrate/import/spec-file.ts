@@ -4,8 +4,15 @@ import type { Manifest } from '../../rules/manifest.js';
 import { LAST_APPLIED_ANNOTATION } from '../../rules/vocabulary.js';
 import type { Pins } from './pins.js';
 
-/** Annotations that are the operator's or kubectl's bookkeeping, not the user's: never imported. */
-const BOOKKEEPING = ['spec', LAST_APPLIED_ANNOTATION];
+/** Annotations that are the operator's or kubectl's bookkeeping, not the user's (named apart in the report). */
+export const BOOKKEEPING: readonly string[] = ['spec', LAST_APPLIED_ANNOTATION];
+
+/** The resource's own annotations, which import does not copy into its spec (bookkeeping ones aside), sorted. Pure. */
+export function annotationsLeft(cr: Manifest): string[] {
+  return Object.keys((cr.metadata?.annotations ?? {}) as Record<string, string>)
+    .filter((k) => !BOOKKEEPING.includes(k))
+    .sort();
+}
 
 /** The longest file name most file systems take, in bytes. */
 const NAME_MAX = 255;
@@ -33,21 +40,19 @@ export function specFileName(cr: Manifest): string {
 }
 
 /**
- * The spec file of a live resource: apiVersion, kind, name, namespace, the user's labels and annotations, the spec
- * verbatim, and the adoption pins; status, uid, resourceVersion, managedFields, finalizers and bookkeeping
- * annotations dropped. Byte-stable: the same resource imports to the same bytes. Pure.
+ * The spec file of a live resource: apiVersion, kind, name, namespace, the user's labels, the spec verbatim, and the
+ * adoption pins; status, uid, resourceVersion, managedFields, finalizers and annotations dropped (the resource's own
+ * annotations are named in the report, see {@link annotationsLeft}). Byte-stable: the same resource imports to the same bytes. Pure.
  */
 export function specFileText(cr: Manifest, pins: Pins): string {
   const m = cr.metadata ?? {};
-  const annotations = Object.fromEntries(
-    Object.entries((m.annotations ?? {}) as Record<string, string>).filter(([k]) => !BOOKKEEPING.includes(k)),
-  );
   const labels = (m.labels ?? {}) as Record<string, string>;
+  // The resource's own annotations stay on it: a spec's annotations go onto every object it renders, which no seed
+  // operator did (migration.md §8 row 6; docs/decisions.md).
   const metadata = {
     name: m.name,
     ...(m.namespace === undefined ? {} : { namespace: m.namespace }),
     ...(Object.keys(labels).length === 0 ? {} : { labels: sorted(labels) }),
-    ...(Object.keys(annotations).length === 0 ? {} : { annotations: sorted(annotations) }),
   };
   const doc = {
     apiVersion: cr.apiVersion,

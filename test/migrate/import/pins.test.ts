@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { differences, verdictFor } from '../../../src/migrate/import/classify.js';
 import { pinsFor } from '../../../src/migrate/import/pins.js';
-import { specFileText } from '../../../src/migrate/import/spec-file.js';
+import { annotationsLeft, specFileText } from '../../../src/migrate/import/spec-file.js';
 import { parseSpecText } from '../../../src/specs/load.js';
 
 // What pod-route's operator made for podroute-sample (migration.md §1).
@@ -48,7 +48,7 @@ const names = {
 };
 
 describe('adoption pins from live objects', () => {
-  it("pin Podroute's legacy names, selector, pod labels, container and Route host", () => {
+  it("pin Podroute's legacy names, selector, pod labels, container (its ports as live), replicas and Route host", () => {
     const pins = pinsFor(
       { kind: 'Podroute', name: 'podroute-sample', spec: {} },
       { Deployment: podrouteDeployment, Service: podrouteService, Route: podrouteRoute },
@@ -57,7 +57,13 @@ describe('adoption pins from live objects', () => {
     expect(pins).toEqual({
       selector: podLabels,
       podLabels,
-      container: { name: 'podroute-pod', imagePullPolicy: 'Always', portNames: { '8080': 'podroute' } },
+      container: {
+        name: 'podroute-pod',
+        imagePullPolicy: 'Always',
+        ports: [{ containerPort: 8080, name: 'podroute', protocol: 'TCP' }],
+      },
+      // The spec gives no pod count; the operator ran 3.
+      replicas: 3,
       names: { deployment: 'pod-route', service: 'podroute-service', route: 'podroute-route' },
       routeHost: 'podroute-route-shop.apps.example.com',
     });
@@ -80,11 +86,50 @@ describe('adoption pins from live objects', () => {
       },
     };
     const pins = pinsFor(
-      { kind: 'AppService', name: 'nginx-app', spec: {} },
+      { kind: 'AppService', name: 'nginx-app', spec: { ports: [{ port: 80, targetPort: 80 }] } },
       { Deployment: d, Service: { metadata: { name: 'nginx-app' } } },
       { ...names, deployment: 'nginx-app', service: 'nginx-app' },
     );
     expect(pins).toEqual({ podLabels: labels, container: { imagePullPolicy: 'IfNotPresent' } });
+  });
+
+  it("pin an AppService's container ports exactly as live where the spec implies others: unnamed, TCP, a duplicate once", () => {
+    const labels = { app: 'web' };
+    const live = [
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 5353, protocol: 'TCP' },
+    ];
+    const d = {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'web', ports: live }] } },
+      },
+    };
+    const spec = {
+      size: null,
+      ports: [
+        { name: 'http', port: 80, targetPort: 8080 },
+        { name: 'alt', port: 81, targetPort: 8080 },
+        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
+      ],
+    };
+    const pins = pinsFor(
+      { kind: 'AppService', name: 'web', spec },
+      { Deployment: d },
+      { ...names, deployment: 'web' },
+    );
+    expect(pins).toEqual({
+      podLabels: labels,
+      container: {
+        ports: [
+          { containerPort: 8080, protocol: 'TCP' },
+          { containerPort: 5353, protocol: 'TCP' },
+        ],
+      },
+    });
   });
 
   it("pin a NodePool's RuntimeClass name, its Node keys and the seed's membership rule", () => {
@@ -125,11 +170,13 @@ describe('an imported spec file', () => {
     status: { ready: true },
   };
 
-  it('keeps what the user wrote and drops what the cluster and the operator added, byte-stable', () => {
+  it('keeps the spec and labels, drops what the cluster and the operator added and the resource’s annotations, byte-stable', () => {
     const text = specFileText(cr, { routeHost: 'a.example.com' });
     expect(text).toBe(specFileText(structuredClone(cr), { routeHost: 'a.example.com' }));
     expect(text).not.toMatch(/uid|resourceVersion|finalizers|managedFields|status|last-applied|spec: "\{\}"/);
-    expect(text).toContain('owner: team-a');
+    // No seed operator put the resource's annotations on its objects; a spec's would go onto every object.
+    expect(text).not.toMatch(/annotations|owner: team-a/);
+    expect(annotationsLeft(cr)).toEqual(['owner']);
     expect(text).toContain('adopt:\n  routeHost: a.example.com');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartWriteOutcome } from '../../../src/output/chart-files.js';
-import { errorLines, refusalLines, reportLines } from '../../../src/migrate/import/print.js';
+import { errorLines, refusalLines, reportLines, skippedLines } from '../../../src/migrate/import/print.js';
 import type { Imported } from '../../../src/migrate/import/report.js';
 
 const nothing: ChartWriteOutcome = { refused: [], created: [], updated: [], forced: [], unchanged: [] };
@@ -40,7 +40,7 @@ describe('what import prints', () => {
       'AppService shop/web → c/appservice_app.example.com_shop_web.yaml',
       '  Deployment web: adopt with pins (podLabels)',
       '  Service web: create: not found',
-      "  first sync changes Deployment web spec.replicas: 1 → 2 (the operator never applied the spec's value)",
+      '  first sync changes Deployment web spec.replicas: 1 → 2 (the live object differs from what the spec renders)',
       expect.stringMatching(/^Node n1: node-role\.kubernetes\.io\/gpu="x" is a member of pool gpu /),
       'specforge: imported 1 resource.',
     ]);
@@ -52,6 +52,7 @@ describe('what import prints', () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toEqual({
       resources: [imported],
+      notImported: [],
       membership: [node],
       files: {
         created: ['c/a.yaml'],
@@ -60,5 +61,16 @@ describe('what import prints', () => {
         unchanged: [],
       },
     });
+  });
+});
+
+describe('skippedLines', () => {
+  it('names each resource left out, says the others are imported, and gives its errors indented', () => {
+    expect(
+      skippedLines([{ resource: 'Myapp a/b (myapp.timd.cn/v1)', why: ['f.yaml:9:3 spec.containerPort: …'] }]),
+    ).toEqual([
+      'Myapp a/b (myapp.timd.cn/v1): not imported, no file written (the other resources are imported):',
+      '  f.yaml:9:3 spec.containerPort: …',
+    ]);
   });
 });
