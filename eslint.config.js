@@ -10,6 +10,7 @@ export default tseslint.config(
       'node_modules/',
       '.cache/',
       'src/imports/',
+      'src/specs/generated/',
       'coverage/',
       'examples/*/node_modules/',
       'examples/*/dist/',

@@ -9,17 +9,22 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '..');
 export const RUNS = 3;
 
-/** One run: wall time and peak resident memory. */
+/** One run: wall time, peak resident memory and (measured with GNU time) CPU time, user plus system. */
 export interface Sample {
   readonly seconds: number;
   readonly maxRssMb: number;
+  readonly cpuSeconds?: number;
 }
 
 /** The median wall time and the median peak memory of some runs. */
 export function median(samples: readonly Sample[]): Sample {
   const by = (f: (s: Sample) => number) =>
     [...samples].map(f).sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? 0;
-  return { seconds: by((s) => s.seconds), maxRssMb: by((s) => s.maxRssMb) };
+  return {
+    seconds: by((s) => s.seconds),
+    maxRssMb: by((s) => s.maxRssMb),
+    cpuSeconds: by((s) => s.cpuSeconds ?? Number.NaN),
+  };
 }
 
 /** Runs a command once (`rssFrom`: how its peak memory is read); fails unless it exits with `status`. */
@@ -31,7 +36,7 @@ export function timeCommand(
 ): Sample {
   const argv =
     rssFrom === 'gnu-time'
-      ? ['-f', 'MAXRSS_KB=%M', cmd, ...args]
+      ? ['-f', 'MAXRSS_KB=%M CPU_S=%U+%S', cmd, ...args]
       : [join(ROOT, 'bench/measure.mjs'), ...args];
   const bin = rssFrom === 'gnu-time' ? '/usr/bin/time' : process.execPath;
   const start = performance.now();
@@ -39,7 +44,8 @@ export function timeCommand(
   const seconds = (performance.now() - start) / 1000;
   if (r.status !== status) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(0, 2000)}`);
   const kb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
-  return { seconds, maxRssMb: kb / 1024 };
+  const cpu = /CPU_S=([\d.]+)\+([\d.]+)/.exec(r.stderr);
+  return { seconds, maxRssMb: kb / 1024, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN };
 }
 
 /** The path of a Helm binary, installed into .cache/helm/ the first time. */

@@ -1,28 +1,59 @@
 /**
- * `npm run bench`: the renderer at scale, side by side with `helm template` on equivalent objects.
+ * `npm run bench`: the renderer as a user runs it, side by side with `helm template` on equivalent objects.
  *
- * - 1,000 and 10,000 synthetic specs (all four kinds, 10 and 100 charts, and 10,000 in one chart): wall time and peak memory of
- *   `specforge render` as a user runs it (a fresh process, writing a fresh dist/), median of 3 runs;
- * - a second render of unchanged input: must touch no file;
- * - `helm template` of a chart making the same objects from a 10,000-entry values list, median of 3 runs;
- * - the YAML parsers and emitters the design chose between, on the same objects.
- * Prints a Markdown report for docs/benchmarks.md.
+ * Main rows, each a fresh process running exactly `node bin/specforge.js …` (wall time; peak memory from GNU time),
+ * median of several runs, with the 1-minute load average of the machine beside each row:
+ * - `specforge validate` of one spec (start-up), median of 10; beside it `node -e 0` (Node's own start) and, with
+ *   SPECFORGE_BENCH_BASELINE=<another checkout, built>, the same command from that checkout, run in turn with this
+ *   one (a before/after in the same minute);
+ * - `specforge render` of 1,000 and 10,000 synthetic specs (all four kinds, 10 and 100 charts, and 10,000 in one
+ *   chart), each run writing a fresh dist/;
+ * - `helm template` of a chart making the same objects from a 10,000-entry values list, its runs taken in turn with
+ *   the 10,000-spec render's, so both see the same load;
+ * - a second render of unchanged input: must touch no file.
+ * Then the YAML parsers and emitters the design chose between, in process. Prints a Markdown report for
+ * docs/benchmarks.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
-import { ensureHelm, median, ROOT, RUNS, timeCommand, type Sample } from './harness.js';
+import { ensureHelm, median, ROOT, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
 import { renderFrom } from '../src/render/render-dir.js';
+
+/** Runs of each render row (and of Helm beside it). */
+const RENDER_RUNS = 5;
+/** Runs of the start-up rows. */
+const STARTUP_RUNS = 10;
+const CLI = join(ROOT, 'bin/specforge.js');
+
+/** `node <cli> args…` in a fresh process, measured from outside as any command. */
+function specforge(args: readonly string[], cli = CLI): Sample {
+  return timeCommand(process.execPath, [cli, ...args], 'gnu-time');
+}
 
 function renderSample(charts: string, work: string): Sample {
   const out = mkdtempSync(join(work, 'dist-'));
   rmSync(out, { recursive: true });
-  return timeCommand('node', [join(ROOT, 'bin/specforge.js'), 'render', charts, '--out', out], 'node');
+  const sample = specforge(['render', charts, '--out', out]);
+  rmSync(out, { recursive: true, force: true });
+  return sample;
+}
+
+/** The 1-minute load average now, and a row's "start → end" text. */
+const load = (): number => loadavg()[0] ?? Number.NaN;
+const loadText = (start: number, end: number): string => `${start.toFixed(1)} → ${end.toFixed(1)}`;
+
+/** A row's measurement: the median, how many runs it is of, the load average when the row started. */
+type Measured = readonly [m: Sample, runs: number, loadStart: number];
+
+function row(what: string, input: string, [m, runs, loadStart]: Measured): string {
+  const cpu = m.cpuSeconds === undefined || Number.isNaN(m.cpuSeconds) ? '?' : `${m.cpuSeconds.toFixed(2)} s`;
+  return `| ${what} | ${input} | ${m.seconds.toFixed(2)} s | ${cpu} | ${m.maxRssMb.toFixed(0)} MB | ${runs} | ${loadText(loadStart, load())} |`;
 }
 
 function mtimes(dir: string): Map<string, number> {
@@ -55,11 +86,52 @@ async function micro(specsDir: string): Promise<string[]> {
   ];
 }
 
+/** Start-up: validate of one spec, Node's own start, and the baseline checkout's validate if one is given. */
+function startupRows(work: string): { rows: string[]; validate: Sample } {
+  const one = join(work, 'charts-1-1');
+  generateCharts(one, 1, 1);
+  const baseline = process.env.SPECFORGE_BENCH_BASELINE;
+  const baselineCli = baseline === undefined ? undefined : resolve(baseline, 'bin/specforge.js');
+  const rows: string[] = [];
+  let start = load();
+  const node = median(
+    Array.from({ length: STARTUP_RUNS }, () => timeCommand(process.execPath, ['-e', '0'], 'gnu-time')),
+  );
+  rows.push(row('`node -e 0` (Node.js start, the floor)', '—', [node, STARTUP_RUNS, start]));
+  start = load();
+  const here: Sample[] = [];
+  const there: Sample[] = [];
+  for (let i = 0; i < STARTUP_RUNS; i++) {
+    here.push(specforge(['validate', one]));
+    if (baselineCli !== undefined) there.push(specforge(['validate', one], baselineCli));
+  }
+  const validate = median(here);
+  rows.push(row('**specforge validate**', '1 spec (AppService), 1 chart', [validate, STARTUP_RUNS, start]));
+  if (baselineCli !== undefined)
+    rows.push(
+      row(
+        `specforge validate, baseline \`${baseline}\` (runs in turn with the row above)`,
+        '1 spec, 1 chart',
+        [median(there), STARTUP_RUNS, start],
+      ),
+    );
+  return { rows, validate };
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'specforge-bench-'));
   const rows: string[] = [];
   const results = new Map<number, Sample>();
+  const loadAtStart = loadavg();
   try {
+    const startup = startupRows(work);
+    rows.push(...startup.rows);
+
+    const helm = ensureHelm();
+    const helmVersion = execFileSync(helm, ['version', '--short'], { encoding: 'utf8' }).trim();
+    const helmChart = join(work, 'helm-chart');
+    generateHelmChart(helmChart, 10000);
+    let h: Sample | undefined;
     for (const [specs, charts] of [
       [1000, 10],
       [10000, 100],
@@ -68,61 +140,69 @@ async function main(): Promise<void> {
     ] as const) {
       const dir = join(work, `charts-${specs}-${charts}`);
       const { objects } = generateCharts(dir, specs, charts);
-      const samples = Array.from({ length: RUNS }, () => renderSample(dir, work));
+      const withHelm = specs === 10000 && charts === 100;
+      const start = load();
+      const samples: Sample[] = [];
+      const helmSamples: Sample[] = [];
+      for (let i = 0; i < RENDER_RUNS; i++) {
+        samples.push(renderSample(dir, work));
+        if (withHelm) helmSamples.push(timeCommand(helm, ['template', 'bench', helmChart], 'gnu-time'));
+      }
       const m = median(samples);
       if (charts !== 1) results.set(specs, m);
-      rows.push(
-        `| specforge render | ${specs} specs, ${charts} charts, ${objects} objects | ${m.seconds.toFixed(2)} s | ${m.maxRssMb.toFixed(0)} MB |`,
-      );
+      const input = `${specs} specs, ${charts} chart${charts === 1 ? '' : 's'}, ${objects} objects`;
+      rows.push(row(withHelm ? '**specforge render**' : 'specforge render', input, [m, RENDER_RUNS, start]));
+      if (withHelm) {
+        h = median(helmSamples);
+        rows.push(
+          row(
+            `**helm template** (${helmVersion}), runs in turn with the row above`,
+            `the same ${objects} objects, 1 chart`,
+            [h, RENDER_RUNS, start],
+          ),
+        );
+      }
     }
     // Second render of unchanged input: no file may be touched.
     const dir = join(work, 'charts-10000-100');
     const out = join(work, 'dist-again');
-    renderSample(dir, work);
-    timeCommand('node', [join(ROOT, 'bin/specforge.js'), 'render', dir, '--out', out], 'node');
+    specforge(['render', dir, '--out', out]);
     const before = mtimes(out);
-    const again = timeCommand('node', [join(ROOT, 'bin/specforge.js'), 'render', dir, '--out', out], 'node');
+    let start = load();
+    const again = specforge(['render', dir, '--out', out]);
     const after = mtimes(out);
     const touched = [...after].filter(([f, t]) => before.get(f) !== t).length;
     rows.push(
-      `| specforge render, unchanged input (no write) | 10000 specs | ${again.seconds.toFixed(2)} s | ${again.maxRssMb.toFixed(0)} MB |`,
+      row('specforge render, unchanged input (no write)', '10000 specs, 100 charts', [again, 1, start]),
     );
 
-    const helm = ensureHelm();
-    const helmVersion = execFileSync(helm, ['version', '--short'], { encoding: 'utf8' }).trim();
-    const helmChart = join(work, 'helm-chart');
-    generateHelmChart(helmChart, 10000);
-    const helmSamples = Array.from({ length: RUNS }, () =>
-      timeCommand(helm, ['template', 'bench', helmChart], 'gnu-time'),
-    );
-    const h = median(helmSamples);
-    rows.push(
-      `| helm template (${helmVersion}) | same 10000 specs' objects, 1 chart | ${h.seconds.toFixed(2)} s | ${h.maxRssMb.toFixed(0)} MB |`,
-    );
     // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.
     const pairsChart = join(work, 'helm-pairs');
     generateHelmChart(pairsChart, 10000, 'AppService');
+    start = load();
     const p = median(
-      Array.from({ length: RUNS }, () => timeCommand(helm, ['template', 'bench', pairsChart], 'gnu-time')),
+      Array.from({ length: 3 }, () => timeCommand(helm, ['template', 'bench', pairsChart], 'gnu-time')),
     );
     rows.push(
-      `| helm template (${helmVersion}) | 10000 Deployment+Service pairs (20000 objects) | ${p.seconds.toFixed(2)} s | ${p.maxRssMb.toFixed(0)} MB |`,
+      row(`helm template (${helmVersion})`, '10000 Deployment+Service pairs (20000 objects)', [p, 3, start]),
     );
 
     const small = results.get(1000);
     const large = results.get(10000);
     const ratio = small !== undefined && large !== undefined ? large.seconds / small.seconds : Number.NaN;
     const microRows = await micro(join(work, 'charts-1000-10'));
+    const loadAtEnd = loadavg();
 
     const report = [
-      `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Command: \`npm run bench\`. Median of ${RUNS} runs, each a fresh process writing a fresh dist/.`,
+      `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Command: \`npm run bench\` (\`tsx bench/render.ts\`, after \`npm run build\`). Each run a fresh process (\`node bin/specforge.js …\`, \`helm template …\`) timed from outside, peak memory from GNU time; renders write a fresh dist/. Load average (1, 5, 15 min) at the start ${loadAtStart.map((l) => l.toFixed(2)).join(', ')}, at the end ${loadAtEnd.map((l) => l.toFixed(2)).join(', ')}.`,
       '',
-      '| what | input | wall time | peak memory |',
-      '| --- | --- | --- | --- |',
+      '| what | input | wall time (median) | CPU, user + system (median) | peak memory (median) | runs | load (1 min), row start → end |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
       '',
-      `- 10× the specs cost ${ratio.toFixed(1)}× the time (target ≤ 11×).`,
-      `- specforge / helm at 10,000 specs: ${large === undefined ? '?' : (large.seconds / h.seconds).toFixed(2)}× the time (target ≤ 1).`,
+      `- \`validate\` of one spec in a fresh process: ${startup.validate.seconds.toFixed(2)} s wall, ${(startup.validate.cpuSeconds ?? Number.NaN).toFixed(2)} s CPU (target ≤ 0.3 s).`,
+      `- specforge / helm at 10,000 specs, same run: ${large === undefined || h === undefined ? '?' : (large.seconds / h.seconds).toFixed(2)}× the time.`,
+      `- 10× the specs cost ${ratio.toFixed(1)}× the time.`,
       `- second render of unchanged input touched ${touched} of ${after.size} files (target 0).`,
       '',
       '| micro-benchmark (in process, warm) | library | time |',

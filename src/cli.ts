@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { createTwoFilesPatch } from 'diff';
 import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
@@ -13,12 +12,6 @@ import { escapeTerminal } from './diff/escape.js';
 import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { droppedNote, droppedTools, renderCommand } from './gitops/flags.js';
 import { join } from 'node:path';
-import { runDiff } from './diff/command.js';
-import { runAdopt } from './migrate/adopt/command.js';
-import { runImport } from './migrate/import/command.js';
-import { IMPORT_USAGE } from './migrate/import/args.js';
-import { ADOPT_USAGE } from './migrate/adopt/args.js';
-import { DIFF_USAGE } from './diff/command.js';
 import { CHECK_USAGE, RENDER_USAGE, USAGE, usageHint, VALIDATE_USAGE } from './cli/usage.js';
 import { packageVersion } from './cli/version.js';
 
@@ -34,13 +27,15 @@ export { USAGE } from './cli/usage.js';
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
+// Each command loads its own modules when it runs: `validate` of one spec starts without diff's, migration's and
+// the Kubernetes client's (docs/benchmarks.md, start-up).
 const COMMANDS: Readonly<Record<string, Command>> = {
   render: (args, io) => runRenderCommand('render', args, io),
   validate: (args, io) => runRenderCommand('validate', args, io),
   check: (args, io) => runRenderCommand('check', args, io),
-  diff: (args, io) => runDiff(args, io),
-  import: (args, io) => runImport(args, io),
-  adopt: (args, io) => runAdopt(args, io),
+  diff: async (args, io) => (await import('./diff/command.js')).runDiff(args, io),
+  import: async (args, io) => (await import('./migrate/import/command.js')).runImport(args, io),
+  adopt: async (args, io) => (await import('./migrate/adopt/command.js')).runAdopt(args, io),
   controller: async (args) => {
     const { runController } = await import('./controller/main.js');
     return runController(args);
@@ -52,9 +47,9 @@ const HELP: Readonly<Record<string, () => Promise<string>>> = {
   render: async () => RENDER_USAGE,
   validate: async () => VALIDATE_USAGE,
   check: async () => CHECK_USAGE,
-  diff: async () => DIFF_USAGE,
-  import: async () => IMPORT_USAGE,
-  adopt: async () => ADOPT_USAGE,
+  diff: async () => (await import('./diff/command.js')).DIFF_USAGE,
+  import: async () => (await import('./migrate/import/args.js')).IMPORT_USAGE,
+  adopt: async () => (await import('./migrate/adopt/args.js')).ADOPT_USAGE,
   controller: async () => (await import('./controller/main.js')).CONTROLLER_USAGE,
 };
 
@@ -184,7 +179,8 @@ async function runRenderCommand(
   }
   const settingsFile = join(chartsDir, GITOPS_SETTINGS_FILE);
   const dropped = droppedTools(outputEntries(outDir), result.files);
-  if (command === 'check') return check({ chartsDir, outDir, gitops, settingsFile, dropped }, result, io);
+  if (command === 'check')
+    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, result, io);
   for (const tool of dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
   const outcome = writeDist(outDir, result.files);
@@ -217,7 +213,7 @@ interface CheckPlace {
 }
 
 /** Compares the output directory with a render in memory; on drift, names the render command that fixes it. */
-function check(place: CheckPlace, result: RenderResult, io: Io): number {
+async function check(place: CheckPlace, result: RenderResult, io: Io): Promise<number> {
   const { outDir } = place;
   const { drift, current } = diffDist(outDir, result.files);
   const total = drift.added.length + drift.changed.length + drift.removed.length;
@@ -225,6 +221,8 @@ function check(place: CheckPlace, result: RenderResult, io: Io): number {
     io.out(`specforge: ${outDir} matches the charts (${result.files.size} files).`);
     return EXIT_OK;
   }
+  // The diff library only when there is drift to print.
+  const { createTwoFilesPatch } = await import('diff');
   for (const path of [...drift.changed, ...drift.added, ...drift.removed].sort()) {
     const before = current.get(path) ?? '';
     const after = result.files.get(path) ?? '';

@@ -3,10 +3,11 @@
  * and help of the package it belongs to, and one sentence instead of a stack trace when its code cannot load.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './support/tmp.js';
+import { tempDir, writeFiles } from './support/tmp.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/specforge.js');
@@ -47,5 +48,72 @@ describe('bin/specforge.js', () => {
       /^specforge: cannot load its code \(lib\/cli\.js; run `npm run build` in a checkout\): .+\n$/,
     );
     expect(r.stdout).toBe('');
+  });
+});
+
+/**
+ * What a fresh `specforge validate` loads, recorded by a module hook: the start-up cost is the modules loaded and
+ * the schemas compiled before the first file is read (docs/benchmarks.md, start-up), so the test names them.
+ */
+function modulesLoadedBy(args: readonly string[]): {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  urls: string[];
+} {
+  const dir = tempDir();
+  const record = join(dir, 'loaded.txt');
+  const hook = join(dir, 'hook.mjs');
+  writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\n` +
+      `registerHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\n` +
+      `process.on('exit', () => writeFileSync(${JSON.stringify(record)}, seen.join('\\n')));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', hook, BIN, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    urls: readFileSync(record, 'utf8').split('\n'),
+  };
+}
+
+// module.registerHooks: Node.js 22.15 and later (the project's own runtime is 24).
+describe.skipIf(!('registerHooks' in nodeModule))('specforge validate in a fresh process', () => {
+  it('compiles no JSON Schema and loads neither diff, migration, the Kubernetes client, yaml nor cdk8s-plus-27', () => {
+    const charts = writeFiles(tempDir(), {
+      'shop/web.yaml':
+        'apiVersion: apps.specforge.dev/v1alpha1\nkind: AppService\nmetadata:\n  name: web\nspec:\n  image: nginx\n  ports:\n    - port: 80\n',
+    });
+    const { status, stdout, urls } = modulesLoadedBy(['validate', charts]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/is valid \(1 chart, 2 objects\)/);
+    const loaded = (pattern: RegExp): string[] => urls.filter((u) => pattern.test(u));
+    // The validators were compiled at build time: of ajv only its small run-time helpers load.
+    expect(loaded(/\/node_modules\/ajv\/(?!dist\/runtime\/)/)).toEqual([]);
+    expect(loaded(/\/lib\/(migrate|kube|controller)\//)).toEqual([]);
+    expect(loaded(/\/lib\/diff\/(?!escape\.js)/)).toEqual([]);
+    expect(loaded(/\/node_modules\/(diff|cdk8s-plus-27)\//)).toEqual([]);
+    // cdk8s brings its own copy of yaml; specforge's loads only to locate a problem.
+    expect(loaded(/(?<!cdk8s)\/node_modules\/yaml\//)).toEqual([]);
+    // The check is not vacuous: the render's own modules and cdk8s were recorded.
+    expect(loaded(/\/lib\/specs\/generated\/schema-validators\.js$/)).toHaveLength(1);
+    expect(loaded(/\/node_modules\/cdk8s\/lib\//).length).toBeGreaterThan(0);
+  });
+
+  it('loads yaml when a problem must be located, and still names its line', () => {
+    const charts = writeFiles(tempDir(), {
+      'shop/web.yaml':
+        'apiVersion: apps.specforge.dev/v1alpha1\nkind: AppService\nmetadata:\n  name: web\nspec:\n  image: nginx\n  replicas: -1\n  ports:\n    - port: 80\n',
+    });
+    const { status, stderr, urls } = modulesLoadedBy(['validate', charts]);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/shop\/web\.yaml:7:13 \(document 1\) spec\.replicas: expected an integer/);
+    expect(urls.filter((u) => /(?<!cdk8s)\/node_modules\/yaml\//.test(u)).length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import application from '../../schemas/vendor/argoproj.io_v1alpha1_application.json' with { type: 'json' };
-import kustomization from '../../schemas/vendor/kustomize.toolkit.fluxcd.io_v1_kustomization.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import type { Manifest } from '../rules/manifest.js';
 
 /**
@@ -9,13 +8,24 @@ import type { Manifest } from '../rules/manifest.js';
  * scripts/vendor-crd-schemas.mjs. CRD schemas carry the API server's own checks (patterns, enums, required fields)
  * that model packages leave out (docs/decisions.md, "GitOps objects").
  */
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 let compiled: Map<string, ValidateFunction> | undefined;
 
+/**
+ * Compiled on first use, and ajv and the schemas (330 kB) loaded then: a render that generates no GitOps object
+ * (every `validate` of plain charts) pays for none of it at start-up.
+ */
 function validators(): Map<string, ValidateFunction> {
-  compiled ??= new Map([
-    ['argoproj.io/v1alpha1/Application', ajv.compile(withoutComment(application))],
-    ['kustomize.toolkit.fluxcd.io/v1/Kustomization', ajv.compile(withoutComment(kustomization))],
+  if (compiled !== undefined) return compiled;
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require('ajv') as { Ajv: typeof AjvClass };
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  const schema = (file: string): object => withoutComment(require(`../../schemas/vendor/${file}`) as object);
+  compiled = new Map([
+    ['argoproj.io/v1alpha1/Application', ajv.compile(schema('argoproj.io_v1alpha1_application.json'))],
+    [
+      'kustomize.toolkit.fluxcd.io/v1/Kustomization',
+      ajv.compile(schema('kustomize.toolkit.fluxcd.io_v1_kustomization.json')),
+    ],
   ]);
   return compiled;
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { UsageError } from '../util/usage-error.js';
 
 /**
@@ -24,6 +25,8 @@ export function cdk8sOutputClash(outDir: string, cwd: string = process.cwd()): s
 function cdk8sOutput(file: string): string | undefined {
   if (!existsSync(file)) return undefined;
   try {
+    // `yaml` only where a cdk8s.yaml is: no start-up cost for the renders beside none.
+    const { parse } = createRequire(import.meta.url)('yaml') as typeof Yaml;
     const config = parse(readFileSync(file, 'utf8')) as { output?: unknown } | null;
     if (config === null || typeof config !== 'object') return undefined;
     return typeof config.output === 'string' && config.output !== '' ? config.output : 'dist';

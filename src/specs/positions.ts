@@ -1,5 +1,15 @@
-import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Node, parseAllDocuments } from 'yaml';
 import type { FieldPath } from '../rules/field-path.js';
+
+let loaded: typeof Yaml | undefined;
+
+/** `yaml`, loaded on the first lookup: a run whose files have no problem never needs it (docs/benchmarks.md, start-up). */
+function yaml(): typeof Yaml {
+  loaded ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return loaded;
+}
 
 /** A 1-based line and column. */
 export interface Position {
@@ -16,9 +26,10 @@ export type Locate = (documentIndex: number, path: FieldPath) => Position | unde
  * deepest node of `path` that exists, so a missing field points at its parent mapping.
  */
 export function locator(text: string): Locate {
-  let parsed: { docs: ReturnType<typeof parseAllDocuments>; lines: LineCounter } | undefined;
+  let parsed: { docs: ReturnType<typeof parseAllDocuments>; lines: Yaml.LineCounter } | undefined;
   return (documentIndex, path) => {
     if (parsed === undefined) {
+      const { LineCounter, parseAllDocuments } = yaml();
       const lines = new LineCounter();
       parsed = { docs: parseAllDocuments(text, { lineCounter: lines }), lines };
     }
@@ -38,6 +49,7 @@ export function locator(text: string): Locate {
 }
 
 function child(node: unknown, seg: string | number): unknown {
+  const { isMap, isSeq } = yaml();
   if (isMap(node)) return node.get(seg, true);
   if (isSeq(node) && typeof seg === 'number') return node.get(seg, true);
   return undefined;

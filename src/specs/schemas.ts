@@ -1,34 +1,30 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import common from '../../schemas/common.schema.json' with { type: 'json' };
-import adopt from '../../schemas/adopt.schema.json' with { type: 'json' };
-import appservice from '../../schemas/appservice.schema.json' with { type: 'json' };
-import myapp from '../../schemas/myapp.schema.json' with { type: 'json' };
-import podroute from '../../schemas/podroute.schema.json' with { type: 'json' };
-import nodepool from '../../schemas/nodepool.schema.json' with { type: 'json' };
-import chart from '../../schemas/chart.schema.json' with { type: 'json' };
-import gitops from '../../schemas/gitops.schema.json' with { type: 'json' };
-import controllerBundle from '../../schemas/controller-bundle.schema.json' with { type: 'json' };
+import type { ErrorObject } from 'ajv';
 import { describeValue, type Problem } from '../rules/problem.js';
 import { fromJsonPointer } from '../rules/field-path.js';
+import * as compiled from './generated/schema-validators.js';
 import type { SpecKind } from './types.js';
-
-/** A schema violation, before it is given a file and position. */
-
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-ajv.addSchema(common);
-ajv.addSchema(adopt);
 
 /** What {@link checkSchema} checks: a spec kind, chart or GitOps settings, or the props of a construct of no spec. */
 export type SchemaName = SpecKind | 'chart' | 'gitops' | 'ControllerBundle';
 
-const validators: Record<SchemaName, ValidateFunction> = {
-  AppService: ajv.compile(appservice),
-  Myapp: ajv.compile(myapp),
-  Podroute: ajv.compile(podroute),
-  NodePool: ajv.compile(nodepool),
-  chart: ajv.compile(chart),
-  gitops: ajv.compile(gitops),
-  ControllerBundle: ajv.compile(controllerBundle),
+/** A generated validation function: true when valid, else false with its errors set (as ajv's own). */
+interface Validate {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/**
+ * The published JSON Schemas (schemas/*.schema.json), compiled at build time into plain functions by ajv's
+ * standalone code (scripts/generate-validators.ts): a process pays for no schema compilation before it reads a file.
+ */
+const validators: Record<SchemaName, Validate> = {
+  AppService: compiled.AppService,
+  Myapp: compiled.Myapp,
+  Podroute: compiled.Podroute,
+  NodePool: compiled.NodePool,
+  chart: compiled.chart,
+  gitops: compiled.gitops,
+  ControllerBundle: compiled.ControllerBundle,
 };
 
 /**
