@@ -155,7 +155,12 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
         await waitOldGone(t, m);
       }
       for (const m of migrations) {
-        expect(kubectl(['get', 'crd', oldCrd(m.seed), '--ignore-not-found'])).toBe('');
+        // adopt deleted the CRD with its last resource; the API server removes it once its cleanup is done
+        await waitFor(
+          `CRD ${oldCrd(m.seed)} gone`,
+          () => kubectl(['get', 'crd', oldCrd(m.seed), '--ignore-not-found']) === '',
+          60_000,
+        );
         expect(
           (await liveObjects(t, m)).every((o) => o !== undefined),
           `${m.seed}: no object lost`,
@@ -221,6 +226,8 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
       await run.stop();
     }
     rollout(m.namespace, deploymentName(m));
+    // the replaced pods terminate (listed until their containers have stopped)
+    await waitFor('the old pods gone', () => !podsOf(m).some((p) => old.has(p.metadata.name)), 90_000);
     expect(podsOf(m).some((p) => old.has(p.metadata.name))).toBe(false);
   });
 });

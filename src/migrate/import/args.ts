@@ -26,8 +26,10 @@ link is named and nothing is written (exit 1), unless --force. Import never dele
 A resource import cannot take (its spec file would not render) is named on stderr and left out; the others are
 imported. The resource's own annotations are not copied into its spec (the operators never put them on their objects).
 
-Exit codes: 0 every object adoptable with no pod restarted or rescaled; 1 something restarts, rescales, is replaced,
-blocked or left out (or the chart itself has an error; nothing written); 2 usage error.`;
+An object that restarts, rescales, is replaced, blocked or left out makes the exit code 1, as does an error in the
+chart itself (then nothing is written).
+
+Exit codes: 0 every object adoptable, no pod restarted or rescaled; 1 otherwise; 2 usage error.`;
 
 /** The flags of one run. */
 export interface ImportArgs extends ConnectionFlags {
