@@ -50,7 +50,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   return async () => {
     await cluster.stop();
     rmSync(images, { recursive: true, force: true });
-    const left = changesLeftBy(cluster.name, before);
+    const left = changesLeftBy(cluster.name, before, cluster.released);
     if (left.length > 0)
       throw new Error(`the node cluster's teardown left the host changed:\n${left.join('\n')}`);
   };

@@ -81,7 +81,7 @@ nodesDescribe('a node cluster and the host', () => {
     }
     expect(hostChanges(before, { ...before, ...network(during) })).toEqual([]);
     expect(during.netns).toEqual([cluster.name]);
-    expect(changesLeftBy(cluster.name, before)).toEqual([]);
+    expect(changesLeftBy(cluster.name, before, cluster.released)).toEqual([]);
   });
 });
 

@@ -15,7 +15,8 @@ const REGISTRY = '/run/specforge-node-clusters';
 const ORIGINAL = join(REGISTRY, 'original.json');
 const USERS = join(REGISTRY, 'users');
 
-interface Original {
+/** The host as the first of the running clusters found it. */
+export interface Original {
   readonly paths: readonly string[];
   readonly sysctls: Readonly<Record<string, string>>;
 }
@@ -52,27 +53,32 @@ export function otherClusters(cluster: string): string[] {
   return readdirSync(USERS).filter((u) => u !== cluster && alive(join(USERS, u)));
 }
 
-/** Drops `cluster`; the last one puts the sysctls back and removes the fixed paths that did not exist before. */
-export function releaseHostChanges(cluster: string): void {
+/**
+ * Drops `cluster`; the last one puts the sysctls back, removes the fixed paths that did not exist before the first,
+ * and returns that original state (undefined while other clusters run).
+ */
+export function releaseHostChanges(cluster: string): Original | undefined {
   rmSync(join(USERS, cluster), { force: true });
-  if (otherClusters(cluster).length > 0) return;
+  if (otherClusters(cluster).length > 0) return undefined;
+  let original: Original | undefined;
   if (existsSync(ORIGINAL)) {
-    const original = JSON.parse(readFileSync(ORIGINAL, 'utf8')) as Original;
+    original = JSON.parse(readFileSync(ORIGINAL, 'utf8')) as Original;
     for (const [k, v] of Object.entries(original.sysctls)) spawnSync('sysctl', ['-qw', `${k}=${v}`]);
     for (const p of FIXED_PATHS) if (!original.paths.includes(p)) rmSync(p, { recursive: true, force: true });
   }
   rmSync(REGISTRY, { recursive: true, force: true });
+  return original;
 }
 
 /**
- * What the host shows changed since `before`, once `cluster` has stopped. While another node cluster runs, the
- * shared paths and sysctls are its to put back, so they are left out; the last cluster's check covers them.
+ * What the host shows changed since `before`, once `cluster` has stopped. The shared paths and sysctls are held to
+ * `original`, the host as the first running cluster found it, when this cluster was the last to stop (another
+ * cluster may have started first, or stopped meanwhile); while another cluster runs, they are its to put back and
+ * are left out.
  */
-export function changesLeftBy(cluster: string, before: HostState): string[] {
+export function changesLeftBy(cluster: string, before: HostState, original: Original | undefined): string[] {
   const after = readHostState(cluster);
-  const shared = otherClusters(cluster).length > 0;
-  return hostChanges(
-    before,
-    shared ? { ...after, fixedPaths: before.fixedPaths, sysctls: before.sysctls } : after,
-  );
+  if (original === undefined)
+    return hostChanges(before, { ...after, fixedPaths: before.fixedPaths, sysctls: before.sysctls });
+  return hostChanges({ ...before, fixedPaths: original.paths, sysctls: original.sysctls }, after);
 }

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { NodeBinaries } from './binaries.js';
 import { cniTemplate, containerdConfig, kubeletConfig, kubeProxyConfig, type NodeLayout } from './configs.js';
 import { forwardIntoNetns, type Forward } from './forward.js';
-import { holdHostChanges, releaseHostChanges } from './host-changes.js';
+import { holdHostChanges, releaseHostChanges, type Original } from './host-changes.js';
 import { Netns, run } from './netns.js';
 import { makePki, writeKubeconfig, type Pki } from './pki.js';
 import { pidsMatching, stopAll, waitUntil, type Running } from './processes.js';
@@ -74,6 +74,8 @@ export class NodeCluster {
   private forward: Forward | undefined;
   private readonly running: Running[] = [];
   private readonly layouts: NodeLayout[] = [];
+  /** The host as the first running cluster found it, when this one stopped last (see host-changes.ts). */
+  released: Original | undefined;
 
   constructor(
     private readonly bins: NodeBinaries,
@@ -440,7 +442,7 @@ export class NodeCluster {
     // whatever still runs in our cgroups is ours (a `runc init` caught mid-create outlives its shim)
     await stopAll(roots.flatMap(procsIn), 2000);
     await waitUntil('our cgroups removed', () => roots.every(removeTree), 10_000).catch(() => undefined);
-    releaseHostChanges(this.name);
+    this.released = releaseHostChanges(this.name);
     this.ns?.delete();
     rmSync(this.runDir, { recursive: true, force: true });
     if (process.env.SPECFORGE_KEEP_NODE_LOGS === undefined)
