@@ -5,7 +5,6 @@
  * on its member Node and stay while the kubelets update it, a workload of the pool's RuntimeClass runs there and only
  * there, and deleting the pool removes exactly what the controller added, and the RuntimeClass.
  */
-import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildSpecforgeImage } from '../../scripts/image/specforge-image.js';
@@ -13,7 +12,15 @@ import { DEFAULT_CONTROLLER_IMAGE } from '../../src/constructs/controller-bundle
 import { CONTROLLER_NAMESPACE, OWNED_ANNOTATION } from '../../src/rules/vocabulary.js';
 import { tempDir } from '../support/tmp.js';
 import { waitFor } from '../cluster/helpers.js';
-import { httpFromNode, importImage, kubectl, kubectlJson, nodeCluster, nodesDescribe } from './helpers.js';
+import {
+  containerPid,
+  httpFromNode,
+  importImage,
+  kubectl,
+  kubectlJson,
+  nodeCluster,
+  nodesDescribe,
+} from './helpers.js';
 import { applyChart, render, rollout, writeRepo } from './render-apply.js';
 import { WORKLOAD_V1 } from './workload.js';
 
@@ -57,22 +64,6 @@ const holder = (): string =>
 /** The pod whose name the Lease holder's identity (`<hostname>_<suffix>`) starts with. */
 const leaderPod = (): Pod | undefined =>
   controllerPods().find((p) => holder().startsWith(`${p.metadata.name}_`));
-
-/** The container's PID as the host sees it, from its node's containerd. */
-function hostPid(pod: Pod): number {
-  const info = nodeCluster();
-  const socket = info.nodes.find((n) => n.name === pod.spec.nodeName)?.containerdSocket ?? '';
-  const id = pod.status.containerStatuses?.[0]?.containerID?.replace('containerd://', '') ?? '';
-  const tasks = spawnSync(info.ctr, ['--address', socket, '-n', 'k8s.io', 'tasks', 'ls'], {
-    encoding: 'utf8',
-  }).stdout;
-  return Number(
-    tasks
-      .split('\n')
-      .find((l) => l.startsWith(id))
-      ?.split(/\s+/)[1],
-  );
-}
 
 const POOL_SPEC = `apiVersion: nodes.specforge.dev/v1
 kind: NodePool
@@ -158,7 +149,7 @@ nodesDescribe('the NodePool controller on real nodes, from its own image', () =>
 
   it('hands the Lease to the other replica when the leader is killed', async () => {
     const leader = await waitFor('a leader', () => leaderPod());
-    process.kill(hostPid(leader), 'SIGKILL');
+    process.kill(containerPid(leader), 'SIGKILL');
     const next = await waitFor(
       'another leader',
       () => {

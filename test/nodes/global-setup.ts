@@ -13,7 +13,7 @@ import { findNodeBinaries, NODES_HINT } from './cluster/binaries.js';
 import { changesLeftBy } from './cluster/host-changes.js';
 import { readHostState } from './cluster/host-state.js';
 import { buildTestImages } from './cluster/images.js';
-import { CLUSTER_PREFIX, NodeCluster, type NodeClusterInfo } from './cluster/node-cluster.js';
+import { NodeCluster, type NodeClusterInfo } from './cluster/node-cluster.js';
 import { WORKLOAD_IMAGES } from './workload.js';
 
 declare module 'vitest' {
@@ -55,5 +55,3 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       throw new Error(`the node cluster's teardown left the host changed:\n${left.join('\n')}`);
   };
 }
-
-export { CLUSTER_PREFIX };

@@ -83,3 +83,21 @@ export function importImage(archive: string): void {
     if (r.status !== 0) throw new Error(`ctr import into ${node.name}: ${r.stderr}`);
   }
 }
+
+/** What {@link containerPid} needs of a pod: its node and its first container's id. */
+export interface PodOnNode {
+  readonly spec: { readonly nodeName?: string };
+  readonly status: { readonly containerStatuses?: readonly { readonly containerID?: string }[] };
+}
+
+/** The PID, as the host sees it, of a pod's first container (from its node's containerd); NaN when not running. */
+export function containerPid(pod: PodOnNode): number {
+  const info = nodeCluster();
+  const socket = info.nodes.find((n) => n.name === pod.spec.nodeName)?.containerdSocket ?? '';
+  const id = pod.status.containerStatuses?.[0]?.containerID?.replace('containerd://', '') ?? '';
+  const tasks = spawnSync(info.ctr, ['--address', socket, '-n', 'k8s.io', 'tasks', 'ls'], {
+    encoding: 'utf8',
+  });
+  const line = (tasks.stdout ?? '').split('\n').find((l) => id !== '' && l.startsWith(id));
+  return Number(line?.split(/\s+/)[1]);
+}

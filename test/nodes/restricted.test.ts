@@ -3,12 +3,11 @@
  * `restricted` Pod Security, serves (port 80 too), and runs with no capabilities, no privilege escalation and the
  * runtime's seccomp profile; an image that runs as root is refused by the kubelet with the error the README quotes.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../support/tmp.js';
 import { waitFor } from '../cluster/helpers.js';
-import { httpFromNode, kubectlJson, nodeCluster, nodesDescribe } from './helpers.js';
+import { containerPid, httpFromNode, kubectlJson, nodeCluster, nodesDescribe } from './helpers.js';
 import { applyChart, render, rollout, writeRepo } from './render-apply.js';
 import { WORKLOAD_NONROOT, WORKLOAD_V1 } from './workload.js';
 
@@ -45,22 +44,7 @@ const podOf = (app: string): Pod =>
 
 /** The container's process as the host sees it: /proc/PID/status lines. */
 function hostView(pod: Pod): Record<string, string> {
-  const info = nodeCluster();
-  const node = info.nodes.find((n) => n.name === pod.spec.nodeName);
-  const id = pod.status.containerStatuses?.[0]?.containerID?.replace('containerd://', '') ?? '';
-  const tasks = spawnSync(
-    info.ctr,
-    ['--address', node?.containerdSocket ?? '', '-n', 'k8s.io', 'tasks', 'ls'],
-    {
-      encoding: 'utf8',
-    },
-  ).stdout;
-  const pid =
-    tasks
-      .split('\n')
-      .find((l) => l.startsWith(id))
-      ?.split(/\s+/)[1] ?? '';
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${containerPid(pod)}/status`, 'utf8');
   return Object.fromEntries(
     status.split('\n').map((l) => [l.split(':')[0] ?? '', l.split(':').slice(1).join(':').trim()]),
   );

@@ -238,12 +238,7 @@ export class NodeCluster {
       `--service-cluster-ip-range=${SERVICE_CIDR}`,
       '--v=1',
     ]);
-    await waitUntil(
-      'etcd',
-      () => this.tryNs('etcdctl-free health', ['curl', '-fs', 'http://127.0.0.1:2379/health']),
-      30_000,
-      etcd,
-    );
+    await waitUntil('etcd', () => this.tryNs(['curl', '-fs', 'http://127.0.0.1:2379/health']), 30_000, etcd);
     await waitUntil(
       'kube-apiserver /readyz',
       () => this.tryKubectl(['get', '--raw', '/readyz']),
@@ -279,19 +274,19 @@ export class NodeCluster {
     ]);
     await waitUntil(
       'kube-controller-manager',
-      () => this.tryNs('kcm', ['curl', '-fsk', `https://${API_IP}:10257/healthz`]),
+      () => this.tryNs(['curl', '-fsk', `https://${API_IP}:10257/healthz`]),
       60_000,
       kcm,
     );
     await waitUntil(
       'kube-scheduler',
-      () => this.tryNs('sched', ['curl', '-fsk', `https://${API_IP}:10259/healthz`]),
+      () => this.tryNs(['curl', '-fsk', `https://${API_IP}:10259/healthz`]),
       60_000,
       sched,
     );
   }
 
-  private tryNs(_what: string, argv: readonly string[]): boolean {
+  private tryNs(argv: readonly string[]): boolean {
     const [cmd, ...args] = argv;
     return this.ns?.tryExec(cmd ?? 'true', args, 5000).code === 0;
   }
@@ -380,7 +375,7 @@ export class NodeCluster {
     const proxy = this.spawn('kube-proxy', this.bins.proxy, [`--config=${file}`, '--v=1']);
     await waitUntil(
       'kube-proxy',
-      () => this.tryNs('proxy', ['curl', '-fs', `http://${API_IP}:10256/healthz`]),
+      () => this.tryNs(['curl', '-fs', `http://${API_IP}:10256/healthz`]),
       60_000,
       proxy,
     );
@@ -393,22 +388,12 @@ export class NodeCluster {
         .filter((r) => re.test(r.name))
         .map((r) => r.proc.pid ?? 0)
         .filter((p) => p > 0);
-    const t0 = Date.now();
     // pods go first while the kubelets run, so CNI tears their interfaces and IP leases down
     // (inside the namespace: a spawnSync through the loopback forward would block the forward itself)
     if (this.ns !== undefined && this.tryKubectl(['get', '--raw', '/readyz']))
       this.tryKubectl(['delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']);
-    if (process.env.SPECFORGE_NODE_TIMINGS !== undefined)
-      process.stderr.write(`delete pods: ${Date.now() - t0} ms\n`);
     await this.forward?.close();
-    const t = Date.now();
-    const lap = (what: string): void => {
-      if (process.env.SPECFORGE_NODE_TIMINGS !== undefined)
-        process.stderr.write(`${what}: ${Date.now() - t} ms\n`);
-    };
-    lap('pods deleted');
     await stopAll(byName(/^(kube-proxy|kubelet-|kube-scheduler|kube-controller-manager|forward)/));
-    lap('node agents stopped');
     for (const node of this.layouts) {
       if (!existsSync(`${node.runDir}/containerd.sock`)) continue;
       try {
@@ -431,9 +416,7 @@ export class NodeCluster {
       }
     }
     await stopAll([...byName(/^containerd-/), ...pidsMatching(`address ${this.runDir}/`)]);
-    lap('containerd stopped');
     await stopAll(byName(/./), 3000);
-    lap('control plane stopped');
     this.unmountAll();
     // the kubelet also makes its root in the v2 (unified) hierarchy
     const roots = [...cgroupHierarchies(), '/sys/fs/cgroup/unified'].flatMap((h) =>
