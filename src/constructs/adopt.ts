@@ -7,7 +7,8 @@ import { selectorLabels } from '../rules/labels.js';
  * `adopt` block) are applied: object names, the Deployment and Service selector, the pod labels, the container's
  * name, pull policy and port names. Without pins, every value is specforge's default, so the output is exactly
  * what it is without an `adopt` block. Container ports pinned as live are emitted exactly as pinned (an entry's keys
- * only where the pin has them): no name, no protocol added, for that resource only.
+ * only where the pin has them): no name, no protocol added, for that resource only. Container ports pinned
+ * `unmanaged` are not rendered, and the Deployment says so in its `specforge.dev/container-ports` label.
  */
 export interface PinnedWorkload {
   readonly deploymentName: string;
@@ -22,8 +23,8 @@ export interface PinnedWorkload {
   readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   /** Container port number → name. */
   readonly portNames?: Readonly<Record<string, string>>;
-  /** The container ports exactly as live, rendered as given. */
-  readonly ports?: readonly AdoptContainerPort[];
+  /** The container ports exactly as live, rendered as given; `unmanaged`: none rendered, the live ones kept. */
+  readonly ports?: readonly AdoptContainerPort[] | 'unmanaged';
   /** The Deployment's replicas as live, for a spec without a pod count. */
   readonly replicas?: number;
 }

@@ -6,6 +6,7 @@ import { named, type PinnedWorkload } from './adopt.js';
 import { container, podSecurityContext, type Hardening, type Resolved } from './common.js';
 import type { ManifestOf } from '../rules/manifest.js';
 import { ManifestObject } from './manifest-object.js';
+import { CONTAINER_PORTS_LABEL } from '../rules/vocabulary.js';
 
 /** What a Deployment needs beyond its metadata. */
 export interface DeploymentParts {
@@ -82,7 +83,9 @@ export function addWorkload(
       ports:
         pins.ports === undefined
           ? pinPortNames(parts.containerPorts, pins.portNames)
-          : pins.ports.map((p) => ({ ...p })),
+          : pins.ports === 'unmanaged'
+            ? []
+            : pins.ports.map((p) => ({ ...p })),
       env: parts.env,
       resources: parts.resources,
     },
@@ -92,7 +95,7 @@ export function addWorkload(
     scope,
     'deployment',
     deploymentManifest({
-      meta: named(r.meta, pins.deploymentName),
+      meta: unmanagedPorts(named(r.meta, pins.deploymentName), pins.ports === 'unmanaged'),
       selector: pins.selector,
       podLabels: pins.podLabels,
       replicas: parts.replicas ?? pins.replicas,
@@ -106,4 +109,13 @@ export function addWorkload(
     serviceManifest(pins.selector, named(r.meta, pins.serviceName), parts.serviceType, parts.servicePorts),
   );
   return { deployment, service };
+}
+
+/**
+ * A Deployment's metadata, labelled when its container ports are left as they are live (pinned `unmanaged`): a
+ * label, since a Deployment's annotations count in its generation and its labels do not.
+ */
+function unmanagedPorts<M extends { labels?: Record<string, string> }>(meta: M, unmanaged: boolean): M {
+  if (!unmanaged) return meta;
+  return { ...meta, labels: { ...meta.labels, [CONTAINER_PORTS_LABEL]: 'unmanaged' } };
 }

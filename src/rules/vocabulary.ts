@@ -34,6 +34,13 @@ export const CONTROLLER_NAME = 'specforge-nodepool-controller';
 
 /** The annotation the Myapp operator wrote the Ingress class in (before `spec.ingressClassName` existed). */
 export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+/**
+ * On a rendered Deployment, `unmanaged`: its container ports are left as they are live (the `adopt.container.ports:
+ * unmanaged` pin): the render declares none, and `specforge adopt` gives the live ones to {@link UNMANAGED_MANAGER}.
+ */
+export const CONTAINER_PORTS_LABEL = 'specforge.dev/container-ports';
+/** The field manager `specforge adopt` gives the fields no GitOps manager may take (unmanaged container ports). */
+export const UNMANAGED_MANAGER = 'specforge-unmanaged';
 /** kubectl's client-side apply record: bookkeeping, never part of a spec, and holding Secret values verbatim. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -3,6 +3,7 @@ import { isClusterScoped, scopesFromCrds, type RenderedObject } from './objects.
 import { describeObject, objectKey, type Manifest, type ManifestPart } from './manifest.js';
 import { checkObject } from './object-rules.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
+import { CONTAINER_PORTS_LABEL } from './vocabulary.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
@@ -11,7 +12,8 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
  *   annotations, size — chart-module objects included;
  * - cluster-scoped kinds (the API server's discovery data, and CRDs in the render) carry no namespace;
  * - every Deployment's `matchLabels` are labels of its own pods (pinned selectors and pod labels included);
- * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers;
+ * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers (a port number
+ *   where the Deployment's container ports are unmanaged, `specforge.dev/container-ports`);
  * - every Ingress and Route backend names a Service and a port that exist (an Ingress a Service port, a Route a
  *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard;
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it: the one its spec made
@@ -193,12 +195,20 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
     return;
   }
   const ports = selected.flatMap(containerPorts);
+  // Container ports left as they are live (pinned `unmanaged`) are not in the render: a port number is trusted.
+  const unmanaged = selected.find((d) => d.metadata?.labels?.[CONTAINER_PORTS_LABEL] === 'unmanaged');
   list(svc.spec?.ports).forEach((p, i) => {
     const target = p.targetPort ?? p.port;
-    const ok = ports.some((cp) =>
-      typeof target === 'number' ? cp.containerPort === target : cp.name === target,
-    );
-    if (!ok) {
+    const ok =
+      (unmanaged !== undefined && typeof target === 'number') ||
+      ports.some((cp) => (typeof target === 'number' ? cp.containerPort === target : cp.name === target));
+    if (!ok && unmanaged !== undefined) {
+      report(o, {
+        path: `spec.ports[${i}].targetPort`,
+        expected: `a port number (the container ports of ${describeObject(unmanaged)} are unmanaged: not in the render, so no name is known)`,
+        found: describeValue(target),
+      });
+    } else if (!ok) {
       const known = ports.map((cp) =>
         cp.name === undefined ? String(cp.containerPort) : `${cp.name}(${cp.containerPort})`,
       );

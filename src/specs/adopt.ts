@@ -134,11 +134,23 @@ function checkContainerPins(pins: AdoptContainerPins, ports: readonly number[]):
 /**
  * The container ports pinned as live: the port numbers the spec makes, no more and no fewer (a port change is the
  * spec's, and restarts the pods anyway: the pin is then edited or removed), each (port, protocol) once (server-side
- * apply refuses a list with two entries of one key), valid and distinct names, and no `portNames` beside it.
+ * apply refuses a list with two entries of one key), valid and distinct names, and no `portNames` beside it; or
+ * `unmanaged`, with no `portNames` beside it.
  */
 function checkPortsPin(pins: AdoptContainerPins, spec: readonly number[]): Problem[] {
   const out: Problem[] = [];
   const at: FieldPath = ['adopt', 'container', 'ports'];
+  if (pins.ports === 'unmanaged')
+    return pins.portNames === undefined
+      ? []
+      : [
+          {
+            path: ['adopt', 'container', 'portNames'],
+            expected:
+              'no portNames beside adopt.container.ports: unmanaged (the render declares no container ports)',
+            found: 'both',
+          },
+        ];
   const pinned = (pins.ports ?? []).map((p) => p.containerPort);
   const wanted = [...new Set(spec)].sort((a, b) => a - b);
   const have = [...new Set(pinned)].sort((a, b) => a - b);
@@ -164,7 +176,7 @@ function checkPortsPin(pins: AdoptContainerPins, spec: readonly number[]): Probl
         path: [...at, i],
         expected: 'each port and protocol once (server-side apply refuses two entries with one key)',
         found: `a second ${key}`,
-        hint: 'Adoption cannot keep duplicate container ports: the first sync merges them, a rolling restart.',
+        hint: 'To keep a live list with a duplicate, pin `ports: unmanaged`: the render then leaves the container ports as they are live.',
       });
     keys.add(key);
     if (p.name === undefined) return;

@@ -46,6 +46,8 @@ function toViolations(errors: readonly ErrorObject[], data: unknown): Problem[] 
     if (e.keyword !== 'anyOf' && anyOfPaths.has(e.instancePath) && e.schemaPath.includes('/anyOf/')) continue;
     // A bad key's own error (below, with the key in its path) says what is wrong; the propertyNames error is noise.
     if (e.keyword === 'propertyNames') continue;
+    // An if/then/else's own error only says which branch failed; that branch's errors say what is wrong.
+    if (e.keyword === 'if') continue;
     const v = toViolation(e, data);
     const key = `${v.path.join('\u0000')}|${v.expected}`;
     if (seen.has(key)) continue;

@@ -134,7 +134,7 @@ function checkWorkload(spec: WorkloadFields): Problem[] {
 }
 
 /** The container pins of a document that bear on port names: `adopt.container.portNames` and `ports`. */
-type PortPins = { portNames?: Record<string, string>; ports?: { name?: string }[] } | undefined;
+type PortPins = { portNames?: Record<string, string>; ports?: { name?: string }[] | 'unmanaged' } | undefined;
 
 function portPins(doc: Record<string, unknown>): PortPins {
   return (doc.adopt as { container?: PortPins } | undefined)?.container;
@@ -164,10 +164,13 @@ function checkAppService(spec: AppServiceSpec & { size?: number | null }, pins: 
     });
   }
   // With the ports pinned as live, a named targetPort must name one of them; else one the spec's ports imply.
+  // Unmanaged container ports are not in the render, so no name is known: a targetPort is a number.
   const names =
     pins?.ports === undefined
       ? containerPortNames(ports, pins?.portNames)
-      : new Set(pins.ports.flatMap((p) => (p.name === undefined ? [] : [p.name])));
+      : pins.ports === 'unmanaged'
+        ? new Set<string>()
+        : new Set(pins.ports.flatMap((p) => (p.name === undefined ? [] : [p.name])));
   appendAll(out, checkServicePorts(ports, names));
   appendAll(out, checkServicePortsApi(['spec', 'ports'], ports));
   return out;

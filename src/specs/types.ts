@@ -66,10 +66,13 @@ export interface AdoptContainerPins {
    * The container's ports exactly as live, in order: each entry's `containerPort`, and its `name` and `protocol`
    * only where the live entry has them (the seed operators wrote `{containerPort: N}` only; the API server stores
    * `protocol: TCP`). Rendered as given instead of the ports the spec implies; the numbers must be the spec's.
-   * Exclusive with `portNames`.
+   * Exclusive with `portNames`. `'unmanaged'` where server-side apply cannot write the live list (one port and
+   * protocol twice, as the AppService operators write two service ports on one `targetPort`): the render declares
+   * no container ports (the Deployment says so in its `specforge.dev/container-ports` label), and
+   * `specforge adopt` gives the live ones to the field manager `specforge-unmanaged`, so no GitOps apply changes them.
    * @default - the ports the spec implies (AppService: one per service port's target, named after it)
    */
-  readonly ports?: readonly AdoptContainerPort[];
+  readonly ports?: readonly AdoptContainerPort[] | 'unmanaged';
 }
 
 /** One container port as live (an `adopt.container.ports` entry). */

@@ -20,6 +20,7 @@ import {
   emulateOperator,
   importChart,
   liveObjects,
+  planAdopt,
   renderAt,
   rolloutState,
   specFile,
@@ -113,7 +114,7 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     await expect.poll(async () => (await rolloutState(t, m)).replicaSets.length, { timeout: 30_000 }).toBe(2);
   });
 
-  it('two service ports on one targetPort (a duplicate container port): import says restart, naming the pods and why, and the first sync does roll a new ReplicaSet', async () => {
+  it('two service ports on one targetPort (a duplicate container port): import pins the ports unmanaged, adopt keeps them from the GitOps manager, and the first sync restarts nothing; without the pin it does', async () => {
     const t = target();
     const m = await emulateOperator(t, 'opdemo', 'shape-dup', {
       name: 'dup',
@@ -126,18 +127,53 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
       },
     });
     const before = await waitFirstReplicaSet(t, m);
-    await expect
-      .poll(async () => /pods now: dup-\S+, dup-\S+\)/.test(importChart(t, m, [1]).stdout), {
-        timeout: 30_000,
-      })
-      .toBe(true);
-    const imported = importChart(t, m, [1]);
-    expect(imported.stdout).toMatch(
-      /Deployment dup: restart \(podLabels, container\): the first sync changes the pod template, so every pod restarts: container "dup" has 8080\/TCP more than once: server-side apply cannot keep duplicate container ports/,
+    const livePorts = async (): Promise<unknown> =>
+      (await liveObjects(t, m)).find((o) => o?.kind === 'Deployment')?.spec.template.spec.containers[0].ports;
+    expect(await livePorts()).toEqual([
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 8080, protocol: 'TCP' },
+    ]);
+    const imported = importChart(t, m);
+    expect(imported.stdout).toMatch(/Deployment dup: adopt with pins \([^)]*container/);
+    expect(readFileSync(specFile(m), 'utf8')).toMatch(/\n {4}ports: unmanaged\n/);
+    expect(planAdopt(t, m).stdout).toMatch(
+      /but its container ports, which the render leaves unmanaged \(to specforge-unmanaged\)/,
     );
     adoptChart(t, m);
+    const adopted = (await liveObjects(t, m)).find((o) => o?.kind === 'Deployment');
+    const managers = (adopted?.metadata.managedFields as Json[]).map((e) => `${e.manager}/${e.operation}`);
+    expect(managers).toEqual(expect.arrayContaining([`${m.tool}/Apply`, 'specforge-unmanaged/Update']));
     applyRender(t, m);
-    // Import was right: a new template.
+    expect(await rolloutState(t, m)).toEqual(before);
+    expect(await livePorts()).toEqual([
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 8080, protocol: 'TCP' },
+    ]);
+    // A later change in git applies over the kept ports: the pods roll for the image, the duplicate stays.
+    editSpec(m, (text) => text.replace(/^( {2}image): .*$/m, '$1: nginx:1.27'));
+    applyRender(t, m);
+    expect((await rolloutState(t, m)).generation).toBe(before.generation + 1);
+    expect(await livePorts()).toHaveLength(2);
+  });
+
+  it('two service ports on one targetPort without the unmanaged pin (negative control): the first sync merges the duplicate and rolls a new ReplicaSet, as import says', async () => {
+    const t = target();
+    const m = await emulateOperator(t, 'opdemo', 'shape-dup-unpinned', {
+      name: 'dup',
+      spec: {
+        size: 2,
+        ports: [
+          { name: 'a', port: 80, targetPort: 8080 },
+          { name: 'b', port: 81, targetPort: 8080 },
+        ],
+      },
+    });
+    const before = await waitFirstReplicaSet(t, m);
+    importChart(t, m);
+    editSpec(m, (text) => text.replace(/\n {4}ports: unmanaged\n/, '\n'));
+    expect(readFileSync(specFile(m), 'utf8')).not.toMatch(/unmanaged/);
+    adoptChart(t, m);
+    applyRender(t, m);
     expect((await rolloutState(t, m)).generation).toBe(before.generation + 1);
   });
 

@@ -133,6 +133,11 @@ export function adoptChart(t: MigrationTarget, m: Migration, allow: readonly num
   return specforgeAt(t, ['adopt', 'apply', ...adoptArgs(m)], allow);
 }
 
+/** `specforge adopt plan`: the calls adopt apply would make, printed. */
+export function planAdopt(t: MigrationTarget, m: Migration): Run {
+  return specforgeAt(t, ['adopt', 'plan', ...adoptArgs(m)]);
+}
+
 /** `specforge render <root>/charts --out <root>/dist`. */
 export function renderAt(root: string): Run {
   return run(NODE, [SPECFORGE, 'render', join(root, 'charts'), '--out', join(root, 'dist')]);

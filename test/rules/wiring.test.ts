@@ -229,6 +229,31 @@ describe('checkWiring on pinned objects (adopt)', () => {
     ]);
   });
 
+  it('takes a port number for a Deployment whose container ports are unmanaged, and no name (nothing to name)', () => {
+    const chart = Testing.chart();
+    new AppService(chart, 'dup', {
+      image: 'nginx',
+      ports: [
+        { name: 'a', port: 80, targetPort: 8080 },
+        { name: 'b', port: 81, targetPort: 8080 },
+      ],
+      adopt: { container: { ports: 'unmanaged' } },
+    });
+    const all: any[] = structuredClone(Testing.synth(chart));
+    const deployment = find(all, 'Deployment', 'dup');
+    expect(deployment.metadata.labels['specforge.dev/container-ports']).toBe('unmanaged');
+    expect(find(all, 'Service', 'dup').metadata.labels['specforge.dev/container-ports']).toBeUndefined();
+    expect(deployment.spec.template.spec.containers[0].ports).toBeUndefined();
+    expect(check(all)).toEqual([]);
+    find(all, 'Service', 'dup').spec.ports[1].targetPort = 'web';
+    expect(messages(all)).toEqual([
+      '(Service/dup) spec.ports[1].targetPort: a port number (the container ports of Deployment/dup are unmanaged: not in the render, so no name is known) / "web"',
+    ]);
+    // Without the annotation, a Deployment with no container ports serves no targetPort.
+    delete deployment.metadata.labels['specforge.dev/container-ports'];
+    expect(messages(all)).toHaveLength(2);
+  });
+
   it('catches two pinned objects of one name, as it would two specs of one name', () => {
     const all = pinned();
     const copy = structuredClone(find(all, 'Deployment', 'pod-route'));

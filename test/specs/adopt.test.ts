@@ -235,6 +235,42 @@ describe('adopt block', () => {
     ]);
   });
 
+  it('takes container ports pinned unmanaged (no other word, no portNames beside it, a targetPort a number)', () => {
+    const spec = {
+      spec: {
+        image: 'nginx',
+        ports: [
+          { name: 'a', port: 80, targetPort: 8080 },
+          { name: 'b', port: 81, targetPort: 8080 },
+        ],
+      },
+    };
+    expect(problems('AppService', { container: { ports: 'unmanaged' } }, spec)).toEqual([]);
+    expect(messages('AppService', { container: { ports: 'keep' } })).toEqual([
+      'adopt.container.ports: expected "unmanaged", found "keep"',
+    ]);
+    expect(messages('AppService', { container: { ports: 5 } })).toEqual([
+      'adopt.container.ports: expected a value of type array, found 5',
+    ]);
+    expect(
+      problems('AppService', { container: { ports: 'unmanaged', portNames: { '8080': 'web' } } }, spec),
+    ).toEqual(['adopt.container.portNames: both']);
+    // The live ports are not in the render: no name is known to a named targetPort.
+    const named = {
+      spec: {
+        image: 'nginx',
+        ports: [
+          { name: 'a', port: 80, targetPort: 8080 },
+          { name: 'b', port: 81, targetPort: 'a' },
+        ],
+      },
+    };
+    expect(problems('AppService', { container: { ports: 'unmanaged' } }, named)).toEqual([
+      'spec.ports[1].targetPort: "a"',
+    ]);
+    expect(problems('AppService', {}, named)).toEqual([]);
+  });
+
   it('takes a replicas pin only for a spec that gives no pod count (size null is none)', () => {
     expect(problems('Podroute', { replicas: 0 })).toEqual([]);
     expect(problems('Podroute', { replicas: 0 }, { spec: { image: 'hello:1', replicas: 2 } })).toEqual([

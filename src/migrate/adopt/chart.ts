@@ -6,11 +6,16 @@ import { UsageError } from '../../util/usage-error.js';
 import { renderChartDir } from '../chart-render.js';
 import type { RenderedRef, ResourceRef } from './read.js';
 import type { SpecDocument } from '../../specs/types.js';
+import type { Manifest } from '../../rules/manifest.js';
+import { CONTAINER_PORTS_LABEL } from '../../rules/vocabulary.js';
+import { objectKey } from './model.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
 export interface AdoptChart {
   readonly resources: ResourceRef[];
   readonly rendered: RenderedRef[];
+  /** Per rendered object ({@link objectKey}), the fields its render leaves as they are live. */
+  readonly unmanagedFields: ReadonlyMap<string, readonly (readonly string[])[]>;
   readonly errors: LocatedProblem[];
 }
 
@@ -42,7 +47,35 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
     name: String(o.metadata?.name),
     ...(o.metadata?.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
   }));
-  return { resources, rendered, errors };
+  return { resources, rendered, unmanagedFields: unmanagedFieldsOf(objects), errors };
+}
+
+/**
+ * The container ports of each rendered Deployment marked `specforge.dev/container-ports: unmanaged`, as paths of
+ * managedFields keys (`f:spec`, …, `k:{"name":"<container>"}`, `f:ports`), by object. Pure.
+ */
+function unmanagedFieldsOf(objects: readonly Manifest[]): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  for (const o of objects) {
+    if (o.kind !== 'Deployment' || o.metadata?.labels?.[CONTAINER_PORTS_LABEL] !== 'unmanaged') continue;
+    const containers = (o.spec?.template?.spec?.containers ?? []) as { name?: string }[];
+    out.set(
+      objectKey({
+        kind: 'Deployment',
+        name: String(o.metadata.name),
+        ...(o.metadata.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),
+      }),
+      containers.map((c) => [
+        'f:spec',
+        'f:template',
+        'f:spec',
+        'f:containers',
+        `k:${JSON.stringify({ name: c.name })}`,
+        'f:ports',
+      ]),
+    );
+  }
+  return out;
 }
 
 /**

@@ -45,6 +45,7 @@ export async function runAdopt(args: readonly string[], io: Io): Promise<number>
       fieldManager: a.fieldManager,
       operatorManagers: operatorManagersFor(a, chart),
       operatorFinalizers: [...new Set(chart.resources.flatMap((r) => seedKindOf(r)?.finalizers ?? []))],
+      unmanagedFields: chart.unmanagedFields,
     },
     io,
   };

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldsV1, ManagedFieldsEntry } from './model.js';
+import { UNMANAGED_MANAGER } from '../../rules/vocabulary.js';
 
 /** The union of two field sets (what either owns). Pure. */
 export function unionFields(a: FieldsV1 | undefined, b: FieldsV1 | undefined): FieldsV1 {
@@ -18,7 +19,16 @@ export interface HandOver {
   readonly fieldManager: string;
   /** The uids of the owner references the same call removes (the old resources'): no manager keeps them. */
   readonly detached: ReadonlySet<string>;
+  /**
+   * Fields (paths of field-set keys) no GitOps manager may take, because the render leaves them as they are live:
+   * the operator's go to {@link UNMANAGED_MANAGER} instead, so no apply changes them.
+   * @default - none
+   */
+  readonly unmanaged?: readonly FieldKeys[];
 }
+
+/** A path of field-set keys: `['f:spec', 'f:template', …, 'k:{"name":"web"}', 'f:ports']`. */
+export type FieldKeys = readonly string[];
 
 const METADATA = 'f:metadata';
 const OWNER_REFERENCES = 'f:ownerReferences';
@@ -91,7 +101,8 @@ function isOperators(e: ManagedFieldsEntry, h: HandOver): boolean {
  * Flux's `PatchReplaceFieldsManagers` (kustomize-controller `--override-manager`) does, but only what the operator
  * itself set: each entry of an operator manager on the main resource gives its fields to the GitOps manager's Apply
  * entry for the same apiVersion (made if missing), except the owner references of other owners, which it keeps (a
- * GitOps apply that owned them would remove them). No manager keeps the detached owner references. Every other
+ * GitOps apply that owned them would remove them), and the fields of `h.unmanaged`, which go to the Update entry
+ * of {@link UNMANAGED_MANAGER} (made if missing). No manager keeps the detached owner references. Every other
  * entry (another manager's, a status entry) is otherwise unchanged. Undefined when nothing changes. Pure.
  */
 export function handOver(
@@ -100,8 +111,37 @@ export function handOver(
 ): ManagedFieldsEntry[] | undefined {
   const split = entries.map((e) => splitEntry(e, h));
   const out = split.flatMap((x) => (x.keep === undefined ? [] : [x.keep]));
-  for (const x of split) if (x.give !== undefined) takeInto(out, x.give, h.fieldManager);
+  for (const x of split) {
+    if (x.give === undefined) continue;
+    const { taken, rest } = takeAll(x.give.fieldsV1 ?? {}, h.unmanaged ?? []);
+    if (Object.keys(rest).length > 0) takeInto(out, { ...x.give, fieldsV1: rest }, h.fieldManager, 'Apply');
+    if (taken !== undefined) takeInto(out, { ...x.give, fieldsV1: taken }, UNMANAGED_MANAGER, 'Update');
+  }
   return isDeepStrictEqual(out, entries) ? undefined : out;
+}
+
+/** `fields` split at each path of `paths`: what lies at or below one (`taken`), and the rest. Pure. */
+function takeAll(fields: FieldsV1, paths: readonly FieldKeys[]): { taken?: FieldsV1; rest: FieldsV1 } {
+  let rest = fields;
+  let taken: FieldsV1 | undefined;
+  for (const path of paths) {
+    const split = take(rest, path);
+    rest = split.rest;
+    if (split.taken !== undefined) taken = unionFields(taken, split.taken);
+  }
+  return { ...(taken === undefined ? {} : { taken }), rest };
+}
+
+/** `fields` split at `path`: the subtree there (wrapped in its path), and the rest (emptied keys removed). Pure. */
+function take(fields: FieldsV1, path: FieldKeys): { taken?: FieldsV1; rest: FieldsV1 } {
+  const [key, ...below] = path;
+  const child = key === undefined ? undefined : fields[key];
+  if (key === undefined || child === undefined) return { rest: fields };
+  if (below.length === 0) return { taken: { [key]: child }, rest: without(fields, key) };
+  const inner = take(child, below);
+  if (inner.taken === undefined) return { rest: fields };
+  const rest = Object.keys(inner.rest).length === 0 ? without(fields, key) : { ...fields, [key]: inner.rest };
+  return { taken: { [key]: inner.taken }, rest };
 }
 
 /**
@@ -125,20 +165,25 @@ function splitEntry(
   };
 }
 
-/** Adds `e`'s fields to `fieldManager`'s Apply entry of the same apiVersion in `out` (made if missing). */
-function takeInto(out: ManagedFieldsEntry[], e: ManagedFieldsEntry, fieldManager: string): void {
+/** Adds `e`'s fields to `manager`'s entry of `operation` and `e`'s apiVersion in `out` (made if missing). */
+function takeInto(
+  out: ManagedFieldsEntry[],
+  e: ManagedFieldsEntry,
+  manager: string,
+  operation: 'Apply' | 'Update',
+): void {
   const i = out.findIndex(
     (x) =>
-      x.manager === fieldManager &&
-      x.operation === 'Apply' &&
+      x.manager === manager &&
+      x.operation === operation &&
       x.apiVersion === e.apiVersion &&
       (x.subresource ?? '') === '',
   );
   const target = out[i];
   if (target === undefined)
     out.push({
-      manager: fieldManager,
-      operation: 'Apply',
+      manager,
+      operation,
       apiVersion: e.apiVersion,
       ...(e.time === undefined ? {} : { time: e.time }),
       fieldsType: 'FieldsV1',

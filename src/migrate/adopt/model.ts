@@ -77,6 +77,17 @@ export interface AdoptOptions {
   readonly operatorManagers: readonly string[];
   /** The old operator's finalizers, removed since it is stopped (no other finalizer is ever removed). */
   readonly operatorFinalizers: readonly string[];
+  /**
+   * Per rendered object ({@link objectKey}), the fields the render leaves as they are live (container ports pinned
+   * `unmanaged`): adopt gives the operator's to `specforge-unmanaged`, never to the GitOps manager.
+   * @default - none
+   */
+  readonly unmanagedFields?: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+/** An object's key in {@link AdoptOptions.unmanagedFields}: kind, namespace and name. Pure. */
+export function objectKey(o: { kind: string; namespace?: string; name: string }): string {
+  return `${o.kind} ${o.namespace ?? ''}/${o.name}`;
 }
 
 /** One API call of the cut-over. */

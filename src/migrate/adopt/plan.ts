@@ -1,6 +1,7 @@
 import { handOver } from './managed-fields.js';
+import { UNMANAGED_MANAGER } from '../../rules/vocabulary.js';
 import { describe } from '../io.js';
-import type { AdoptOptions, AdoptState, Step } from './model.js';
+import { objectKey, type AdoptOptions, type AdoptState, type Step } from './model.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 
@@ -83,7 +84,11 @@ function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefine
   for (const d of state.dependents) {
     const refs = d.ownerReferences.flatMap((ref, i) => (owners.has(ref.uid) ? [{ ref, i }] : []));
     if (refs.length === 0) continue;
-    const fields = handOver(d.managedFields, { ...options, detached: new Set(refs.map((r) => r.ref.uid)) });
+    const fields = handOver(d.managedFields, {
+      ...options,
+      detached: new Set(refs.map((r) => r.ref.uid)),
+      unmanaged: options.unmanagedFields?.get(objectKey(d)) ?? [],
+    });
     const from = refs.map(({ ref }) => `${ref.kind} ${ref.name} (ownerReference uid ${ref.uid})`).join(', ');
     const gave = [
       ...new Set(
@@ -95,7 +100,11 @@ function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefine
     const fieldsDo =
       gave.length === 0
         ? `no field of ${options.operatorManagers.join(', ')} to hand over`
-        : `hand the fields ${gave.join(', ')} set on it to ${options.fieldManager}`;
+        : `hand the fields ${gave.join(', ')} set on it to ${options.fieldManager}${
+            (options.unmanagedFields?.get(objectKey(d)) ?? []).length === 0
+              ? ''
+              : ` but its container ports, which the render leaves unmanaged (to ${UNMANAGED_MANAGER})`
+          }`;
     return {
       step: {
         does: `adopt ${describe(d)}: detach it from ${from}, ${fieldsDo}`,

@@ -82,8 +82,9 @@ function podLabelsPin(d: Manifest): Record<string, string> | undefined {
 
 /**
  * The first container's pins: its name (unless the resource's), its pull policy (when written), and its ports
- * exactly as live when they differ from those the spec implies (names, protocols, order). A live duplicate (one
- * port and protocol twice) is pinned once: server-side apply cannot keep it, and the report says the pods restart.
+ * exactly as live when they differ from those the spec implies (names, protocols, order). A live list with a
+ * duplicate (one port and protocol twice, as the AppService operators write two service ports on one targetPort)
+ * is pinned `unmanaged`: server-side apply cannot write it, so the render leaves it as it is live.
  * Undefined when none applies. Pure.
  */
 function containerPins(
@@ -96,18 +97,18 @@ function containerPins(
     ...(c?.imagePullPolicy === undefined
       ? {}
       : { imagePullPolicy: String(c.imagePullPolicy) as AdoptContainerPins['imagePullPolicy'] }),
-    ...(samePorts(ports, impliedPorts(cr)) ? {} : { ports }),
+    ...(ports !== 'unmanaged' && samePorts(ports, impliedPorts(cr)) ? {} : { ports }),
   };
   return Object.keys(container).length > 0 ? container : undefined;
 }
 
-/** The live container ports as pins (name and protocol where present), each port and protocol once. Pure. */
-function livePorts(c: Manifest | undefined): AdoptContainerPort[] {
+/** The live container ports as pins (name and protocol where present), or `unmanaged` with a duplicate. Pure. */
+function livePorts(c: Manifest | undefined): AdoptContainerPort[] | 'unmanaged' {
   const seen = new Set<string>();
   const out: AdoptContainerPort[] = [];
   for (const p of (c?.ports ?? []) as Manifest[]) {
     const key = `${p.containerPort}/${p.protocol ?? 'TCP'}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return 'unmanaged';
     seen.add(key);
     out.push({
       containerPort: Number(p.containerPort),

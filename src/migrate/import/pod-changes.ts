@@ -2,9 +2,11 @@
  * What the first sync does to a Deployment's pods: the pod-template fields where the render differs from the live
  * object as the API server will hold it after the apply (a new template: every pod restarts), and a changed pod
  * count. Fields the render leaves out are compared with the value the API server defaults them to, because adopt
- * hands the operator's fields to the GitOps manager, whose apply then drops them. Pure.
+ * hands the operator's fields to the GitOps manager, whose apply then drops them; container ports the render leaves
+ * unmanaged (its Deployment's `specforge.dev/container-ports` label) stay as they are live. Pure.
  */
 import type { Manifest, ManifestPart } from '../../rules/manifest.js';
+import { CONTAINER_PORTS_LABEL } from '../../rules/vocabulary.js';
 
 /** Why the first sync restarts the pods (a pod-template change), and why it changes their count. */
 export interface PodChanges {
@@ -15,7 +17,7 @@ export interface PodChanges {
 /** The pod-template and pod-count changes of applying `rendered` over `live` (both Deployments). Pure. */
 export function podChanges(rendered: Manifest, live: Manifest): PodChanges {
   return {
-    restart: templateChanges(template(rendered), template(live)),
+    restart: templateChanges(template(rendered), template(live), portsUnmanaged(rendered)),
     rescale: replicaChanges(rendered, live),
   };
 }
@@ -24,7 +26,12 @@ function template(d: Manifest): ManifestPart {
   return (d.spec?.template ?? {}) as ManifestPart;
 }
 
-function templateChanges(r: ManifestPart, l: ManifestPart): string[] {
+/** Whether the render leaves the container ports as they are live (`adopt.container.ports: unmanaged`). */
+function portsUnmanaged(d: Manifest): boolean {
+  return d.metadata?.labels?.[CONTAINER_PORTS_LABEL] === 'unmanaged';
+}
+
+function templateChanges(r: ManifestPart, l: ManifestPart, unmanagedPorts: boolean): string[] {
   const out: string[] = [];
   const [rm, lm] = [(r.metadata ?? {}) as ManifestPart, (l.metadata ?? {}) as ManifestPart];
   const [rs, ls] = [(r.spec ?? {}) as ManifestPart, (l.spec ?? {}) as ManifestPart];
@@ -32,7 +39,7 @@ function templateChanges(r: ManifestPart, l: ManifestPart): string[] {
   compare(out, 'pod securityContext', rs.securityContext ?? {}, ls.securityContext ?? {});
   const [rc, lc] = [list(rs.containers), list(ls.containers)];
   if (rc.length !== lc.length) out.push(`${lc.length} containers live, ${rc.length} rendered`);
-  else rc.forEach((c, i) => out.push(...containerChanges(c, lc[i] ?? {})));
+  else rc.forEach((c, i) => out.push(...containerChanges(c, lc[i] ?? {}, unmanagedPorts)));
   return out;
 }
 
@@ -47,13 +54,13 @@ function replicaChanges(rendered: Manifest, live: Manifest): string[] {
   ];
 }
 
-function containerChanges(r: ManifestPart, l: ManifestPart): string[] {
+function containerChanges(r: ManifestPart, l: ManifestPart, unmanagedPorts: boolean): string[] {
   const out: string[] = [];
   const at = `container ${JSON.stringify(l.name)}`;
   compare(out, `${at} name`, r.name, l.name);
   compare(out, `${at} image`, r.image, l.image);
   compare(out, `${at} imagePullPolicy`, pullPolicy(r), pullPolicy(l));
-  out.push(...portChanges(at, list(r.ports).map(port), list(l.ports).map(port)));
+  if (!unmanagedPorts) out.push(...portChanges(at, list(r.ports).map(port), list(l.ports).map(port)));
   compare(out, `${at} env`, list(r.env).map(env), list(l.env).map(env));
   compare(out, `${at} resources`, r.resources ?? {}, l.resources ?? {});
   compare(out, `${at} securityContext`, r.securityContext ?? {}, l.securityContext ?? {});
@@ -66,7 +73,7 @@ function portChanges(at: string, rendered: ManifestPart[], live: ManifestPart[])
   const twice = [...new Set(keys.filter((k, i) => keys.indexOf(k) !== i))];
   if (twice.length > 0)
     return [
-      `${at} has ${twice.join(', ')} more than once: server-side apply cannot keep duplicate container ports, so the first sync merges them`,
+      `${at} has ${twice.join(', ')} more than once: server-side apply cannot write duplicate container ports, so the first sync merges them (pin \`adopt.container.ports: unmanaged\` to keep them as they are)`,
     ];
   const out: string[] = [];
   compare(out, `${at} ports`, rendered, live);

@@ -274,6 +274,53 @@ describe('managed fields', () => {
     ]);
   });
 
+  it('gives unmanaged container ports to specforge-unmanaged, never to the GitOps manager, and the rest as before', () => {
+    const container = 'k:{"name":"dup"}';
+    const ports = {
+      '.': {},
+      'k:{"containerPort":8080,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} },
+    };
+    const entry = {
+      manager: 'opdemo',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      fieldsV1: {
+        'f:spec': {
+          'f:template': {
+            'f:spec': { 'f:containers': { [container]: { '.': {}, 'f:image': {}, 'f:ports': ports } } },
+          },
+        },
+      },
+    };
+    const at = ['f:spec', 'f:template', 'f:spec', 'f:containers', container, 'f:ports'];
+    const out = handOver([entry], { ...hand([]), unmanaged: [at] });
+    expect(out).toEqual([
+      {
+        manager: 'kustomize-controller',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: {
+          'f:spec': {
+            'f:template': { 'f:spec': { 'f:containers': { [container]: { '.': {}, 'f:image': {} } } } },
+          },
+        },
+      },
+      {
+        manager: 'specforge-unmanaged',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: {
+          'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { [container]: { 'f:ports': ports } } } } },
+        },
+      },
+    ]);
+    // Without the path, the GitOps manager takes the ports too.
+    expect(JSON.stringify(handOver([entry], hand([])))).toContain('containerPort');
+    expect(handOver([entry], hand([]))?.map((e) => e.manager)).toEqual(['kustomize-controller']);
+  });
+
   it("leaves a foreign manager's fields and its owner reference with it; only the detached reference leaves it", () => {
     const foreign = {
       manager: 'other-controller',

@@ -93,7 +93,7 @@ describe('adoption pins from live objects', () => {
     expect(pins).toEqual({ podLabels: labels, container: { imagePullPolicy: 'IfNotPresent' } });
   });
 
-  it("pin an AppService's container ports exactly as live where the spec implies others: unnamed, TCP, a duplicate once", () => {
+  it("pin an AppService's container ports as unmanaged where the live list has a duplicate (server-side apply cannot write it)", () => {
     const labels = { app: 'web' };
     const live = [
       { containerPort: 8080, protocol: 'TCP' },
@@ -121,15 +121,35 @@ describe('adoption pins from live objects', () => {
       { Deployment: d },
       { ...names, deployment: 'web' },
     );
-    expect(pins).toEqual({
-      podLabels: labels,
-      container: {
-        ports: [
-          { containerPort: 8080, protocol: 'TCP' },
-          { containerPort: 5353, protocol: 'TCP' },
-        ],
+    expect(pins).toEqual({ podLabels: labels, container: { ports: 'unmanaged' } });
+  });
+
+  it("pin an AppService's container ports exactly as live where the spec implies others: unnamed, TCP", () => {
+    const labels = { app: 'web' };
+    const live = [
+      { containerPort: 8080, protocol: 'TCP' },
+      { containerPort: 5353, protocol: 'TCP' },
+    ];
+    const d = {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'web', ports: live }] } },
       },
-    });
+    };
+    const spec = {
+      ports: [
+        { name: 'http', port: 80, targetPort: 8080 },
+        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
+      ],
+    };
+    const pins = pinsFor(
+      { kind: 'AppService', name: 'web', spec },
+      { Deployment: d },
+      { ...names, deployment: 'web' },
+    );
+    expect(pins).toEqual({ podLabels: labels, container: { ports: live } });
   });
 
   it("pin a NodePool's RuntimeClass name, its Node keys and the seed's membership rule", () => {

@@ -51,8 +51,19 @@ describe('podChanges', () => {
     ]);
     const twice = deployment({ ports: [{ containerPort: 80 }, { containerPort: 80 }] });
     expect(podChanges(deployment({ ports: [{ containerPort: 80 }] }), twice).restart[0]).toMatch(
-      /80\/TCP more than once: server-side apply cannot keep duplicate container ports/,
+      /80\/TCP more than once: server-side apply cannot write duplicate container ports, so the first sync merges them \(pin `adopt.container.ports: unmanaged`/,
     );
+  });
+
+  it('leaves live container ports out of the comparison where the render marks them unmanaged (a duplicate kept)', () => {
+    const twice = deployment({ ports: [{ containerPort: 80 }, { containerPort: 80 }] });
+    const rendered = deployment({});
+    expect(podChanges(rendered, twice).restart).toHaveLength(1);
+    const unmanaged = {
+      ...rendered,
+      metadata: { ...rendered.metadata, labels: { 'specforge.dev/container-ports': 'unmanaged' } },
+    };
+    expect(podChanges(unmanaged, twice).restart).toEqual([]);
   });
 
   it('names a pod count the render changes, Kubernetes’ default of 1 when the render gives none', () => {
