@@ -277,7 +277,8 @@ export class ControlPlane {
   async startControllerManager(): Promise<void> {
     const bin = this.bins.controllerManager;
     if (bin === undefined) throw new Error(CONTROLLER_MANAGER_HINT);
-    if (this.controllerManager !== undefined && this.controllerManager.exitCode === null)
+    const running = this.controllerManager;
+    if (running !== undefined && running.exitCode === null && running.signalCode === null)
       throw new Error('kube-controller-manager is already running');
     const port = await freePort();
     const out = this.log('kube-controller-manager');

@@ -18,6 +18,7 @@ import {
   applyRender,
   editSpec,
   emulateOperator,
+  getOrGone,
   importChart,
   liveObjects,
   planAdopt,
@@ -271,9 +272,14 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
   });
 
   // Last: it replaces the cluster-scoped NodePool CRD with blog-code 03's namespaced one.
-  it('blog-code 03 namespaced NodePools: one imports as the cluster-scoped pool (its namespace pinned for adopt), a second of the same name is named and left out', async () => {
+  it('blog-code 03 namespaced NodePools: one imports as the cluster-scoped pool (its namespace pinned for adopt) and adopt removes the old one for good, a second of the same name is named and left out', async () => {
     const t = target();
     await installNodePool03Crd(plane.cp.info);
+    // A cluster running 03 has always had the namespaced kind: the garbage collector starts knowing it (one that ran
+    // before, with the cluster-scoped CRD of that name, keeps its mapping and never lifts an Orphan deletion's
+    // finalizer).
+    await plane.cp.stopControllerManager();
+    await plane.cp.startControllerManager();
     await installCrds(plane.cp.info); // specforge's NodePool CRD (nodes.specforge.dev)
     const a = await createNodePool03AsOperator(plane.cp.info, 'pool-a', { memberNodes: ['np03-a'] });
     await createNodePool03AsOperator(plane.cp.info, 'pool-b', { memberNodes: ['np03-b'] });
@@ -301,11 +307,17 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
       /delete NodePool pool-a\/master, leaving what it made \(propagationPolicy Orphan\): done/,
     );
     // Deleted with propagationPolicy Orphan: the API server holds it with the orphan finalizer until the garbage
-    // collector has detached what it made (this plane's collector started with the cluster-scoped CRD of the same
-    // name, so it lifts it only after rediscovery; test/cluster/migration.test.ts sees a whole Orphan deletion).
-    const old = await plane.client.request<Json>('GET', objectPath(a.cr));
-    expect(old.metadata.deletionTimestamp).toBeDefined();
-    expect(old.metadata.finalizers).toEqual(['orphan']);
+    // collector has detached what it made; then it is gone.
+    const started = Date.now();
+    await expect
+      .poll(async () => (await getOrGone(plane.client, a.cr)) === undefined, {
+        timeout: 150_000,
+        interval: 1000,
+      })
+      .toBe(true);
+    console.log(
+      `blog-code 03: the old pool was gone ${Math.round((Date.now() - started) / 1000)} s after adopt`,
+    );
     renderAt(t.workDir);
     kubectlAt(plane.cp.info, [
       'apply',

@@ -229,7 +229,8 @@ async function withClient<T>(t: MigrationTarget, fn: (client: KubeClient) => Pro
   }
 }
 
-async function getOrGone(client: KubeClient, o: Json): Promise<Json | undefined> {
+/** An object as it is now, or undefined when it is gone. */
+export async function getOrGone(client: KubeClient, o: Json): Promise<Json | undefined> {
   try {
     return await client.request<Json>('GET', objectPath(o));
   } catch (e) {
