@@ -7,7 +7,8 @@ import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
 import { isParseArgsError, parseArgsMessage } from './util/parse-args-error.js';
-import { chartsDirArgument, nonEmptyValue } from './util/flag-values.js';
+import { chartsDirArgument, jobsValue, nonEmptyValue } from './util/flag-values.js';
+import { availableParallelism } from 'node:os';
 import { escapeTerminal } from './diff/escape.js';
 import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
 import { droppedNote, droppedTools, renderCommand } from './gitops/flags.js';
@@ -127,6 +128,7 @@ interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
   readonly gitops: GitopsTool[];
+  readonly jobs: number;
 }
 
 function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
@@ -136,6 +138,7 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     options: {
       out: { type: 'string', short: 'o' },
       gitops: { type: 'string', multiple: true },
+      jobs: { type: 'string', short: 'j' },
     },
   });
   if (positionals.length > 1)
@@ -147,6 +150,7 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     chartsDir: chartsDirArgument(positionals[0]),
     outDir: values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory'),
     gitops: gitopsToolsOption(values.gitops ?? []),
+    jobs: jobsValue(values.jobs, availableParallelism()),
   };
 }
 
@@ -155,10 +159,10 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, gitops } = parseRenderArgs(command, args);
+  const { chartsDir, outDir, gitops, jobs } = parseRenderArgs(command, args);
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
   if (command === 'render') refuseCdk8sOutput(outDir);
-  const result = await renderContained(chartsDir, gitops);
+  const result = await renderContained(chartsDir, gitops, jobs);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
     const n = result.errors.length;

@@ -13,6 +13,7 @@ Commands:
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
     --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
+    -j, --jobs N                    (render, validate, check) worker threads for the charts (default: the cores)
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git
                                     revision; exit 1 when objects differ
@@ -30,34 +31,40 @@ Options:
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
+const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: the cores Node.js may use,
+                     os.availableParallelism()); the output is the same bytes for any N`;
+
 const GITOPS_FLAG = `  --gitops TOOLS     also generate an Argo CD Application (argocd) and/or a Flux Kustomization (flux) per chart,
                      into DIR/_argocd, DIR/_flux; comma-separated or repeated (see charts/gitops.yaml)`;
 
-export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [--gitops argocd,flux]
+export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N]
 
 Renders every chart under CHARTS_DIR (default: charts) into DIR (default: dist), all or nothing: when any spec
 is wrong, every problem is printed (file, line, field, expected, found) and DIR is left exactly as it was. Files
 whose bytes would not change are not touched.
   -o, --out DIR      where the manifests go (default: dist); not inside CHARTS_DIR
 ${GITOPS_FLAG}
+${JOBS_FLAG}
 
 Exit codes: 0 rendered (or already up to date), 1 invalid input (DIR unchanged), 2 usage error.`;
 
-export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux]
+export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux] [--jobs N]
 
 Checks every spec under CHARTS_DIR (default: charts) and the wiring between them, as render does, and writes
 nothing. Every problem is printed together.
 ${GITOPS_FLAG}
+${JOBS_FLAG}
 
 Exit codes: 0 valid, 1 invalid input, 2 usage error.`;
 
-export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux]
+export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N]
 
 The CI drift gate: renders CHARTS_DIR (default: charts) in memory and compares it with DIR (default: dist), file
 by file. Writes nothing. When DIR is stale, prints a unified diff of every file that differs (a Secret's lines
 are not printed) and the command that brings DIR up to date.
   -o, --out DIR      the rendered manifests to check (default: dist)
 ${GITOPS_FLAG}
+${JOBS_FLAG}
 
 Exit codes: 0 DIR matches the charts, 1 DIR is out of date (or invalid input), 2 usage error.`;
 

@@ -9,7 +9,8 @@ import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../rules/problem-format.js';
 import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';
-import { chartsDirArgument, nonEmptyValue } from '../util/flag-values.js';
+import { chartsDirArgument, jobsValue, nonEmptyValue } from '../util/flag-values.js';
+import { availableParallelism } from 'node:os';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
 import { escapeTerminal } from './escape.js';
@@ -23,6 +24,7 @@ import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
 
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                       [--gitops argocd,flux] [--show-secrets] [--max-chars N | --split DIR] [--report FILE]
+                      [--jobs N]
 
 Renders CHARTS_DIR (default: charts) and shows, object by object, how it differs from what DIR (default: dist)
 holds, or with --against from the render of CHARTS_DIR as of a git revision (e.g. origin/main, HEAD~1):
@@ -39,6 +41,8 @@ objects added and removed, the fields changed (old and new value), and what each
   --report FILE       also write the whole report, unbounded, to FILE (never inside the output directory)
   --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
                       *** (after); the keys that changed are always named)
+  -j, --jobs N        worker threads that build charts of spec files (default: the cores Node.js may use,
+                      os.availableParallelism()); the report is the same for any N
 
 Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
 
@@ -54,6 +58,8 @@ interface DiffArgs {
   readonly gitops: GitopsTool[];
   /** Show Secret values instead of `*** (before)` / `*** (after)`. */
   readonly showSecrets: boolean;
+  /** Worker threads for charts of spec files (`--jobs`). */
+  readonly jobs: number;
 }
 
 /** Runs `specforge diff` with the arguments after `diff`. */
@@ -68,8 +74,8 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   if (a.delivery.split !== undefined) checkSplitDir(a.delivery.split, a.outDir);
   const sides =
     a.against === undefined
-      ? await loadAgainstDist(a.chartsDir, a.outDir, a.gitops)
-      : await loadAgainstRef(a.chartsDir, a.against, a.gitops);
+      ? await loadAgainstDist(a.chartsDir, a.outDir, a.gitops, a.jobs)
+      : await loadAgainstRef(a.chartsDir, a.against, a.gitops, a.jobs);
   if (reportErrors(sides, io)) return 1;
   const before = { files: sides.before.files, where: sides.before.label };
   const after = { files: sides.after.files, where: sides.after.label };
@@ -102,6 +108,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
       'max-chars': { type: 'string' },
       split: { type: 'string' },
       report: { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`diff takes one CHARTS_DIR, got ${positionals.length}`);
@@ -119,6 +126,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
     showSecrets: values['show-secrets'] === true,
+    jobs: jobsValue(values.jobs, availableParallelism()),
   };
 }
 

@@ -36,8 +36,9 @@ export async function loadAgainstDist(
   chartsDir: string,
   outDir: string,
   gitops: readonly GitopsTool[] = [],
+  jobs = 1,
 ): Promise<LoadedSides> {
-  const after = await renderContained(chartsDir, gitops);
+  const after = await renderContained(chartsDir, gitops, jobs);
   const links = topLevelUnread(outDir);
   const before =
     after.errors.length > 0 || links.length > 0
@@ -104,17 +105,21 @@ export async function loadAgainstRef(
   chartsDir: string,
   ref: string,
   gitops: readonly GitopsTool[] = [],
+  jobs = 1,
 ): Promise<LoadedSides> {
   const tree = checkoutRefTree(chartsDir, ref);
   const label = `${chartsDir} at ${ref} (${tree.commit.slice(0, 7)})`;
   try {
     // The revision's files are written out meanwhile, by git and tar in processes of their own.
-    const after = side(await renderContained(chartsDir, gitops), chartsDir);
+    const after = side(await renderContained(chartsDir, gitops, jobs), chartsDir);
     await tree.ready;
     const before =
       tree.dir === undefined
         ? { files: new Map<string, string>(), errors: [], label }
-        : side(renamed(await renderContained(tree.dir, gitops), tree.dir, `${ref}:${chartsDir}`), label);
+        : side(
+            renamed(await renderContained(tree.dir, gitops, jobs), tree.dir, `${ref}:${chartsDir}`),
+            label,
+          );
     return { before, after };
   } finally {
     await tree.remove();

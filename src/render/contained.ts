@@ -20,8 +20,9 @@ import type { GitopsTool } from '../gitops/settings.js';
 export async function renderContained(
   chartsDir: string,
   gitops: readonly GitopsTool[] = [],
+  jobs = 1,
 ): Promise<RenderResult> {
-  if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops);
+  if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops, jobs);
   return new Promise((resolve, reject) => {
     const entry = renderWorkerEntry();
     const worker = new Worker(
@@ -68,7 +69,7 @@ export async function renderContained(
         ),
       ),
     );
-    worker.postMessage({ chartsDir, gitops: [...gitops] });
+    worker.postMessage({ chartsDir, gitops: [...gitops], jobs });
   });
 }
 

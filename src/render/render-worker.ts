@@ -21,8 +21,10 @@ const record = (e: unknown): void => {
 process.on('unhandledRejection', record);
 process.on('uncaughtException', record);
 
-parentPort?.once('message', ({ chartsDir, gitops }: { chartsDir: string; gitops: GitopsTool[] }) => {
-  renderFrom(chartsDir, gitops).then(
+type Job = { chartsDir: string; gitops: GitopsTool[]; jobs: number };
+
+parentPort?.once('message', ({ chartsDir, gitops, jobs }: Job) => {
+  renderFrom(chartsDir, gitops, jobs).then(
     // One turn later, so a rejection left by the last module has been seen.
     (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
     (e: unknown) =>

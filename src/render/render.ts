@@ -1,5 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { applyModule } from './apply-module.js';
+import { renderInPool, workerCount } from './chart-pool.js';
 import { buildChart } from './build-chart.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts } from './emit.js';
@@ -15,17 +16,33 @@ export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './
 
 /**
  * Renders charts to the bytes of dist/. Pure apart from running chart modules: chart inputs in, files or errors
- * out; every error of every chart is collected before returning. Charts are built independently and one at a time
- * (a chart module's async default export is awaited), so the cost is linear in their number and size; then one pass
- * over all objects orders them (src/gitops: Argo CD annotations, chart dependencies) and emits the files.
+ * out; every error of every chart is collected before returning. Charts are built independently: charts of spec
+ * files on `options.jobs` worker threads, charts with a module one at a time here (its async default export is
+ * awaited), so the cost is linear in their number and size; then one pass over all objects orders them
+ * (src/gitops: Argo CD annotations, chart dependencies) and emits the files. The same bytes for any `jobs`.
  */
 export async function renderCharts(
   inputs: readonly ChartInput[],
   options: RenderOptions = {},
 ): Promise<RenderResult> {
+  return emitCharts(await renderParts(byName(inputs), options.jobs ?? 1), options);
+}
+
+/**
+ * Each chart built and checked, in the order of `inputs`: charts of spec files on `jobs` worker threads when that
+ * pays (src/render/chart-pool.ts), charts with a module here, one at a time.
+ */
+async function renderParts(inputs: readonly ChartInput[], jobs: number): Promise<CheckedChart[]> {
+  const specOnly = inputs.filter((i) => i.module === undefined);
+  const workers = workerCount(jobs, specOnly);
+  const pooled = workers > 1 ? await renderInPool(specOnly, workers) : undefined;
   const parts: CheckedChart[] = [];
-  for (const input of byName(inputs)) parts.push(await renderOne(input));
-  return emitCharts(parts, options);
+  let k = 0;
+  for (const input of inputs) {
+    const done = input.module === undefined ? pooled?.[k++] : undefined;
+    parts.push(done ?? (await renderOne(input)));
+  }
+  return parts;
 }
 
 /**
@@ -45,13 +62,13 @@ export async function renderChart(input: ChartInput): Promise<RenderResult> {
  * @internal
  */
 export function renderSpecCharts(inputs: readonly SpecChartInput[]): RenderResult {
-  return emitCharts(
-    byName(inputs).map((input) => {
-      const p = prepareChart(input);
-      return 'specs' in p ? checkChart(input, p, specTree(input, p)) : { input, errors: p.errors };
-    }),
-    {},
-  );
+  return emitCharts(byName(inputs).map(renderSpecChart), {});
+}
+
+/** One chart of spec files built and checked: the stages before emission, where nothing is awaited. */
+export function renderSpecChart(input: SpecChartInput): CheckedChart {
+  const p = prepareChart(input);
+  return 'specs' in p ? checkChart(input, p, specTree(input, p)) : { input, errors: p.errors };
 }
 
 async function renderOne(input: ChartInput): Promise<CheckedChart> {

@@ -35,4 +35,10 @@ export interface RenderResult {
 export interface RenderOptions {
   /** GitOps objects to generate (dist/_argocd, dist/_flux), with the file the settings came from, for messages. */
   readonly gitops?: { readonly settings: GitopsSettings; readonly file: string };
+  /**
+   * How many worker threads may build charts of spec files at once (the files and messages are the same for any
+   * number); fewer when the charts are too few or too small to pay for a thread.
+   * @default 1 (this thread)
+   */
+  readonly jobs?: number;
 }

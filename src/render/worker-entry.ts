@@ -19,16 +19,21 @@ export interface WorkerEntry {
  * this directory. Throws a sentence when the source runs and tsx cannot be found.
  */
 export function renderWorkerEntry(here: string = import.meta.url): WorkerEntry {
-  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { url: new URL('./render-worker.js', here) };
-  return { url: new URL('./render-worker.ts', here), execArgv: ['--import', tsxLoader(here)] };
+  return workerEntry('render-worker', here);
 }
 
-function tsxLoader(here: string): string {
+/** The same, for the worker of this directory named `name` (`render-worker`, `chart-worker`). */
+export function workerEntry(name: string, here: string = import.meta.url): WorkerEntry {
+  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { url: new URL(`./${name}.js`, here) };
+  return { url: new URL(`./${name}.ts`, here), execArgv: ['--import', tsxLoader(name, here)] };
+}
+
+function tsxLoader(name: string, here: string): string {
   try {
     return pathToFileURL(createRequire(here).resolve('tsx')).href;
   } catch {
     throw new Error(
-      `specforge: the render worker runs from its TypeScript source (${new URL('./render-worker.ts', here).pathname}) only through tsx's loader, which cannot be found from there: install the devDependencies (npm ci), or run the built code in lib/ (npm run build).`,
+      `specforge: the render worker runs from its TypeScript source (${new URL(`./${name}.ts`, here).pathname}) only through tsx's loader, which cannot be found from there: install the devDependencies (npm ci), or run the built code in lib/ (npm run build).`,
     );
   }
 }

@@ -64,3 +64,19 @@ export function chartsDirArgument(value: string | undefined): string {
     );
   return value;
 }
+
+/** The most worker threads `--jobs` takes (more would only cost memory). */
+export const JOBS_MAX = 256;
+
+/**
+ * `--jobs N`: how many worker threads render charts, a whole number from 1 to {@link JOBS_MAX}; `fallback` (the
+ * available parallelism) when the flag is left out. Else a {@link UsageError}.
+ */
+export function jobsValue(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > JOBS_MAX)
+    throw new UsageError(
+      `--jobs ${JSON.stringify(value)} is not a number of worker threads: expected a whole number from 1 to ${JOBS_MAX}.`,
+    );
+  return Number(value);
+}

@@ -1,0 +1,55 @@
+import type { RenderedObject } from '../rules/objects.js';
+import type { CheckedChart } from './check-chart.js';
+
+/**
+ * A checked chart as it crosses between threads (src/render/chart-pool.ts): plain data a worker posts. The one
+ * function of {@link CheckedChart}, the file header of an object, is carried as its value per spec file (it depends
+ * on nothing else), and rebuilt on arrival.
+ */
+export interface WireChart {
+  readonly errors: CheckedChart['errors'];
+  readonly built?: {
+    readonly objects: RenderedObject[];
+    /** Spec file (`source.file`, `''` for an object with none) → its header. */
+    readonly headers: [string, string][];
+    readonly namespace?: string;
+    readonly adoptsFrom?: readonly string[];
+  };
+}
+
+/** A checked chart as plain data. Pure. */
+export function toWire(c: CheckedChart): WireChart {
+  if (c.built === undefined) return { errors: c.errors };
+  const { objects, header, namespace, adoptsFrom } = c.built;
+  const headers = new Map<string, string>();
+  for (const o of objects) {
+    const file = o.source?.file ?? '';
+    if (!headers.has(file)) headers.set(file, header(o));
+  }
+  return {
+    errors: c.errors,
+    built: {
+      objects,
+      headers: [...headers],
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+    },
+  };
+}
+
+/** The checked chart of `input` back from plain data. Pure. */
+export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedChart {
+  if (w.built === undefined) return { input, errors: w.errors };
+  const headers = new Map(w.built.headers);
+  const { objects, namespace, adoptsFrom } = w.built;
+  return {
+    input,
+    errors: w.errors,
+    built: {
+      objects,
+      header: (o) => headers.get(o.source?.file ?? '') ?? '',
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Charts of spec files on several worker threads (`--jobs`, src/render/chart-pool.ts): the same bytes in dist/ and
+ * the same messages, in the same order, for any number of workers; and when more workers do not pay.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateCharts } from '../../bench/generate.js';
+import { SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
+import type { SpecChartInput } from '../../src/render/types.js';
+import { digestLines } from '../support/output-digests.js';
+import { run, tempDir } from '../support/tmp.js';
+
+const chart = (name: string, specs: number): SpecChartInput => ({
+  name,
+  dir: `charts/${name}`,
+  specFiles: Array.from({ length: specs }, (_, i) => ({
+    file: `${i}.yaml`,
+    relative: `${i}.yaml`,
+    text: '',
+  })),
+});
+
+describe('workerCount', () => {
+  it('takes as many workers as jobs allow, no more than the charts, and one per SPECS_PER_WORKER spec files', () => {
+    const many = Array.from({ length: 10 }, (_, i) => chart(`c${i}`, SPECS_PER_WORKER));
+    expect(workerCount(4, many)).toBe(4);
+    expect(workerCount(1, many)).toBe(1);
+    expect(workerCount(64, many)).toBe(10);
+    expect(workerCount(4, [chart('one', 10 * SPECS_PER_WORKER)])).toBe(1);
+    expect(workerCount(4, [chart('a', SPECS_PER_WORKER), chart('b', SPECS_PER_WORKER - 1)])).toBe(1);
+    expect(workerCount(4, [])).toBe(1);
+  });
+});
+
+describe('a render with --jobs', () => {
+  it('writes the same bytes and prints the same lines with 1 and 4 jobs (1,000 specs of all four kinds in 10 charts)', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 1000, 10);
+    const outs = [];
+    for (const jobs of ['1', '4']) {
+      const out = join(root, `dist-${jobs}`);
+      const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', jobs]);
+      expect(r.code, r.err).toBe(0);
+      outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
+    }
+    expect(outs[0]?.files.split('\n').length).toBeGreaterThan(1000);
+    expect(outs[1]).toEqual(outs[0]);
+  });
+
+  it('prints every error of every chart in the same order with 1 and 4 jobs, and writes nothing', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 800, 8);
+    writeFileSync(
+      join(root, 'charts/chart-001/appservice-100.yaml'),
+      'apiVersion: app.example.com/v1\nkind: AppService\nmetadata: {name: bad}\nspec: {image: "", size: -1}\n',
+    );
+    writeFileSync(join(root, 'charts/chart-006/broken.yaml'), 'kind: [\n');
+    writeFileSync(
+      join(root, 'charts/chart-003/myapp-dup.yaml'),
+      'apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata: {name: myapp-301}\nspec: {image: shop:1, containerPort: 70000}\n',
+    );
+    const errs = [];
+    for (const jobs of ['1', '4']) {
+      const out = join(root, `dist-${jobs}`);
+      const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', jobs]);
+      expect(r.code).toBe(1);
+      expect(existsSync(out)).toBe(false);
+      errs.push(r.err.replace(out, 'OUT'));
+    }
+    expect(errs[0]).toMatch(
+      /chart-001\/appservice-100\.yaml.*\n(.*\n)*.*chart-003\/myapp-dup\.yaml(.*\n)*.*chart-006\/broken\.yaml/,
+    );
+    expect(errs[1]).toBe(errs[0]);
+  });
+
+  it('refuses a --jobs that is not a whole number from 1 to 256, as a usage error', async () => {
+    for (const value of ['0', '2.5', 'many', '257', '', '+3']) {
+      const r = await run(['validate', 'charts', '--jobs', value]);
+      expect(r.code, value).toBe(2);
+      expect(r.err).toContain(`--jobs ${JSON.stringify(value)} is not a number of worker threads`);
+    }
+  });
+});
