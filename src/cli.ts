@@ -3,11 +3,12 @@ import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
+import type { RunOptions } from './render/types.js';
 import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
 import { isParseArgsError, parseArgsMessage } from './util/parse-args-error.js';
-import { chartsDirArgument, jobsValue, nonEmptyValue } from './util/flag-values.js';
+import { cacheDirValue, chartsDirArgument, jobsValue, nonEmptyValue } from './util/flag-values.js';
 import { availableParallelism } from 'node:os';
 import { escapeTerminal } from './diff/escape.js';
 import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
@@ -128,7 +129,8 @@ interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
   readonly gitops: GitopsTool[];
-  readonly jobs: number;
+  /** Worker threads and the chart cache. */
+  readonly run: RunOptions;
 }
 
 function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
@@ -139,6 +141,7 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
       out: { type: 'string', short: 'o' },
       gitops: { type: 'string', multiple: true },
       jobs: { type: 'string', short: 'j' },
+      cache: { type: 'string' },
     },
   });
   if (positionals.length > 1)
@@ -146,11 +149,15 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
   if (command === 'validate' && values.out !== undefined) {
     throw new UsageError('validate writes nothing: --out does not apply');
   }
+  const chartsDir = chartsDirArgument(positionals[0]);
+  const outDir =
+    values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory');
+  const cache = cacheDirValue(values.cache, { chartsDir, ...(command === 'validate' ? {} : { outDir }) });
   return {
-    chartsDir: chartsDirArgument(positionals[0]),
-    outDir: values.out === undefined ? 'dist' : nonEmptyValue('--out', values.out, 'the output directory'),
+    chartsDir,
+    outDir,
     gitops: gitopsToolsOption(values.gitops ?? []),
-    jobs: jobsValue(values.jobs, availableParallelism()),
+    run: { jobs: jobsValue(values.jobs, availableParallelism()), ...(cache === undefined ? {} : { cache }) },
   };
 }
 
@@ -159,10 +166,10 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, gitops, jobs } = parseRenderArgs(command, args);
+  const { chartsDir, outDir, gitops, run } = parseRenderArgs(command, args);
   if (command !== 'validate') checkOutPlace(outDir, chartsDir);
   if (command === 'render') refuseCdk8sOutput(outDir);
-  const result = await renderContained(chartsDir, gitops, jobs);
+  const result = await renderContained(chartsDir, gitops, run);
   if (result.errors.length > 0) {
     for (const e of result.errors) io.err(formatError(e));
     const n = result.errors.length;

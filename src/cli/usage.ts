@@ -13,7 +13,8 @@ Commands:
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
     --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
-    -j, --jobs N                    (render, validate, check) worker threads for the charts (default: the cores)
+    -j, --jobs N, --cache DIR       (render, validate, check) worker threads for the charts (default: the cores),
+                                    a cache of built charts (default: none)
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git
                                     revision; exit 1 when objects differ
@@ -32,12 +33,15 @@ Options:
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
 const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: the cores Node.js may use,
-                     os.availableParallelism()); the output is the same bytes for any N`;
+                     os.availableParallelism()); the output is the same bytes for any N
+  --cache DIR        keep each chart of spec files built and checked in DIR, by the digest of its files and of
+                     specforge: an unchanged chart is not built again, with the same output (default: no cache;
+                     DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;
 
 const GITOPS_FLAG = `  --gitops TOOLS     also generate an Argo CD Application (argocd) and/or a Flux Kustomization (flux) per chart,
                      into DIR/_argocd, DIR/_flux; comma-separated or repeated (see charts/gitops.yaml)`;
 
-export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N]
+export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 Renders every chart under CHARTS_DIR (default: charts) into DIR (default: dist), all or nothing: when any spec
 is wrong, every problem is printed (file, line, field, expected, found) and DIR is left exactly as it was. Files
@@ -48,7 +52,7 @@ ${JOBS_FLAG}
 
 Exit codes: 0 rendered (or already up to date), 1 invalid input (DIR unchanged), 2 usage error.`;
 
-export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux] [--jobs N]
+export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 Checks every spec under CHARTS_DIR (default: charts) and the wiring between them, as render does, and writes
 nothing. Every problem is printed together.
@@ -57,7 +61,7 @@ ${JOBS_FLAG}
 
 Exit codes: 0 valid, 1 invalid input, 2 usage error.`;
 
-export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N]
+export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 The CI drift gate: renders CHARTS_DIR (default: charts) in memory and compares it with DIR (default: dist), file
 by file. Writes nothing. When DIR is stale, prints a unified diff of every file that differs (a Secret's lines

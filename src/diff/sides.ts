@@ -38,7 +38,7 @@ export async function loadAgainstDist(
   gitops: readonly GitopsTool[] = [],
   jobs = 1,
 ): Promise<LoadedSides> {
-  const after = await renderContained(chartsDir, gitops, jobs);
+  const after = await renderContained(chartsDir, gitops, { jobs });
   const links = topLevelUnread(outDir);
   const before =
     after.errors.length > 0 || links.length > 0
@@ -111,13 +111,13 @@ export async function loadAgainstRef(
   const label = `${chartsDir} at ${ref} (${tree.commit.slice(0, 7)})`;
   try {
     // The revision's files are written out meanwhile, by git and tar in processes of their own.
-    const after = side(await renderContained(chartsDir, gitops, jobs), chartsDir);
+    const after = side(await renderContained(chartsDir, gitops, { jobs }), chartsDir);
     await tree.ready;
     const before =
       tree.dir === undefined
         ? { files: new Map<string, string>(), errors: [], label }
         : side(
-            renamed(await renderContained(tree.dir, gitops, jobs), tree.dir, `${ref}:${chartsDir}`),
+            renamed(await renderContained(tree.dir, gitops, { jobs }), tree.dir, `${ref}:${chartsDir}`),
             label,
           );
     return { before, after };

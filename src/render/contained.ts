@@ -6,7 +6,7 @@ import { UsageError } from '../util/usage-error.js';
 import { CHART_MODULE_FILES } from './load-module.js';
 import { renderFrom } from './render-dir.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
-import type { RenderResult } from './render.js';
+import type { RenderResult, RunOptions } from './types.js';
 import { renderWorkerEntry } from './worker-entry.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
@@ -20,9 +20,9 @@ import type { GitopsTool } from '../gitops/settings.js';
 export async function renderContained(
   chartsDir: string,
   gitops: readonly GitopsTool[] = [],
-  jobs = 1,
+  run: RunOptions = {},
 ): Promise<RenderResult> {
-  if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops, jobs);
+  if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops, run);
   return new Promise((resolve, reject) => {
     const entry = renderWorkerEntry();
     const worker = new Worker(
@@ -69,7 +69,7 @@ export async function renderContained(
         ),
       ),
     );
-    worker.postMessage({ chartsDir, gitops: [...gitops], jobs });
+    worker.postMessage({ chartsDir, gitops: [...gitops], run });
   });
 }
 

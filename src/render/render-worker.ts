@@ -8,6 +8,7 @@ import { renderFrom } from './render-dir.js';
 import { lastStartedModule } from './module-guard.js';
 import { messageOf, modulePlace } from './module-error.js';
 import type { GitopsTool } from '../gitops/settings.js';
+import type { RunOptions } from './types.js';
 
 /** Rejections and throws no one handled (a module's stray promise or timer): errors of the render, not lost. */
 const stray: { file: string; line?: number; column?: number; message: string }[] = [];
@@ -21,10 +22,10 @@ const record = (e: unknown): void => {
 process.on('unhandledRejection', record);
 process.on('uncaughtException', record);
 
-type Job = { chartsDir: string; gitops: GitopsTool[]; jobs: number };
+type Job = { chartsDir: string; gitops: GitopsTool[]; run: RunOptions };
 
-parentPort?.once('message', ({ chartsDir, gitops, jobs }: Job) => {
-  renderFrom(chartsDir, gitops, jobs).then(
+parentPort?.once('message', ({ chartsDir, gitops, run }: Job) => {
+  renderFrom(chartsDir, gitops, run).then(
     // One turn later, so a rejection left by the last module has been seen.
     (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
     (e: unknown) =>

@@ -1,6 +1,8 @@
 import type { Chart } from 'cdk8s';
 import { applyModule } from './apply-module.js';
+import { ChartCache } from './chart-cache.js';
 import { renderInPool, workerCount } from './chart-pool.js';
+import { fromWire, toWire } from './chart-wire.js';
 import { buildChart } from './build-chart.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts } from './emit.js';
@@ -25,24 +27,53 @@ export async function renderCharts(
   inputs: readonly ChartInput[],
   options: RenderOptions = {},
 ): Promise<RenderResult> {
-  return emitCharts(await renderParts(byName(inputs), options.jobs ?? 1), options);
+  const { parts, notes } = await renderParts(byName(inputs), options);
+  const result = emitCharts(parts, options);
+  return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
 }
 
 /**
- * Each chart built and checked, in the order of `inputs`: charts of spec files on `jobs` worker threads when that
- * pays (src/render/chart-pool.ts), charts with a module here, one at a time.
+ * Each chart built and checked, in the order of `inputs`: charts of spec files from the cache when it has them
+ * (src/render/chart-cache.ts), else on `jobs` worker threads when that pays (src/render/chart-pool.ts); charts with
+ * a module here, one at a time. With what the cache has to say.
  */
-async function renderParts(inputs: readonly ChartInput[], jobs: number): Promise<CheckedChart[]> {
-  const specOnly = inputs.filter((i) => i.module === undefined);
-  const workers = workerCount(jobs, specOnly);
-  const pooled = workers > 1 ? await renderInPool(specOnly, workers) : undefined;
-  const parts: CheckedChart[] = [];
-  let k = 0;
-  for (const input of inputs) {
-    const done = input.module === undefined ? pooled?.[k++] : undefined;
-    parts.push(done ?? (await renderOne(input)));
+async function renderParts(
+  inputs: readonly ChartInput[],
+  options: RenderOptions,
+): Promise<{ parts: CheckedChart[]; notes: string[] }> {
+  const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
+  const { done, missed, notes } = lookUp(inputs, cache);
+  const specOnly = inputs.filter((i) => i.module === undefined && !done.has(i));
+  const workers = workerCount(options.jobs ?? 1, specOnly);
+  const built = workers > 1 ? await renderInPool(specOnly, workers) : specOnly.map(renderSpecChart);
+  specOnly.forEach((input, i) => done.set(input, built[i] as CheckedChart));
+  for (const [input, key] of missed) {
+    const failed = cache?.write(key, toWire(done.get(input) as CheckedChart));
+    if (failed !== undefined && !notes.includes(failed)) notes.push(failed);
   }
-  return parts;
+  const parts: CheckedChart[] = [];
+  for (const input of inputs) parts.push(done.get(input) ?? (await renderOne(input)));
+  return { parts, notes };
+}
+
+/** The charts of spec files the cache has (`done`), the keys of those it has not (`missed`), and its notes. */
+function lookUp(
+  inputs: readonly ChartInput[],
+  cache: ChartCache | undefined,
+): { done: Map<ChartInput, CheckedChart>; missed: Map<ChartInput, string>; notes: string[] } {
+  const done = new Map<ChartInput, CheckedChart>();
+  const missed = new Map<ChartInput, string>();
+  const notes: string[] = [];
+  if (cache === undefined) return { done, missed, notes };
+  for (const input of inputs.filter((i) => i.module === undefined)) {
+    const key = cache.key(input);
+    const found = cache.read(key);
+    if (found.chart !== undefined) done.set(input, fromWire(input, found.chart));
+    else missed.set(input, key);
+    if (found.ignored !== undefined)
+      notes.push(`ignored the cache entry ${found.ignored}; the chart was built again`);
+  }
+  return { done, missed, notes };
 }
 
 /**

@@ -31,6 +31,9 @@ export interface RenderResult {
   readonly notes?: readonly string[];
 }
 
+/** How a render runs: worker threads and the chart cache (the output is the same bytes either way). */
+export type RunOptions = Pick<RenderOptions, 'jobs' | 'cache'>;
+
 /** What a render may add to the charts' own files. */
 export interface RenderOptions {
   /** GitOps objects to generate (dist/_argocd, dist/_flux), with the file the settings came from, for messages. */
@@ -41,4 +44,10 @@ export interface RenderOptions {
    * @default 1 (this thread)
    */
   readonly jobs?: number;
+  /**
+   * A directory that keeps each chart of spec files built and checked, by the digest of its inputs and of the
+   * renderer, so an unchanged chart is not built again (src/render/chart-cache.ts); the output is the same bytes.
+   * @default - no cache
+   */
+  readonly cache?: string;
 }

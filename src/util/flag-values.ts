@@ -4,6 +4,7 @@
  * "$TEAM_NS"` with the variable unset must not widen a command to the whole cluster. Shared by `import` (and open
  * to `adopt`). Pure.
  */
+import { resolve, sep } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /** A DNS-1123 label: what the API server accepts as a namespace name (and a Service's). */
@@ -79,4 +80,31 @@ export function jobsValue(value: string | undefined, fallback: number): number {
       `--jobs ${JSON.stringify(value)} is not a number of worker threads: expected a whole number from 1 to ${JOBS_MAX}.`,
     );
   return Number(value);
+}
+
+/**
+ * `--cache DIR`: where the chart cache is kept, or undefined without the flag. Not empty, and apart from the charts
+ * directory (every directory there is read as a chart) and the output directory (which holds only rendered
+ * charts): neither inside the other, either way. Else a {@link UsageError}.
+ */
+export function cacheDirValue(
+  value: string | undefined,
+  places: { readonly chartsDir: string; readonly outDir?: string },
+): string | undefined {
+  if (value === undefined) return undefined;
+  nonEmptyValue('--cache', value, 'the cache directory');
+  const cache = resolve(value);
+  const overlaps = (dir: string): boolean => {
+    const d = resolve(dir);
+    return cache === d || cache.startsWith(`${d}${sep}`) || d.startsWith(`${cache}${sep}`);
+  };
+  if (overlaps(places.chartsDir))
+    throw new UsageError(
+      `--cache ${value} overlaps the charts directory ${places.chartsDir}: every directory there is read as a chart. Keep the cache apart, e.g. .cache/specforge.`,
+    );
+  if (places.outDir !== undefined && overlaps(places.outDir))
+    throw new UsageError(
+      `--cache ${value} overlaps the output directory ${places.outDir}, which holds only rendered charts. Keep the cache apart, e.g. .cache/specforge.`,
+    );
+  return value;
 }

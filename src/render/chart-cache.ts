@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WireChart } from './chart-wire.js';
+import type { SpecChartInput } from './types.js';
+
+/**
+ * The chart cache (`--cache DIR`): a chart of spec files built and checked once is kept as plain data
+ * (src/render/chart-wire.ts) under the digest of everything that decides it: the chart's name, directory, settings
+ * and spec files as read (paths as shown in messages, and text), and the renderer itself (every module of the
+ * running specforge, the gate's rules among them, and the versions of cdk8s, cdk8s-plus-27 and constructs). A chart
+ * whose digest has an entry is not built again. An entry is one file: a header line (format, key, the payload's
+ * sha256) and the payload; one that does not parse, names another key, fails its checksum or holds another format
+ * is ignored with a note, and the chart is built. Charts with a module are never cached (their code may read
+ * anything). The cache writes only inside its directory; a write that fails is a note, never a failed render.
+ */
+
+/** The format of an entry: a change makes every older entry foreign. */
+const FORMAT = 1;
+
+/** What one lookup found: the chart, or nothing (with the reason when an entry was there but not trusted). */
+export interface CacheLookup {
+  readonly chart?: WireChart;
+  /** Why an entry that was there is not trusted. */
+  readonly ignored?: string;
+}
+
+/** The cache in `dir` (made when first written). */
+export class ChartCache {
+  private readonly renderer = rendererDigest();
+
+  constructor(readonly dir: string) {}
+
+  /** The key of a chart: the digest of its inputs and of the renderer. Pure but for the renderer's digest. */
+  key(input: SpecChartInput): string {
+    const { name, dir, settings, specFiles } = input;
+    return sha256(JSON.stringify({ renderer: this.renderer, name, dir, settings, specFiles }));
+  }
+
+  /** The entry of `key`, when there is one to trust. */
+  read(key: string): CacheLookup {
+    const path = this.path(key);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return {};
+    }
+    const reason = untrusted(bytes, key);
+    if (typeof reason === 'string') return { ignored: `${path}: ${reason}` };
+    return { chart: reason };
+  }
+
+  /** Keeps `chart` under `key`; a sentence when it could not. */
+  write(key: string, chart: WireChart): string | undefined {
+    const path = this.path(key);
+    const payload = JSON.stringify(chart);
+    const header = JSON.stringify({ format: FORMAT, key, sha256: sha256(payload) });
+    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(tmp, `${header}\n${payload}`);
+      renameSync(tmp, path);
+      return undefined;
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      return `the chart cache ${this.dir} could not be written (${(e as Error).message}); the render is complete without it`;
+    }
+  }
+
+  private path(key: string): string {
+    return join(this.dir, `${key}.json`);
+  }
+}
+
+/** The chart of an entry's bytes, or why it is not trusted. Pure. */
+function untrusted(bytes: Buffer, key: string): WireChart | string {
+  const text = bytes.toString('utf8');
+  const nl = text.indexOf('\n');
+  if (nl < 0) return 'not a cache entry (no header line)';
+  let header: { format?: unknown; key?: unknown; sha256?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, nl)) as typeof header;
+  } catch {
+    return 'not a cache entry (its header is not JSON)';
+  }
+  if (header.format !== FORMAT) return `an entry of another format (${JSON.stringify(header.format)})`;
+  if (header.key !== key) return 'an entry of another chart (its key differs from its name)';
+  const payload = text.slice(nl + 1);
+  if (header.sha256 !== sha256(payload)) return 'a damaged entry (its checksum does not match)';
+  try {
+    const chart = JSON.parse(payload) as WireChart;
+    if (!Array.isArray(chart.errors)) return 'a damaged entry (no list of errors)';
+    return chart;
+  } catch {
+    return 'a damaged entry (its payload is not JSON)';
+  }
+}
+
+function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+let renderer: string | undefined;
+
+/**
+ * The digest of the running renderer: every module of this specforge (lib/ when built, src/ from source), and the
+ * versions of the libraries that build the objects. Computed once per process.
+ */
+export function rendererDigest(): string {
+  if (renderer !== undefined) return renderer;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const h = createHash('sha256').update(`format ${FORMAT}\n`);
+  for (const file of codeFiles(root)) h.update(`${relative(root, file)}\n`).update(readFileSync(file));
+  for (const dep of ['cdk8s', 'cdk8s-plus-27', 'constructs']) h.update(`${dep}@${versionOf(dep)}\n`);
+  renderer = h.digest('hex');
+  return renderer;
+}
+
+function codeFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(js|ts|json)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** The version of an installed package, from the package.json above its entry point (or `unknown`). */
+function versionOf(name: string): string {
+  try {
+    for (
+      let dir = dirname(createRequire(import.meta.url).resolve(name));
+      dirname(dir) !== dir;
+      dir = dirname(dir)
+    ) {
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === name) return String(pkg.version);
+    }
+  } catch {
+    // not installed where this module can find it
+  }
+  return 'unknown';
+}

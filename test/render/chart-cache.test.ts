@@ -1,0 +1,133 @@
+/**
+ * The chart cache (`--cache DIR`, src/render/chart-cache.ts): a render with a warm cache writes the same bytes and
+ * prints the same lines as one without, after any edit; an entry that is damaged, of another chart or of another
+ * format is never trusted (a note says so, and the chart is built again).
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateCharts } from '../../bench/generate.js';
+import { ChartCache, rendererDigest } from '../../src/render/chart-cache.js';
+import { digestLines } from '../support/output-digests.js';
+import { run, tempDir } from '../support/tmp.js';
+
+/** A render of `root/charts` into a fresh directory: its files' digests and what it printed. */
+async function render(root: string, out: string, cache?: string) {
+  rmSync(out, { recursive: true, force: true });
+  const r = await run(['render', join(root, 'charts'), '--out', out, ...(cache ? ['--cache', cache] : [])]);
+  return {
+    code: r.code,
+    files: existsSync(out) ? digestLines(out) : '',
+    out: r.out.replace(out, 'OUT'),
+    err: r.err.replace(out, 'OUT'),
+  };
+}
+
+/** A small deterministic generator (a fixed seed: the same edits on every run). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+describe('a render with --cache', () => {
+  it('writes what a render without it writes, cold, warm and after random edits (an error among them)', async () => {
+    const root = tempDir();
+    const charts = join(root, 'charts');
+    const cache = join(root, 'cache');
+    generateCharts(charts, 300, 6);
+    const cold = await render(root, join(root, 'dist-a'), cache);
+    expect(cold.code).toBe(0);
+    expect(readdirSync(cache)).toHaveLength(6);
+    expect(await render(root, join(root, 'dist-b'))).toEqual(cold);
+    expect(await render(root, join(root, 'dist-c'), cache)).toEqual(cold);
+    const next = random(21);
+    for (let round = 0; round < 4; round++) {
+      const chart = `chart-00${Math.floor(next() * 6)}`;
+      // a spec the edit of this round changes (NodePools have no image, no replicas)
+      const files = readdirSync(join(charts, chart))
+        .sort()
+        .filter((f) =>
+          /image: .*\n(.*\n)*.*replicas: \d+/.test(readFileSync(join(charts, chart, f), 'utf8')),
+        );
+      const file = join(charts, chart, files[Math.floor(next() * files.length)] as string);
+      const text = readFileSync(file, 'utf8');
+      const edits = [
+        () => writeFileSync(file, text.replace(/image: .*/, `image: example/edited:${round}`)),
+        () => writeFileSync(file, text.replace(/replicas: \d+/, `replicas: ${round + 5}`)),
+        () => rmSync(file),
+        () => writeFileSync(file, text.replace(/image: .*/, 'image: ""')),
+      ];
+      (edits[round] as () => void)();
+      const without = await render(root, join(root, 'dist-b'));
+      expect(without.files, `round ${round}`).not.toBe(cold.files);
+      expect(await render(root, join(root, 'dist-c'), cache), `round ${round}`).toEqual(without);
+      expect(await render(root, join(root, 'dist-c'), cache), `round ${round} again`).toEqual(without);
+    }
+  });
+
+  it('ignores a damaged, foreign or old-format entry with a note, builds the chart again and writes the same bytes', async () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 100, 2);
+    const fresh = await render(root, join(root, 'dist-a'), cache);
+    const entries = readdirSync(cache).sort();
+    expect(entries).toHaveLength(2);
+    const [first, second] = entries.map((e) => join(cache, e)) as [string, string];
+    const text = readFileSync(first, 'utf8');
+    const damage: [string, string, RegExp][] = [
+      ['truncated', text.slice(0, text.length / 2), /a damaged entry \(its checksum does not match\)/],
+      ['garbage', 'not json\n{', /not a cache entry \(its header is not JSON\)/],
+      ['no header', '{}', /not a cache entry \(no header line\)/],
+      ['foreign', readFileSync(second, 'utf8'), /an entry of another chart/],
+      ['old format', text.replace('{"format":1,', '{"format":0,'), /an entry of another format \(0\)/],
+      ['edited object', text.replace('"replicas":2', '"replicas":7'), /its checksum does not match/],
+    ];
+    for (const [what, bytes, note] of damage) {
+      writeFileSync(first, bytes);
+      const r = await render(root, join(root, 'dist-b'), cache);
+      expect(r.files, what).toBe(fresh.files);
+      expect(r.err, what).toMatch(note);
+      expect(r.err, what).toContain(`ignored the cache entry ${first}`);
+      // built again, and kept again: the next render trusts it
+      expect(readFileSync(first, 'utf8'), what).toBe(text);
+      expect((await render(root, join(root, 'dist-b'), cache)).err, what).not.toContain('ignored');
+    }
+  });
+
+  it('keys a chart by its files as read, its place and the renderer', () => {
+    const cache = new ChartCache(tempDir());
+    const input = {
+      name: 'web',
+      dir: 'charts/web',
+      specFiles: [{ file: 'charts/web/a.yaml', relative: 'web/a.yaml', text: 'x' }],
+    };
+    const key = cache.key(input);
+    expect(cache.key({ ...input })).toBe(key);
+    expect(cache.key({ ...input, dir: 'other/web' })).not.toBe(key);
+    expect(cache.key({ ...input, specFiles: [{ ...input.specFiles[0]!, text: 'y' }] })).not.toBe(key);
+    expect(
+      cache.key({ ...input, settings: { file: 'charts/web/chart.yaml', text: 'namespace: a' } }),
+    ).not.toBe(key);
+    expect(rendererDigest()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a --cache inside the charts or the output directory, or holding either, as a usage error', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 4, 1);
+    for (const [flag, args] of [
+      ['charts', ['--cache', join(root, 'charts', '.cache')]],
+      ['charts', ['--cache', root]],
+      ['output', ['--out', join(root, 'dist'), '--cache', join(root, 'dist', 'cache')]],
+      ['', ['--cache', '']],
+    ] as const) {
+      const r = await run(['render', join(root, 'charts'), ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(
+        flag === '' ? /--cache "" is empty/ : new RegExp(`overlaps the ${flag} directory`),
+      );
+    }
+  });
+});
