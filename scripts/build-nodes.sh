@@ -4,6 +4,9 @@
 #   kube-scheduler, kubelet, kube-proxy   of the control plane's release, from the Go module proxy, version-stamped
 #   containerd                            Debian's package, fetched with `apt-get download` and unpacked (not installed)
 #   pause, workload                       the two test images' static programs (test/nodes/images), keyed by source
+#   registry                              the reference OCI registry (distribution) of a release, from the Go module
+#                                         proxy: it runs inside the cluster's network namespace and serves the images
+#                                         pods pull (`imagePullPolicy: Always`, pod-route's operator)
 #
 # Binaries land in $SPECFORGE_NODES_DIR (default: ~/.cache/specforge/nodes), linked at the repo's .cache/nodes.
 # runc, the CNI plugins and iptables come from Debian's packages, installed system-wide (.ci/run does it):
@@ -11,12 +14,13 @@
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-v1.34.4}"
+REGISTRY_VERSION="${REGISTRY_VERSION:-v3.1.2}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${SPECFORGE_NODES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/specforge/nodes}"
 mkdir -p "$out"
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "build-nodes: Go is not installed; install Go >= 1.24 to build kube-scheduler, kubelet and kube-proxy" >&2
+  echo "build-nodes: Go is not installed; install Go >= 1.24 to build kube-scheduler, kubelet, kube-proxy, the registry" >&2
   exit 1
 fi
 missing=()
@@ -66,8 +70,28 @@ build_programs() {
   ln -sf "workload-$key" "$out/workload"
 }
 
+# The registry of a release, keyed by its version (a binary that does not report it is rebuilt). `go install
+# module@version` builds it with the module's own go.mod (v3.1 needs Go >= 1.26; GOTOOLCHAIN=auto fetches it).
+build_registry() {
+  local v=$REGISTRY_VERSION bin="$out/registry-$REGISTRY_VERSION" tmp
+  if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q -- "$v\b"; then
+    echo "registry $v: cached at $bin"
+  else
+    echo "registry $v: building (a few minutes on 2 cores)"
+    tmp="$(mktemp -d)"
+    GOFLAGS="" GOBIN="$tmp" go install -trimpath \
+      -ldflags "-s -w -X github.com/distribution/distribution/v3/version.version=$v" \
+      "github.com/distribution/distribution/v3/cmd/registry@$v"
+    mv "$tmp/registry" "$bin"
+    rm -rf "$tmp"
+    echo "registry $v: built"
+  fi
+  ln -sf "registry-$v" "$out/registry"
+}
+
 fetch_containerd
 build_programs
+build_registry
 kube_build "$out" "$KUBE_VERSION" kube-scheduler kubelet kube-proxy
 for cmd in kube-scheduler kubelet kube-proxy; do ln -sf "$cmd-$KUBE_VERSION" "$out/$cmd"; done
 mkdir -p "$root/.cache"

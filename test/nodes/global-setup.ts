@@ -1,7 +1,7 @@
 /**
- * Vitest global setup of the `nodes` project: one cluster with two nodes, in a network namespace of its own,
- * shared by every node suite (each test works in namespaces of its own). The host is read before and after: a
- * teardown that leaves anything behind fails the run.
+ * Vitest global setup of the `nodes` project: one cluster with two nodes and an image registry, in a network
+ * namespace of its own, shared by every node suite (each test works in namespaces of its own). The host is read
+ * before and after: a teardown that leaves anything behind fails the run.
  *
  * - Pieces missing: the suites skip with {@link NODES_HINT}; under `CI=true` this is a failure instead.
  */
@@ -14,7 +14,7 @@ import { changesLeftBy } from './cluster/host-changes.js';
 import { readHostState } from './cluster/host-state.js';
 import { buildTestImages } from './cluster/images.js';
 import { NodeCluster, type NodeClusterInfo } from './cluster/node-cluster.js';
-import { WORKLOAD_IMAGES } from './workload.js';
+import { REGISTRY_IMAGES, REGISTRY_MIRRORS, WORKLOAD_IMAGES } from './workload.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,8 +34,11 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   const images = mkdtempSync(join(tmpdir(), 'specforge-test-images-'));
+  const built = buildTestImages(images, bins, { ...WORKLOAD_IMAGES, ...REGISTRY_IMAGES });
   const cluster = new NodeCluster(bins, {
-    images: buildTestImages(images, bins, WORKLOAD_IMAGES).map((i) => i.archive),
+    // imported into every node: the pause image and the workload's names; pushed: what pods pull
+    images: built.filter((i) => !(i.ref in REGISTRY_IMAGES)).map((i) => i.archive),
+    registry: { mirrors: REGISTRY_MIRRORS, images: built.filter((i) => i.ref in REGISTRY_IMAGES) },
   });
   const before = readHostState(cluster.name);
   try {

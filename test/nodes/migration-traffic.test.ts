@@ -6,9 +6,15 @@
  * git. Asserted: 0 failed requests, 0 container restarts, every pod uid unchanged until the later change, no object
  * lost. The negative control (the ports pin removed) restarts the pods, and the prober sees other pods answer.
  *
+ * Operators: opdemo, kubebuilder-appservice, Myapp and pod-route. Pod-route's operator writes `imagePullPolicy:
+ * Always`: its pods pull the workload from the cluster's registry (test/nodes/cluster/registry.ts, quay.io mirrored
+ * to it), on every pod start, the later change's new pod included; its Service is a ClusterIP, asked from the prober
+ * pod. Its Podroute has `replicas: 2`: without `replicas` the operator runs 0 pods (Go's zero value), which carry no
+ * traffic; that shape (import pins 0, the first sync scales nothing) is proven on the control plane
+ * (test/cluster/migration-shapes.test.ts).
+ *
  * Two service ports on one targetPort are not here: the operators write that container port twice, which no apply
- * can keep (import says restart, test/cluster/migration-shapes.test.ts). Pod-route is not here either: its operator sets `imagePullPolicy: Always`, which no cluster without a registry can run;
- * its migration shapes are proven on the control plane (test/cluster/migration-shapes.test.ts).
+ * can keep (import says restart, test/cluster/migration-shapes.test.ts).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ControlPlaneInfo } from '../cluster/control-plane.js';
@@ -30,10 +36,10 @@ import { tempDir } from '../support/tmp.js';
 import { kubectl, kubectlJson, nodeCluster, nodesDescribe } from './helpers.js';
 import { Prober, type ProbeCounts, type ProbeTarget } from './prober.js';
 import { rollout } from './render-apply.js';
-import { WORKLOAD_V1 } from './workload.js';
+import { WORKLOAD_PULLED, WORKLOAD_V1 } from './workload.js';
 
 interface Pod {
-  metadata: { name: string; uid: string };
+  metadata: { name: string; uid: string; namespace: string };
   status: { podIP?: string; containerStatuses?: { restartCount: number }[] };
 }
 
@@ -53,6 +59,32 @@ function podsOf(m: Migration): Pod[] {
 
 const deploymentName = (m: Migration): string =>
   (m.fixture.objects.find((o) => o.kind === 'Deployment') as Json).metadata.name as string;
+
+/** The live Deployment's pull policy (pod-route's operator wrote `Always`; the first sync must keep it). */
+const pullPolicy = (m: Migration): string =>
+  kubectl([
+    'get',
+    'deployment',
+    deploymentName(m),
+    '-n',
+    m.namespace,
+    '-o',
+    'jsonpath={.spec.template.spec.containers[0].imagePullPolicy}',
+  ]);
+
+/** Waits for the kubelet's event that it pulled the pod's image (with `Always`: from the registry, at every start). */
+async function waitPulled(pod: Pod, image: string): Promise<void> {
+  const pulled = (): boolean =>
+    kubectlJson<{ items: { message: string }[] }>([
+      'get',
+      'events',
+      '-n',
+      pod.metadata.namespace,
+      '--field-selector',
+      `involvedObject.uid=${pod.metadata.uid},reason=Pulled`,
+    ]).items.some((e) => e.message.startsWith(`Successfully pulled image "${image}"`));
+  await waitFor(`${pod.metadata.name}: pulled ${image}`, pulled, 15_000);
+}
 
 /** A target per Service port: ClusterIP from the prober pod; NodePort from both nodes (TCP) or the pod (UDP). */
 function targetsOf(m: Migration, prober: Pod): ProbeTarget[] {
@@ -131,8 +163,16 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
       await emulateOperator(t, 'myapp', 'traffic-myapp', {
         spec: { image: WORKLOAD_V1, containerPort: 8080 },
       }),
+      // imagePullPolicy: Always, from the cluster's registry
+      await emulateOperator(t, 'pod-route', 'traffic-podroute', {
+        tool: 'argocd-controller',
+        spec: { image: WORKLOAD_PULLED, replicas: 2 },
+      }),
     ];
     for (const m of migrations) rollout(m.namespace, deploymentName(m));
+    const podRoute = migrations.find((m) => m.seed === 'pod-route') as Migration;
+    expect(pullPolicy(podRoute)).toBe('Always');
+    for (const p of podsOf(podRoute)) await waitPulled(p, WORKLOAD_PULLED);
     const before = new Map(migrations.map((m) => [m.seed, podsOf(m)]));
     const run = Prober.start(
       tempDir('nodes-probe-'),
@@ -171,6 +211,7 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
         );
         for (const p of now) expect(p.status.containerStatuses?.[0]?.restartCount, p.metadata.name).toBe(0);
       }
+      expect(pullPolicy(podRoute), 'pod-route: the pull policy as the operator wrote it').toBe('Always');
       // a later change in git: one more replica of each (no pod is replaced, so none may fail a request)
       for (const m of migrations) {
         editSpec(m, (text) => text.replace(/^( {2}(?:size|replicas)): (?:null|\d+)$/m, '$1: 3'));
@@ -178,13 +219,23 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
         rollout(m.namespace, deploymentName(m));
         expect(podsOf(m), m.seed).toHaveLength(3);
       }
+      // pod-route's third pod pulled the image from the registry, mid-traffic
+      const added = podsOf(podRoute).filter(
+        (p) => !(before.get('pod-route') ?? []).some((b) => b.metadata.uid === p.metadata.uid),
+      );
+      expect(added).toHaveLength(1);
+      for (const p of added) await waitPulled(p, WORKLOAD_PULLED);
       await new Promise((r) => setTimeout(r, 3000));
     } finally {
       const counts = await run.stop();
       const all = Object.values(counts);
+      const bySeed = migrations.map((m) => {
+        const mine = Object.entries(counts).filter(([name]) => name.startsWith(`${m.seed}/`));
+        return `${m.seed} ${mine.reduce((n, [, c]) => n + c.sent, 0)} to ${mine.length}`;
+      });
       console.log(
         `migration with traffic: ${all.reduce((n, c) => n + c.sent, 0)} requests to ${all.length} Service ports, ` +
-          `${all.reduce((n, c) => n + c.failed, 0)} failed`,
+          `${all.reduce((n, c) => n + c.failed, 0)} failed (${bySeed.join(', ')})`,
       );
       expect(failures(counts)).toEqual([]);
       // every target answered all along, from the operator's pods until the later change

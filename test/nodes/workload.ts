@@ -21,3 +21,16 @@ export const WORKLOAD_IMAGES: Readonly<Record<string, WorkloadImage>> = {
   [WORKLOAD_V2]: { ports: WORKLOAD_PORTS },
   [WORKLOAD_NONROOT]: { ports: WORKLOAD_PORTS, user: '65532:65532' },
 };
+
+/**
+ * The same program served only by the cluster's registry (test/nodes/cluster/registry.ts), never imported into a
+ * node: pods with `imagePullPolicy: Always` pull it. Named under quay.io, which every node mirrors to that registry.
+ */
+export const WORKLOAD_PULLED = 'quay.io/specforge-test/workload:v1';
+
+/** The hosts every node's containerd takes from the cluster's registry. */
+export const REGISTRY_MIRRORS: readonly string[] = ['quay.io'];
+
+export const REGISTRY_IMAGES: Readonly<Record<string, WorkloadImage>> = {
+  [WORKLOAD_PULLED]: { ports: WORKLOAD_PORTS },
+};

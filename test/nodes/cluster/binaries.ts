@@ -1,6 +1,6 @@
 /**
- * Where the node suites' programs are: the control plane (scripts/build-control-plane.sh), the node components
- * (scripts/build-nodes.sh), and runc, the CNI plugins and iptables from Debian's packages.
+ * Where the node suites' programs are: the control plane (scripts/build-control-plane.sh), the node components and
+ * the image registry (scripts/build-nodes.sh), and runc, the CNI plugins and iptables from Debian's packages.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -11,7 +11,8 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 export const NODES_HINT =
   'Node suites need the control plane, the node components and Debian packages: `apt-get install runc ' +
   'containernetworking-plugins iptables`, then `npm run control-plane && npm run nodes` (builds once per machine ' +
-  'into ~/.cache/specforge/{control-plane,nodes}). They run as root (network namespaces, cgroups, mounts).';
+  'into ~/.cache/specforge/{control-plane,nodes}, the image registry included). They run as root (network ' +
+  'namespaces, cgroups, mounts).';
 
 export interface NodeBinaries {
   readonly etcd: string;
@@ -27,6 +28,8 @@ export interface NodeBinaries {
   readonly cniBin: string;
   readonly pause: string;
   readonly workload: string;
+  /** The reference OCI registry (distribution), run inside the cluster's network namespace. */
+  readonly registry: string;
 }
 
 function cacheDir(name: string): string[] {
@@ -47,6 +50,8 @@ export function findNodeBinaries(): NodeBinaries | { readonly missing: readonly 
   if (process.getuid?.() !== 0) missing.push('root');
   if (cp === undefined) missing.push('the control plane (npm run control-plane)');
   if (nodes === undefined) missing.push('the node components (npm run nodes)');
+  else if (!existsSync(join(nodes, 'registry')))
+    missing.push(`the image registry (npm run nodes builds it into ${nodes})`);
   if (runc === undefined) missing.push('runc (apt-get install runc)');
   if (!existsSync('/usr/lib/cni/bridge'))
     missing.push('CNI plugins (apt-get install containernetworking-plugins)');
@@ -65,5 +70,6 @@ export function findNodeBinaries(): NodeBinaries | { readonly missing: readonly 
     cniBin: '/usr/lib/cni',
     pause: join(nodes, 'pause'),
     workload: join(nodes, 'workload'),
+    registry: join(nodes, 'registry'),
   };
 }

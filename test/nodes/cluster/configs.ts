@@ -57,8 +57,15 @@ function runtime(name: string, runc: string, root: string): string {
   ].join('\n');
 }
 
-export function containerdConfig(node: NodeLayout, runc: string, cniBin: string): string {
+/** `hostsDir`: containerd's registry hosts directory (`<host>/hosts.toml`: the cluster's registry, registry.ts). */
+export function containerdConfig(node: NodeLayout, runc: string, cniBin: string, hostsDir?: string): string {
   const runtimes = ['runc', ...node.extraHandlers].map((h) => runtime(h, runc, `${node.runDir}/runc`));
+  const registry =
+    hostsDir === undefined
+      ? ''
+      : `  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "${hostsDir}"
+`;
   return `version = 2
 root = "${node.dir}/containerd"
 state = "${node.runDir}"
@@ -87,7 +94,7 @@ ${runtimes.join('\n')}
     bin_dir = "${cniBin}"
     conf_dir = "${node.dir}/cni"
     conf_template = "${node.dir}/cni.tmpl"
-`;
+${registry}`;
 }
 
 export function kubeletConfig(node: NodeLayout, ca: string, extra: readonly string[] = []): string {

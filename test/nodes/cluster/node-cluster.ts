@@ -1,9 +1,10 @@
 /**
  * A whole Kubernetes cluster with nodes, in a network namespace of the test run's own (design: docs/decisions.md,
  * "Node suites"): etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kubelet and one containerd per
- * node, CNI bridges, one kube-proxy. Tests reach the API server through a loopback port forwarded into the
- * namespace, and the cluster's addresses with `nsenter` (see probe.ts). `stop()` removes every process, mount,
- * cgroup, file and sysctl change it made; the namespace goes with its links, routes and iptables rules.
+ * node, CNI bridges, one kube-proxy, and (option `registry`) an image registry the nodes pull from. Tests reach the
+ * API server through a loopback port forwarded into the namespace, and the cluster's addresses with `nsenter` (see
+ * probe.ts). `stop()` removes every process, mount, cgroup, file and sysctl change it made; the namespace goes with
+ * its links, routes and iptables rules.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -25,6 +26,14 @@ import { holdHostChanges, releaseHostChanges, type Original } from './host-chang
 import { Netns, run } from './netns.js';
 import { makePki, writeKubeconfig, type Pki } from './pki.js';
 import { pidsMatching, stopAll, waitUntil, type Running } from './processes.js';
+import {
+  PUSH_NAMESPACE,
+  pushRef,
+  REGISTRY_ADDR,
+  registryConfig,
+  writeHostsDir,
+  type RegistryInfo,
+} from './registry.js';
 
 /** What cluster names start with: the namespace, the temp and run directories, the cgroups. */
 export const CLUSTER_PREFIX = 'sfnodes-';
@@ -53,6 +62,8 @@ export interface NodeClusterInfo {
   readonly ctr: string;
   readonly kubectl: string;
   readonly dir: string;
+  /** The registry inside the namespace, when the cluster has one. */
+  readonly registry?: RegistryInfo;
 }
 
 export interface NodeClusterOptions {
@@ -62,6 +73,14 @@ export interface NodeClusterOptions {
   readonly images?: readonly string[];
   /** Runtime handlers the last node's containerd offers besides `runc`. @default ['specforge-test'] */
   readonly extraHandlers?: readonly string[];
+  /**
+   * An image registry inside the namespace (registry.ts): every node's containerd pulls the `mirrors` hosts' images
+   * from it; `images` (archives named under those hosts) are pushed into it, and imported into no node.
+   */
+  readonly registry?: {
+    readonly mirrors: readonly string[];
+    readonly images: readonly { readonly ref: string; readonly archive: string }[];
+  };
 }
 
 export class NodeCluster {
@@ -101,6 +120,15 @@ export class NodeCluster {
       ctr: join(this.bins.containerdBin, 'ctr'),
       kubectl: this.bins.kubectl,
       dir: this.dir,
+      ...(this.options.registry === undefined
+        ? {}
+        : {
+            registry: {
+              addr: REGISTRY_ADDR,
+              mirrors: this.options.registry.mirrors,
+              log: this.log('registry'),
+            },
+          }),
     };
   }
 
@@ -142,6 +170,7 @@ export class NodeCluster {
     const count = this.options.nodes ?? 2;
     const ips = Array.from({ length: count }, (_, i) => `10.200.0.${i + 1}`);
     this.network(ips);
+    const registry = this.startRegistry();
     const names = ips.map((_, i) => `node-${i + 1}`);
     this.pki = makePki({
       dir: join(this.dir, 'pki'),
@@ -175,6 +204,7 @@ export class NodeCluster {
       await this.startNode(layout);
     }
     await this.startProxy(names[0] ?? 'node-1');
+    if (registry !== undefined) await this.pushImages(registry);
     await waitUntil(
       'the default ServiceAccount',
       () => this.tryKubectl(['get', 'serviceaccount', 'default']),
@@ -301,15 +331,52 @@ export class NodeCluster {
     ]);
   }
 
+  /** The registry, when asked for (readiness is awaited before the push). */
+  private startRegistry(): Running | undefined {
+    if (this.options.registry === undefined) return undefined;
+    const dir = join(this.dir, 'registry');
+    mkdirSync(join(dir, 'storage'), { recursive: true });
+    writeFileSync(join(dir, 'config.yml'), registryConfig(join(dir, 'storage')));
+    // no OpenTelemetry exporter (its default sends spans to localhost:4318)
+    const env = { ...process.env, OTEL_TRACES_EXPORTER: 'none' };
+    return this.spawn('registry', this.bins.registry, ['serve', join(dir, 'config.yml')], env);
+  }
+
+  /** Pushes the registry's images from the first node's containerd, in a namespace the kubelet does not read. */
+  private async pushImages(registry: Running): Promise<void> {
+    const { mirrors, images } = this.options.registry ?? { mirrors: [], images: [] };
+    await waitUntil(
+      'the registry',
+      () => this.tryNs(['curl', '-fs', `http://${REGISTRY_ADDR}/v2/`]),
+      30_000,
+      registry,
+    );
+    const node = this.layouts[0] as NodeLayout;
+    const ctr = (args: readonly string[]): string =>
+      (this.ns as Netns).exec(join(this.bins.containerdBin, 'ctr'), [
+        '--address',
+        `${node.runDir}/containerd.sock`,
+        '-n',
+        PUSH_NAMESPACE,
+        ...args,
+      ]);
+    for (const image of images) {
+      ctr(['images', 'import', image.archive]);
+      ctr(['images', 'push', '--plain-http', pushRef(image.ref, mirrors), image.ref]);
+    }
+  }
+
   private async startNode(node: NodeLayout): Promise<void> {
     mkdirSync(join(node.dir, 'cni'), { recursive: true });
     mkdirSync(join(node.dir, 'kubelet'), { recursive: true });
     mkdirSync(join(node.dir, 'pod-logs'), { recursive: true });
     mkdirSync(node.runDir, { recursive: true });
     writeFileSync(join(node.dir, 'cni.tmpl'), cniTemplate(node));
+    const hostsDir = this.options.registry === undefined ? undefined : join(node.dir, 'certs.d');
+    if (hostsDir !== undefined) writeHostsDir(hostsDir, this.options.registry?.mirrors ?? []);
     writeFileSync(
       join(node.dir, 'containerd.toml'),
-      containerdConfig(node, this.bins.runc, this.bins.cniBin),
+      containerdConfig(node, this.bins.runc, this.bins.cniBin, hostsDir),
     );
     const env = {
       ...process.env,
