@@ -13,9 +13,11 @@
  * traffic; that shape (import pins 0, the first sync scales nothing) is proven on the control plane
  * (test/cluster/migration-shapes.test.ts).
  *
- * Two service ports on one targetPort are not here: the operators write that container port twice, which no apply
- * can keep (import says restart, test/cluster/migration-shapes.test.ts).
+ * kubebuilder-appservice's resource has two service ports on one targetPort, so its operator wrote container port
+ * 8080 twice, a list no apply can write: import pins it `unmanaged`, adopt gives it to `specforge-unmanaged`, and
+ * the duplicate is still live after the later change.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ControlPlaneInfo } from '../cluster/control-plane.js';
 import { waitFor } from '../cluster/helpers.js';
@@ -27,6 +29,7 @@ import {
   importChart,
   liveObjects,
   oldCrd,
+  specFile,
   waitOldGone,
   type Migration,
   type MigrationTarget,
@@ -150,12 +153,14 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
           ],
         },
       }),
+      // two service ports on one targetPort: the operator writes container port 8080 twice (pinned unmanaged)
       await emulateOperator(t, 'kubebuilder-appservice', 'traffic-kb', {
         tool: 'argocd-controller',
         spec: {
           image: WORKLOAD_V1,
           ports: [
             { name: 'http', port: 80, targetPort: 8080, nodePort: 31180 },
+            { name: 'alt', port: 81, targetPort: 8080, nodePort: 31181 },
             { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353, nodePort: 31153 },
           ],
         },
@@ -190,6 +195,8 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
       for (const m of migrations) {
         const verdicts = importChart(t, m).stdout;
         expect(verdicts, m.seed).not.toMatch(/: (restart|rescale|replace|blocked)/);
+        if (m.seed === 'kubebuilder-appservice')
+          expect(readFileSync(specFile(m), 'utf8')).toMatch(/\n {4}ports: unmanaged\n/);
         adoptChart(t, m);
         applyRender(t, m); // the first sync
         await waitOldGone(t, m);
@@ -219,6 +226,11 @@ nodesDescribe('moving off the operators with traffic, on real nodes', () => {
         rollout(m.namespace, deploymentName(m));
         expect(podsOf(m), m.seed).toHaveLength(3);
       }
+      const kb = migrations.find((m) => m.seed === 'kubebuilder-appservice') as Migration;
+      const live = kubectlJson<Json>(['get', 'deployment', deploymentName(kb), '-n', kb.namespace]);
+      expect(live.spec.template.spec.containers[0].ports.map((p: Json) => p.containerPort)).toEqual([
+        8080, 8080, 5353,
+      ]);
       // pod-route's third pod pulled the image from the registry, mid-traffic
       const added = podsOf(podRoute).filter(
         (p) => !(before.get('pod-route') ?? []).some((b) => b.metadata.uid === p.metadata.uid),
