@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
@@ -36,10 +36,10 @@ function specforge(args: readonly string[], cli = CLI): Sample {
   return timeCommand(process.execPath, [cli, ...args], 'gnu-time');
 }
 
-function renderSample(charts: string, work: string): Sample {
+function renderSample(charts: string, work: string, extra: readonly string[] = []): Sample {
   const out = mkdtempSync(join(work, 'dist-'));
   rmSync(out, { recursive: true });
-  const sample = specforge(['render', charts, '--out', out]);
+  const sample = specforge(['render', charts, '--out', out, ...extra]);
   rmSync(out, { recursive: true, force: true });
   return sample;
 }
@@ -143,15 +143,32 @@ async function main(): Promise<void> {
       const withHelm = specs === 10000 && charts === 100;
       const start = load();
       const samples: Sample[] = [];
+      const oneJob: Sample[] = [];
       const helmSamples: Sample[] = [];
       for (let i = 0; i < RENDER_RUNS; i++) {
         samples.push(renderSample(dir, work));
+        if (withHelm) oneJob.push(renderSample(dir, work, ['--jobs', '1']));
         if (withHelm) helmSamples.push(timeCommand(helm, ['template', 'bench', helmChart], 'gnu-time'));
       }
       const m = median(samples);
       if (charts !== 1) results.set(specs, m);
       const input = `${specs} specs, ${charts} chart${charts === 1 ? '' : 's'}, ${objects} objects`;
-      rows.push(row(withHelm ? '**specforge render**' : 'specforge render', input, [m, RENDER_RUNS, start]));
+      const jobs = `default jobs (${availableParallelism()})`;
+      rows.push(
+        row(withHelm ? `**specforge render**, ${jobs}` : `specforge render, ${jobs}`, input, [
+          m,
+          RENDER_RUNS,
+          start,
+        ]),
+      );
+      if (withHelm)
+        rows.push(
+          row('**specforge render --jobs 1**, in turn with the rows around it', input, [
+            median(oneJob),
+            RENDER_RUNS,
+            start,
+          ]),
+        );
       if (withHelm) {
         h = median(helmSamples);
         rows.push(
@@ -174,6 +191,24 @@ async function main(): Promise<void> {
     const touched = [...after].filter(([f, t]) => before.get(f) !== t).length;
     rows.push(
       row('specforge render, unchanged input (no write)', '10000 specs, 100 charts', [again, 1, start]),
+    );
+
+    // check with no change: without the chart cache, then with it cold (first run) and warm.
+    const cache = join(work, 'chart-cache');
+    start = load();
+    const plain = median(Array.from({ length: 3 }, () => specforge(['check', dir, '--out', out])));
+    rows.push(row('specforge check, no change, no cache', '10000 specs, 100 charts', [plain, 3, start]));
+    start = load();
+    const cold = specforge(['check', dir, '--out', out, '--cache', cache]);
+    rows.push(
+      row('specforge check --cache, no change, cold cache', '10000 specs, 100 charts', [cold, 1, start]),
+    );
+    start = load();
+    const warm = median(
+      Array.from({ length: 3 }, () => specforge(['check', dir, '--out', out, '--cache', cache])),
+    );
+    rows.push(
+      row('**specforge check --cache, no change, warm cache**', '10000 specs, 100 charts', [warm, 3, start]),
     );
 
     // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.
