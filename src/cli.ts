@@ -8,7 +8,13 @@ import { formatError } from './rules/problem-format.js';
 import { processIo, type Io } from './util/io.js';
 import { UsageError } from './util/usage-error.js';
 import { isParseArgsError, parseArgsMessage } from './util/parse-args-error.js';
-import { cacheDirValue, chartsDirArgument, jobsValue, nonEmptyValue } from './util/flag-values.js';
+import {
+  cacheDirValue,
+  chartsDirArgument,
+  defaultJobs,
+  jobsValue,
+  nonEmptyValue,
+} from './util/flag-values.js';
 import { availableParallelism } from 'node:os';
 import { escapeTerminal } from './diff/escape.js';
 import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
@@ -157,7 +163,10 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     chartsDir,
     outDir,
     gitops: gitopsToolsOption(values.gitops ?? []),
-    run: { jobs: jobsValue(values.jobs, availableParallelism()), ...(cache === undefined ? {} : { cache }) },
+    run: {
+      jobs: jobsValue(values.jobs, defaultJobs(availableParallelism())),
+      ...(cache === undefined ? {} : { cache }),
+    },
   };
 }
 

@@ -13,7 +13,7 @@ Commands:
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
     --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
-    -j, --jobs N, --cache DIR       (render, validate, check) worker threads for the charts (default: the cores),
+    -j, --jobs N, --cache DIR       (render, validate, check) worker threads for the charts (default: cores - 1),
                                     a cache of built charts (default: none)
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git
@@ -32,8 +32,8 @@ Options:
 
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
-const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: the cores Node.js may use,
-                     os.availableParallelism()); the output is the same bytes for any N
+const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: one fewer than the cores
+                     Node.js may use, at least 1); the output is the same bytes for any N
   --cache DIR        keep each chart of spec files built and checked in DIR, by the digest of its files and of
                      specforge: an unchanged chart is not built again, with the same output (default: no cache;
                      DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;

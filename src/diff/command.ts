@@ -9,7 +9,7 @@ import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
 import { formatError } from '../rules/problem-format.js';
 import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';
-import { chartsDirArgument, jobsValue, nonEmptyValue } from '../util/flag-values.js';
+import { chartsDirArgument, defaultJobs, jobsValue, nonEmptyValue } from '../util/flag-values.js';
 import { availableParallelism } from 'node:os';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
@@ -41,8 +41,8 @@ objects added and removed, the fields changed (old and new value), and what each
   --report FILE       also write the whole report, unbounded, to FILE (never inside the output directory)
   --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
                       *** (after); the keys that changed are always named)
-  -j, --jobs N        worker threads that build charts of spec files (default: the cores Node.js may use,
-                      os.availableParallelism()); the report is the same for any N
+  -j, --jobs N        worker threads that build charts of spec files (default: one fewer than the cores
+                      Node.js may use, at least 1); the report is the same for any N
 
 Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
 
@@ -126,7 +126,7 @@ function parseDiffArgs(args: readonly string[]): DiffArgs {
     help: values.help === true,
     gitops: gitopsToolsOption(values.gitops ?? []),
     showSecrets: values['show-secrets'] === true,
-    jobs: jobsValue(values.jobs, availableParallelism()),
+    jobs: jobsValue(values.jobs, defaultJobs(availableParallelism())),
   };
 }
 

@@ -66,12 +66,21 @@ export function chartsDirArgument(value: string | undefined): string {
   return value;
 }
 
+/**
+ * The worker threads a render uses without `--jobs`: one core fewer than Node.js may use, since the main thread
+ * keeps work of its own (reading the charts, the cross-chart pass, writing the YAML); so none on 2 cores, where
+ * two workers took as long as one thread, with a third more CPU time (docs/benchmarks.md). Pure.
+ */
+export function defaultJobs(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
 /** The most worker threads `--jobs` takes (more would only cost memory). */
 export const JOBS_MAX = 256;
 
 /**
- * `--jobs N`: how many worker threads render charts, a whole number from 1 to {@link JOBS_MAX}; `fallback` (the
- * available parallelism) when the flag is left out. Else a {@link UsageError}.
+ * `--jobs N`: how many worker threads render charts, a whole number from 1 to {@link JOBS_MAX}; `fallback`
+ * ({@link defaultJobs}) when the flag is left out. Else a {@link UsageError}.
  */
 export function jobsValue(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

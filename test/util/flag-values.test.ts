@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defaultJobs,
+  jobsValue,
   chartsDirArgument,
   namespaceValue,
   nonEmptyValue,
@@ -44,5 +46,14 @@ describe('flag values checked as the API server checks names', () => {
     expect(() => chartsDirArgument('')).toThrow(UsageError);
     expect(() => chartsDirArgument('')).toThrow(/^CHARTS_DIR "" is empty: expected the charts directory/);
     expect(chartsDirArgument('deploy/charts')).toBe('deploy/charts');
+  });
+});
+
+describe('--jobs', () => {
+  it('defaults to one worker fewer than the cores, at least one (the main thread keeps work of its own)', () => {
+    expect([1, 2, 3, 4, 16].map(defaultJobs)).toEqual([1, 1, 2, 3, 15]);
+    expect(jobsValue(undefined, 3)).toBe(3);
+    expect(jobsValue('8', 3)).toBe(8);
+    expect(() => jobsValue('0', 3)).toThrow(UsageError);
   });
 });
