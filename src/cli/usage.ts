@@ -13,8 +13,8 @@ Commands:
   check [CHARTS_DIR] [--out DIR]    exit 1 and show the difference when DIR is not what render would write
     --gitops argocd,flux            (render, validate, check, diff) also generate an Argo CD Application / a Flux
                                     Kustomization per chart into DIR/_argocd, DIR/_flux (see charts/gitops.yaml)
-    -j, --jobs N, --cache DIR       (render, validate, check) worker threads for the charts (default: cores - 1),
-                                    a cache of built charts (default: none)
+    -j, --jobs N                    (render, validate, check, diff) worker threads for the charts (default: cores - 1)
+    --cache DIR                     (render, validate, check) a cache of built charts (default: none)
   diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                                     review a change object by object, against DIR (default: dist) or a git
                                     revision; exit 1 when objects differ
@@ -33,7 +33,7 @@ Options:
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
 const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: one fewer than the cores
-                     Node.js may use, at least 1); the output is the same bytes for any N
+                     Node.js may use, from 1 to 8); the output is the same bytes for any N
   --cache DIR        keep each chart of spec files built and checked in DIR, by the digest of its files and of
                      specforge: an unchanged chart is not built again, with the same output (default: no cache;
                      DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;
@@ -55,7 +55,7 @@ Exit codes: 0 rendered (or already up to date), 1 invalid input (DIR unchanged),
 export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 Checks every spec under CHARTS_DIR (default: charts) and the wiring between them, as render does, and writes
-nothing. Every problem is printed together.
+nothing (but the entries of --cache). Every problem is printed together.
 ${GITOPS_FLAG}
 ${JOBS_FLAG}
 
@@ -64,7 +64,7 @@ Exit codes: 0 valid, 1 invalid input, 2 usage error.`;
 export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 The CI drift gate: renders CHARTS_DIR (default: charts) in memory and compares it with DIR (default: dist), file
-by file. Writes nothing. When DIR is stale, prints a unified diff of every file that differs (a Secret's lines
+by file. Writes nothing (but the entries of --cache). When DIR is stale, prints a unified diff of every file that differs (a Secret's lines
 are not printed) and the command that brings DIR up to date.
   -o, --out DIR      the rendered manifests to check (default: dist)
 ${GITOPS_FLAG}

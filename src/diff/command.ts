@@ -42,7 +42,7 @@ objects added and removed, the fields changed (old and new value), and what each
   --show-secrets      show the values of Secrets' data and stringData (hidden by default as *** (before) and
                       *** (after); the keys that changed are always named)
   -j, --jobs N        worker threads that build charts of spec files (default: one fewer than the cores
-                      Node.js may use, at least 1); the report is the same for any N
+                      Node.js may use, from 1 to 8); the report is the same for any N
 
 Exit codes: 0 no object differs, 1 some do (or a side does not render), 2 usage error.`;
 

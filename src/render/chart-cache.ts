@@ -9,11 +9,11 @@ import type { SpecChartInput } from './types.js';
 /**
  * The chart cache (`--cache DIR`): a chart of spec files built and checked once is kept as plain data
  * (src/render/chart-wire.ts) under the digest of everything that decides it: the chart's name, directory, settings
- * and spec files as read (paths as shown in messages, and text), and the renderer itself (every module of the
- * running specforge, the gate's rules among them, and the versions of cdk8s, cdk8s-plus-27 and constructs). A chart
- * whose digest has an entry is not built again. An entry is one file: a header line (format, key, the payload's
- * sha256) and the payload; one that does not parse, names another key, fails its checksum or holds another format
- * is ignored with a note, and the chart is built. Charts with a module are never cached (their code may read
+ * and spec files as read (paths as shown in messages, and text), and the renderer itself ({@link rendererDigest}).
+ * A chart whose digest has an entry is not built again. An entry is one file: a header line (format, key, the
+ * payload's sha256) and the payload; one that does not parse, names another key, fails its checksum or holds
+ * another format is ignored with a note, and the chart is built. The checksum finds damage, not forgery: the cache
+ * directory is trusted input, like the charts. Charts with a module are never cached (their code may read
  * anything). The cache writes only inside its directory; a write that fails is a note, never a failed render.
  */
 
@@ -106,17 +106,31 @@ function sha256(text: string | Buffer): string {
 let renderer: string | undefined;
 
 /**
- * The digest of the running renderer: every module of this specforge (lib/ when built, src/ from source), and the
- * versions of the libraries that build the objects. Computed once per process.
+ * The digest of the running renderer: every module of this specforge (lib/ when built, src/ from source), the
+ * Node.js version, and the installed version of each of its dependencies (cdk8s builds the objects, js-yaml and
+ * yaml read the specs and place the errors, ajv's run time checks them). Computed once per process.
  */
 export function rendererDigest(): string {
   if (renderer !== undefined) return renderer;
   const root = fileURLToPath(new URL('..', import.meta.url));
   const h = createHash('sha256').update(`format ${FORMAT}\n`);
   for (const file of codeFiles(root)) h.update(`${relative(root, file)}\n`).update(readFileSync(file));
-  for (const dep of ['cdk8s', 'cdk8s-plus-27', 'constructs']) h.update(`${dep}@${versionOf(dep)}\n`);
+  h.update(`node ${process.version}\n`);
+  for (const dep of dependencies()) h.update(`${dep}@${versionOf(dep)}\n`);
   renderer = h.digest('hex');
   return renderer;
+}
+
+/** The running specforge's dependencies (its package.json), each of which may decide what a chart renders. */
+function dependencies(): string[] {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    return Object.keys(pkg.dependencies ?? {}).sort();
+  } catch {
+    return ['cdk8s', 'cdk8s-plus-27', 'constructs', 'js-yaml', 'yaml', 'ajv'];
+  }
 }
 
 function codeFiles(dir: string): string[] {

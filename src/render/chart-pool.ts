@@ -47,12 +47,19 @@ export function renderInPool(inputs: readonly SpecChartInput[], workers: number)
       const job = queue[next++];
       if (job !== undefined) w.postMessage({ id: job.id, input: job.input });
     };
-    for (let i = 0; i < Math.min(workers, inputs.length); i++) {
-      const w = new Worker(entry.url, entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] });
+    for (let i = 0; i < Math.min(workers, inputs.length) && !settled; i++) {
+      let w: Worker;
+      try {
+        w = new Worker(entry.url, entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] });
+      } catch (e) {
+        finish(new Error(`a render worker could not start: ${e instanceof Error ? e.message : String(e)}`));
+        break;
+      }
       pool.push(w);
       w.on('message', (m: WorkerReply) => {
         const input = inputs[m.id] as SpecChartInput;
-        if ('failed' in m) return finish(new Error(`rendering chart ${input.name} failed: ${m.failed}`));
+        // the same words as a throw on this thread (`--jobs 1`)
+        if ('failed' in m) return finish(new Error(m.failed));
         results[m.id] = fromWire(input, m.chart);
         if (++done === inputs.length) finish();
         else feed(w);

@@ -17,7 +17,8 @@ export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './
  */
 
 /**
- * Renders charts to the bytes of dist/. Pure apart from running chart modules: chart inputs in, files or errors
+ * Renders charts to the bytes of dist/. Pure apart from running chart modules, the worker threads of `jobs` and
+ * the entries of `cache`: chart inputs in, files or errors
  * out; every error of every chart is collected before returning. Charts are built independently: charts of spec
  * files on `options.jobs` worker threads, charts with a module one at a time here (its async default export is
  * awaited), so the cost is linear in their number and size; then one pass over all objects orders them

@@ -1,3 +1,4 @@
+import { CONTAINER_PORTS_LABEL } from '../rules/vocabulary.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1035Label, checkDns1123Label, checkLabelKey, checkLabelValue } from '../rules/k8s-names.js';
 import type { FieldPath } from '../rules/field-path.js';
@@ -31,6 +32,7 @@ export function checkSemantics(kind: SpecKind, doc: Record<string, unknown>): Pr
   const out: Problem[] = [
     ...checkName(kind, metadata.name),
     ...checkLabels(['metadata', 'labels'], metadata.labels),
+    ...checkReservedLabels(['metadata', 'labels'], metadata.labels),
   ];
   if (kind === 'NodePool' && metadata.namespace !== undefined) {
     out.push({
@@ -69,8 +71,29 @@ export function checkMetadataOnly(kind: SpecKind, doc: Record<string, unknown>):
     typeof labels === 'object' &&
     labels !== null &&
     Object.values(labels).every((v) => typeof v === 'string');
-  if (stringMap) appendAll(out, checkLabels(['metadata', 'labels'], labels as Record<string, string>));
+  if (stringMap) {
+    appendAll(out, checkLabels(['metadata', 'labels'], labels as Record<string, string>));
+    appendAll(out, checkReservedLabels(['metadata', 'labels'], labels as Record<string, string>));
+  }
   return out;
+}
+
+/**
+ * specforge's own signal among a user's labels: `specforge.dev/container-ports` says a Deployment's container ports
+ * are left as they are live (the `adopt.container.ports: unmanaged` pin); set by hand, it would hide them from
+ * adopt, import and the wiring check.
+ */
+function checkReservedLabels(at: FieldPath, labels: Readonly<Record<string, string>> | undefined): Problem[] {
+  const value = labels?.[CONTAINER_PORTS_LABEL];
+  if (value === undefined) return [];
+  return [
+    {
+      path: [...at, CONTAINER_PORTS_LABEL],
+      expected: `no ${CONTAINER_PORTS_LABEL} label (specforge sets it where adopt.container.ports is unmanaged)`,
+      found: describeValue(value),
+      hint: 'Remove the label; pin `adopt.container.ports: unmanaged` to leave the container ports as they are live.',
+    },
+  ];
 }
 
 function checkName(kind: SpecKind, name: string): Problem[] {
@@ -94,7 +117,10 @@ export function checkChartSettingsSemantics(settings: {
   createNamespace?: boolean;
   podSecurity?: string;
 }): Problem[] {
-  const out = checkLabels(['labels'], settings.labels);
+  const out = [
+    ...checkLabels(['labels'], settings.labels),
+    ...checkReservedLabels(['labels'], settings.labels),
+  ];
   if (settings.ingressClassName !== undefined)
     appendAll(out, checkIngressClassName(['ingressClassName'], settings.ingressClassName));
   const { podSecurity, namespace, createNamespace } = settings;
@@ -169,7 +195,7 @@ function checkAppService(spec: AppServiceSpec & { size?: number | null }, pins: 
     pins?.ports === undefined
       ? containerPortNames(ports, pins?.portNames)
       : pins.ports === 'unmanaged'
-        ? new Set<string>()
+        ? 'unmanaged'
         : new Set(pins.ports.flatMap((p) => (p.name === undefined ? [] : [p.name])));
   appendAll(out, checkServicePorts(ports, names));
   appendAll(out, checkServicePortsApi(['spec', 'ports'], ports));
@@ -188,7 +214,10 @@ export function containerPortNames(
   return new Set(derived.flatMap((p) => (p.name === undefined ? [] : [p.name])));
 }
 
-function checkServicePorts(ports: readonly ServicePort[], names: ReadonlySet<string>): Problem[] {
+function checkServicePorts(
+  ports: readonly ServicePort[],
+  names: ReadonlySet<string> | 'unmanaged',
+): Problem[] {
   const out: Problem[] = [];
   ports.forEach((p, i) => {
     const at: FieldPath = ['spec', 'ports', i];
@@ -198,7 +227,7 @@ function checkServicePorts(ports: readonly ServicePort[], names: ReadonlySet<str
   return out;
 }
 
-function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<string>): Problem[] {
+function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<string> | 'unmanaged'): Problem[] {
   const target = p.targetPort;
   if (typeof target === 'number') {
     if (target >= 1 && target <= 65535) return [];
@@ -210,7 +239,17 @@ function checkTargetPort(p: ServicePort, at: FieldPath, names: ReadonlySet<strin
       },
     ];
   }
-  if (target === undefined || names.has(target)) return [];
+  if (target === undefined || (names !== 'unmanaged' && names.has(target))) return [];
+  if (names === 'unmanaged')
+    return [
+      {
+        path: [...at, 'targetPort'],
+        expected:
+          'a port number (adopt.container.ports is unmanaged: the container ports are not in the render, so no name is known)',
+        found: describeValue(target),
+        hint: 'Use the number of the container port it names.',
+      },
+    ];
   const known = [...names].sort();
   return [
     {

@@ -2,7 +2,8 @@
  * The values of the cluster commands' flags, checked as the API server checks the names they stand for, before
  * anything is read or written. An empty value is a usage error, never "every namespace" or "the default": `-n
  * "$TEAM_NS"` with the variable unset must not widen a command to the whole cluster. Shared by `import` (and open
- * to `adopt`). Pure.
+ * to `adopt`), and the render commands' `--jobs` and `--cache`. Pure, but for `--cache`, whose place is compared
+ * with the others' as paths from the working directory.
  */
 import { resolve, sep } from 'node:path';
 import { UsageError } from './usage-error.js';
@@ -69,11 +70,15 @@ export function chartsDirArgument(value: string | undefined): string {
 /**
  * The worker threads a render uses without `--jobs`: one core fewer than Node.js may use, since the main thread
  * keeps work of its own (reading the charts, the cross-chart pass, writing the YAML); so none on 2 cores, where
- * two workers took as long as one thread, with a third more CPU time (docs/benchmarks.md). Pure.
+ * two workers took as long as one thread, with a third more CPU time (docs/benchmarks.md); at most
+ * {@link DEFAULT_JOBS_MAX}. Pure.
  */
 export function defaultJobs(cores: number): number {
-  return Math.max(1, cores - 1);
+  return Math.min(DEFAULT_JOBS_MAX, Math.max(1, cores - 1));
 }
+
+/** The most workers a render starts unasked: `os.availableParallelism()` ignores a container's CPU quota. */
+export const DEFAULT_JOBS_MAX = 8;
 
 /** The most worker threads `--jobs` takes (more would only cost memory). */
 export const JOBS_MAX = 256;

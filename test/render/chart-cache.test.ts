@@ -3,6 +3,7 @@
  * prints the same lines as one without, after any edit; an entry that is damaged, of another chart or of another
  * format is never trusted (a note says so, and the chart is built again).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +96,26 @@ describe('a render with --cache', () => {
       expect(readFileSync(first, 'utf8'), what).toBe(text);
       expect((await render(root, join(root, 'dist-b'), cache)).err, what).not.toContain('ignored');
     }
+  });
+
+  it('reuses an entry instead of building its chart: one rewritten with a valid checksum is what the render writes (the cache is trusted input)', async () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 100, 1);
+    const fresh = await render(root, join(root, 'dist-a'), cache);
+    const [entry] = readdirSync(cache).map((e) => join(cache, e));
+    const text = readFileSync(entry as string, 'utf8');
+    const nl = text.indexOf('\n');
+    const header = JSON.parse(text.slice(0, nl)) as { sha256: string };
+    const payload = text.slice(nl + 1).replaceAll('"replicas":2', '"replicas":7');
+    header.sha256 = createHash('sha256').update(payload).digest('hex');
+    writeFileSync(entry as string, `${JSON.stringify(header)}\n${payload}`);
+    const reused = await render(root, join(root, 'dist-b'), cache);
+    expect(reused.err).not.toContain('ignored');
+    expect(reused.files).not.toBe(fresh.files);
+    expect(readFileSync(join(root, 'dist-b', 'chart-000', 'appservice.appservice-0.yaml'), 'utf8')).toMatch(
+      /\n {2}replicas: 7\n/,
+    );
   });
 
   it('keys a chart by its files as read, its place and the renderer', () => {

@@ -249,7 +249,7 @@ describe('checkWiring on pinned objects (adopt)', () => {
     expect(messages(all)).toEqual([
       '(Service/dup) spec.ports[1].targetPort: a port number (the container ports of Deployment/dup are unmanaged: not in the render, so no name is known) / "web"',
     ]);
-    // Without the annotation, a Deployment with no container ports serves no targetPort.
+    // Without the label, a Deployment with no container ports serves no targetPort.
     delete deployment.metadata.labels['specforge.dev/container-ports'];
     expect(messages(all)).toHaveLength(2);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAdoptPlatform, effectiveSelector } from '../../src/specs/adopt.js';
 import { checkSpecDocument } from '../../src/specs/load.js';
+import { checkChartSettingsSemantics } from '../../src/specs/semantic.js';
 import { formatPath } from '../../src/rules/field-path.js';
 
 /**
@@ -269,6 +270,17 @@ describe('adopt block', () => {
       'spec.ports[1].targetPort: "a"',
     ]);
     expect(problems('AppService', {}, named)).toEqual([]);
+    // The label that says so is specforge's: a user's own would hide the ports from adopt and the checks.
+    const labelled = { metadata: { name: 'web', labels: { 'specforge.dev/container-ports': 'unmanaged' } } };
+    expect(messages('AppService', undefined).length).toBe(0);
+    expect(
+      checkSpecDocument({ ...DOCS.AppService, ...labelled }).map(
+        (v) => `${formatPath(v.path)}: ${v.expected}`,
+      ),
+    ).toEqual([
+      'metadata.labels["specforge.dev/container-ports"]: no specforge.dev/container-ports label (specforge sets it where adopt.container.ports is unmanaged)',
+    ]);
+    expect(checkChartSettingsSemantics({ labels: { 'specforge.dev/container-ports': 'x' } })).toHaveLength(1);
   });
 
   it('takes a replicas pin only for a spec that gives no pod count (size null is none)', () => {

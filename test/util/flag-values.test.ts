@@ -50,8 +50,8 @@ describe('flag values checked as the API server checks names', () => {
 });
 
 describe('--jobs', () => {
-  it('defaults to one worker fewer than the cores, at least one (the main thread keeps work of its own)', () => {
-    expect([1, 2, 3, 4, 16].map(defaultJobs)).toEqual([1, 1, 2, 3, 15]);
+  it('defaults to one worker fewer than the cores, at least one and at most 8 (the main thread keeps work of its own)', () => {
+    expect([1, 2, 3, 4, 9, 64].map(defaultJobs)).toEqual([1, 1, 2, 3, 8, 8]);
     expect(jobsValue(undefined, 3)).toBe(3);
     expect(jobsValue('8', 3)).toBe(8);
     expect(() => jobsValue('0', 3)).toThrow(UsageError);

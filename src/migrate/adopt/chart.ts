@@ -8,14 +8,14 @@ import type { RenderedRef, ResourceRef } from './read.js';
 import type { SpecDocument } from '../../specs/types.js';
 import type { Manifest } from '../../rules/manifest.js';
 import { CONTAINER_PORTS_LABEL } from '../../rules/vocabulary.js';
-import { objectKey } from './model.js';
+import { liveKey, type FieldKeys } from './model.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
 export interface AdoptChart {
   readonly resources: ResourceRef[];
   readonly rendered: RenderedRef[];
-  /** Per rendered object ({@link objectKey}), the fields its render leaves as they are live. */
-  readonly unmanagedFields: ReadonlyMap<string, readonly (readonly string[])[]>;
+  /** Per rendered object ({@link liveKey}), the fields its render leaves as they are live. */
+  readonly unmanagedFields: ReadonlyMap<string, readonly FieldKeys[]>;
   readonly errors: LocatedProblem[];
 }
 
@@ -60,7 +60,7 @@ function unmanagedFieldsOf(objects: readonly Manifest[]): Map<string, string[][]
     if (o.kind !== 'Deployment' || o.metadata?.labels?.[CONTAINER_PORTS_LABEL] !== 'unmanaged') continue;
     const containers = (o.spec?.template?.spec?.containers ?? []) as { name?: string }[];
     out.set(
-      objectKey({
+      liveKey({
         kind: 'Deployment',
         name: String(o.metadata.name),
         ...(o.metadata.namespace === undefined ? {} : { namespace: String(o.metadata.namespace) }),

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldsV1, ManagedFieldsEntry } from './model.js';
+import type { FieldKeys, FieldsV1, ManagedFieldsEntry } from './model.js';
 import { UNMANAGED_MANAGER } from '../../rules/vocabulary.js';
 
 /** The union of two field sets (what either owns). Pure. */
@@ -26,9 +26,6 @@ export interface HandOver {
    */
   readonly unmanaged?: readonly FieldKeys[];
 }
-
-/** A path of field-set keys: `['f:spec', 'f:template', …, 'k:{"name":"web"}', 'f:ports']`. */
-export type FieldKeys = readonly string[];
 
 const METADATA = 'f:metadata';
 const OWNER_REFERENCES = 'f:ownerReferences';

@@ -78,16 +78,29 @@ export interface AdoptOptions {
   /** The old operator's finalizers, removed since it is stopped (no other finalizer is ever removed). */
   readonly operatorFinalizers: readonly string[];
   /**
-   * Per rendered object ({@link objectKey}), the fields the render leaves as they are live (container ports pinned
+   * Per rendered object ({@link liveKey}), the fields the render leaves as they are live (container ports pinned
    * `unmanaged`): adopt gives the operator's to `specforge-unmanaged`, never to the GitOps manager.
    * @default - none
    */
-  readonly unmanagedFields?: ReadonlyMap<string, readonly (readonly string[])[]>;
+  readonly unmanagedFields?: ReadonlyMap<string, readonly FieldKeys[]>;
 }
 
-/** An object's key in {@link AdoptOptions.unmanagedFields}: kind, namespace and name. Pure. */
-export function objectKey(o: { kind: string; namespace?: string; name: string }): string {
+/** A path of managedFields keys: `['f:spec', 'f:template', …, 'k:{"name":"web"}', 'f:ports']`. */
+export type FieldKeys = readonly string[];
+
+/**
+ * An object's key in {@link AdoptOptions.unmanagedFields}: kind, namespace and name; a rendered object without a
+ * namespace (the GitOps destination gives it one) has the key with none. Pure.
+ */
+export function liveKey(o: { kind: string; namespace?: string; name: string }): string {
   return `${o.kind} ${o.namespace ?? ''}/${o.name}`;
+}
+
+/** The unmanaged fields of a live object: those of its rendered object, by its namespace or by none. Pure. */
+export function unmanagedOf(options: AdoptOptions, o: LiveObject): readonly FieldKeys[] {
+  const map = options.unmanagedFields;
+  if (map === undefined) return [];
+  return map.get(liveKey(o)) ?? map.get(liveKey({ kind: o.kind, name: o.name })) ?? [];
 }
 
 /** One API call of the cut-over. */

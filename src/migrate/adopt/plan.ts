@@ -1,7 +1,14 @@
 import { handOver } from './managed-fields.js';
 import { UNMANAGED_MANAGER } from '../../rules/vocabulary.js';
 import { describe } from '../io.js';
-import { objectKey, type AdoptOptions, type AdoptState, type Step } from './model.js';
+import {
+  unmanagedOf,
+  type AdoptOptions,
+  type AdoptState,
+  type LiveObject,
+  type ManagedFieldsEntry,
+  type Step,
+} from './model.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 
@@ -87,7 +94,7 @@ function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefine
     const fields = handOver(d.managedFields, {
       ...options,
       detached: new Set(refs.map((r) => r.ref.uid)),
-      unmanaged: options.unmanagedFields?.get(objectKey(d)) ?? [],
+      unmanaged: unmanagedOf(options, d),
     });
     const from = refs.map(({ ref }) => `${ref.kind} ${ref.name} (ownerReference uid ${ref.uid})`).join(', ');
     const gave = [
@@ -100,11 +107,7 @@ function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefine
     const fieldsDo =
       gave.length === 0
         ? `no field of ${options.operatorManagers.join(', ')} to hand over`
-        : `hand the fields ${gave.join(', ')} set on it to ${options.fieldManager}${
-            (options.unmanagedFields?.get(objectKey(d)) ?? []).length === 0
-              ? ''
-              : ` but its container ports, which the render leaves unmanaged (to ${UNMANAGED_MANAGER})`
-          }`;
+        : `hand the fields ${gave.join(', ')} set on it to ${options.fieldManager}${keptNote(d, fields)}`;
     return {
       step: {
         does: `adopt ${describe(d)}: detach it from ${from}, ${fieldsDo}`,
@@ -128,6 +131,14 @@ function adoptStep(state: AdoptState, options: AdoptOptions): Planned | undefine
     };
   }
   return undefined;
+}
+
+/** What the hand-over gave to no GitOps manager, when it gave any (unmanaged container ports). Pure. */
+function keptNote(d: LiveObject, fields: readonly ManagedFieldsEntry[] | undefined): string {
+  const kept = (entries: readonly ManagedFieldsEntry[]): string =>
+    JSON.stringify(entries.filter((e) => e.manager === UNMANAGED_MANAGER));
+  if (fields === undefined || kept(fields) === kept(d.managedFields)) return '';
+  return ` but its container ports, which the render leaves unmanaged (to ${UNMANAGED_MANAGER})`;
 }
 
 /** Finalizers of Kubernetes itself (an Orphan or foreground deletion in progress): never removed. */

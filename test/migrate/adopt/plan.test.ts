@@ -214,6 +214,48 @@ describe('the adoption plan', () => {
   });
 });
 
+describe('adopting a Deployment whose container ports the render leaves unmanaged', () => {
+  const ports = { 'f:containers': { 'k:{"name":"web"}': { 'f:image': {}, 'f:ports': { '.': {} } } } };
+  const withPorts: LiveObject = {
+    ...deployment,
+    managedFields: [
+      {
+        manager: 'opdemo',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        fieldsV1: { 'f:spec': { 'f:template': { 'f:spec': ports } } },
+      },
+    ],
+  };
+  const at = ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:ports'];
+  const managers = (o: typeof options & { unmanagedFields?: Map<string, string[][]> }): string[] => {
+    const { step } = nextStep({ ...state, dependents: [withPorts] }, o)!;
+    const patch = (step.body as { op: string; path: string; value?: { manager: string }[] }[]).find(
+      (p) => p.path === '/metadata/managedFields',
+    );
+    return [step.does, ...(patch?.value ?? []).map((e) => e.manager)];
+  };
+
+  it('finds its fields whether the render names its namespace or leaves it to the GitOps destination', () => {
+    for (const key of ['Deployment opdemo/nginx-app', 'Deployment /nginx-app']) {
+      const [does, ...to] = managers({ ...options, unmanagedFields: new Map([[key, [at]]]) });
+      expect(to, key).toEqual(['kustomize-controller', 'specforge-unmanaged']);
+      expect(does, key).toMatch(
+        /but its container ports, which the render leaves unmanaged \(to specforge-unmanaged\)/,
+      );
+    }
+  });
+
+  it('gives everything to the GitOps manager for another object, and says nothing of ports', () => {
+    const [does, ...to] = managers({
+      ...options,
+      unmanagedFields: new Map([['Deployment other/nginx-app', [at]]]),
+    });
+    expect(to).toEqual(['kustomize-controller']);
+    expect(does).not.toMatch(/container ports/);
+  });
+});
+
 describe('managed fields', () => {
   it('unions nested field sets', () => {
     expect(unionFields({ 'f:a': { 'f:b': {} } }, { 'f:a': { 'f:c': {} }, 'f:d': {} })).toEqual({
