@@ -1,0 +1,97 @@
+/**
+ * The construct door beside the spec door (issue 21): a cdk8s app that builds the bench corpus's 10,000 specs with
+ * specforge's constructs (`new AppService(chart, name, props)` per spec, a Chart per chart directory, as a user
+ * writes it) and calls `App.synth()`, against `specforge render` of the same spec files; each a fresh process, timed
+ * from outside, runs in turn. `npm run bench:constructs` (after `npm run build`); prints a Markdown table.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { load } from 'js-yaml';
+import { generateCharts } from './generate.js';
+import { median, ROOT, timeCommand, type Sample } from './harness.js';
+
+const RUNS = 5;
+const SPECS = Number(process.env.BENCH_SPECS ?? 10000);
+const CHARTS = Number(process.env.BENCH_CHARTS ?? 100);
+
+interface Spec {
+  kind: string;
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+}
+
+/** The app's source: one `new Kind(chart, name, props)` per spec, props written out as literals. */
+export function appSource(chartsDir: string, outdir: string): string {
+  const cdk8s = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('cdk8s')).href;
+  const specforge = pathToFileURL(join(ROOT, 'lib/index.js')).href;
+  const lines = [
+    `import { App, Chart } from ${JSON.stringify(cdk8s)};`,
+    `import { AppService, Myapp, NodePool, Podroute } from ${JSON.stringify(specforge)};`,
+    `const app = new App({ outdir: ${JSON.stringify(outdir)} });`,
+  ];
+  for (const chart of readdirSync(chartsDir).sort()) {
+    const v = `c${chart.replace(/\D/g, '')}`;
+    lines.push(`const ${v} = new Chart(app, ${JSON.stringify(chart)});`);
+    for (const file of readdirSync(join(chartsDir, chart)).sort()) {
+      const s = load(readFileSync(join(chartsDir, chart, file), 'utf8')) as Spec;
+      lines.push(`new ${s.kind}(${v}, ${JSON.stringify(s.metadata.name)}, ${JSON.stringify(s.spec)});`);
+    }
+  }
+  lines.push('app.synth();');
+  return `${lines.join('\n')}\n`;
+}
+
+function row(what: string, m: Sample, load: string): string {
+  return `| ${what} | ${m.seconds.toFixed(2)} s | ${(m.cpuSeconds ?? Number.NaN).toFixed(2)} s | ${m.maxRssMb.toFixed(0)} MB | ${RUNS} | ${load} |`;
+}
+
+function main(): void {
+  const work = process.env.BENCH_KEEP ?? mkdtempSync(join(tmpdir(), 'specforge-bench-constructs-'));
+  try {
+    const charts = join(work, 'charts');
+    const { objects } = generateCharts(charts, SPECS, CHARTS);
+    const app = join(work, 'app.mjs');
+    writeFileSync(app, appSource(charts, join(work, 'cdk8s.out')));
+    const before = loadavg()[0]?.toFixed(1) ?? '?';
+    const specDoor: Sample[] = [];
+    const constructDoor: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const out = join(work, `dist-${i}`);
+      specDoor.push(
+        timeCommand(
+          process.execPath,
+          [join(ROOT, 'bin/specforge.js'), 'render', charts, '--out', out],
+          'gnu-time',
+        ),
+      );
+      rmSync(out, { recursive: true, force: true });
+      constructDoor.push(timeCommand(process.execPath, [app], 'gnu-time'));
+      rmSync(join(work, 'cdk8s.out'), { recursive: true, force: true });
+    }
+    const load = `${before} → ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+    const s = median(specDoor);
+    const c = median(constructDoor);
+    console.log(
+      `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (availableParallelism ${availableParallelism()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Command: \`npm run build && npm run bench:constructs\`. Input: ${SPECS} specs in ${CHARTS} charts, ${objects} objects; runs in turn, each a fresh process.`,
+    );
+    console.log('');
+    console.log('| what | wall time (median) | CPU, user + system | peak memory | runs | load (1 min) |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
+    console.log(row(`spec door: \`specforge render\` (${SPECS + CHARTS} files)`, s, load));
+    console.log(
+      row(`construct door: \`new Kind(...)\` per spec, \`App.synth()\` (${CHARTS} files)`, c, load),
+    );
+    console.log('');
+    console.log(
+      `construct door / spec door: ${(c.seconds / s.seconds).toFixed(2)}× the time (target ≤ 1.2×)`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// Run as a script (npm run bench:constructs), not when imported to profile the app it writes.
+if (process.argv[1]?.endsWith('constructs.ts')) main();
