@@ -39,7 +39,46 @@ export function ensureChartChecks(chart: Chart, options: ChartChecksOptions = {}
   if (ARMED in chart) return;
   Object.defineProperty(chart, ARMED, { value: options });
   if (options.checkedByRender === true) return;
-  chart.node.addValidation({ validate: () => chartProblems(chart) });
+  chart.node.addValidation({ validate: () => (revalidationInSynth() ? [] : chartProblems(chart)) });
+}
+
+/**
+ * Whether this validation runs inside cdk8s's `App.synth()` for the output of one chart, after `synth()` has
+ * validated the whole app: `synth()` validates the app, then writes each chart through `chart.toJson()`, whose
+ * `App._synthChart` validates the whole app again, so every chart's checks ran once per chart of the app (the
+ * construct door was quadratic in charts, docs/benchmarks.md). Nothing changes between the two in one `synth()`, so
+ * the first answer stands. Read from the call stack: should cdk8s name these functions otherwise, it answers false
+ * and every check runs, as before. A `chart.toJson()` of its own (`Testing.synth`) is checked in full.
+ */
+export function revalidationInSynth(): boolean {
+  const calls = callers(12);
+  const inApp = (c: Caller | undefined, name: string): boolean =>
+    c?.name === name && /[\\/]cdk8s[\\/]lib[\\/]app\.js$/.test(c.file ?? '');
+  const at = calls.findIndex((c) => inApp(c, '_synthChart'));
+  return at >= 0 && calls[at + 1]?.name === 'toJson' && calls.slice(at + 2).some((c) => inApp(c, 'synth'));
+}
+
+/** A call on the stack: its function's name and file. */
+interface Caller {
+  readonly name: string | null;
+  readonly file: string | undefined;
+}
+
+/** The calls below this one, innermost first (no source text, no source maps: cheap). */
+function callers(depth: number): Caller[] {
+  const { prepareStackTrace, stackTraceLimit } = Error;
+  Error.stackTraceLimit = depth;
+  Error.prepareStackTrace = (_e, sites) => sites;
+  try {
+    const sites = new Error().stack as unknown as NodeJS.CallSite[];
+    return sites.map((s) => ({
+      name: s.getFunctionName(),
+      file: s.getFileName()?.replace(/^file:\/\//, ''),
+    }));
+  } finally {
+    Error.prepareStackTrace = prepareStackTrace;
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 /**

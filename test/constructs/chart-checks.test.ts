@@ -129,3 +129,51 @@ describe('chart checks in a cdk8s app', () => {
     expect(() => Testing.synth(byConstruct)).toThrow(/expected a nodePort not used by another Service/);
   });
 });
+
+describe('chart checks once per App.synth()', () => {
+  /** An object that counts how often its manifest is asked for (cdk8s writing it, and the chart checks). */
+  class Counting extends ApiObject {
+    static calls = 0;
+    override toJson(): any {
+      Counting.calls++;
+      return super.toJson();
+    }
+  }
+
+  /** An app of `n` charts, each with a specforge construct (so checked) and a counting object. */
+  function app(n: number): App {
+    const a = new App({ outdir: mkdtempSync(join(tmpdir(), 'synth-once-')) });
+    for (let i = 0; i < n; i++) {
+      const chart = new Chart(a, `c${i}`);
+      new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+      new Counting(chart, 'count', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `count-${i}` } });
+    }
+    return a;
+  }
+
+  it('checks each chart once, though cdk8s validates the whole app again for each chart it writes', () => {
+    Counting.calls = 0;
+    app(5).synth();
+    // per object: once by the chart checks, once by cdk8s writing it (before: 1 + 5 checks + 1)
+    expect(Counting.calls).toBe(5 * 2);
+  });
+
+  it('still refuses a broken chart in App.synth(), and checks a chart of its own in Testing.synth()', () => {
+    const a = app(3);
+    const broken = new Chart(a, 'broken');
+    new AppService(broken, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    new ApiObject(broken, 'orphan', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'orphan' },
+      spec: { selector: { app: 'none' }, ports: [{ port: 80 }] },
+    });
+    expect(() => a.synth()).toThrow(/broken.*spec\.selector/s);
+    Counting.calls = 0;
+    const chart = Testing.chart();
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    new Counting(chart, 'count', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'count' } });
+    Testing.synth(chart);
+    expect(Counting.calls).toBe(2);
+  });
+});
