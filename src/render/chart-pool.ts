@@ -11,8 +11,8 @@ import { workerEntry } from './worker-entry.js';
  */
 
 /**
- * Spec files per worker below which another worker costs more than it saves: each one loads cdk8s before its
- * first chart (about 0.3 s on 2 cores).
+ * Spec files per worker below which another worker costs more than it saves: each one loads specforge and cdk8s
+ * (0.13 s measured) and warms its own JIT and heap before its charts go at full speed (docs/benchmarks.md).
  */
 export const SPECS_PER_WORKER = 100;
 

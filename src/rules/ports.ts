@@ -1,6 +1,8 @@
 import { checkPortName } from './k8s-names.js';
 import type { ServicePort } from './core-types.js';
 import type { SpecKind } from './spec-kinds.js';
+import type { Manifest } from './manifest.js';
+import { CONTAINER_PORTS_LABEL } from './vocabulary.js';
 
 /**
  * specforge's port rules (no upstream counterpart: the seeds' operators fixed them): which container ports a spec
@@ -80,4 +82,12 @@ export function pinPortNames<T extends { readonly name?: string; readonly contai
     const rest = Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'name'));
     return { name, ...rest } as unknown as T;
   });
+}
+
+/**
+ * Whether a rendered Deployment leaves its container ports as they are live (`adopt.container.ports: unmanaged`,
+ * said by its {@link CONTAINER_PORTS_LABEL} label): read by the wiring check, import's pod comparison and adopt. Pure.
+ */
+export function portsUnmanaged(deployment: Manifest): boolean {
+  return deployment.metadata?.labels?.[CONTAINER_PORTS_LABEL] === 'unmanaged';
 }

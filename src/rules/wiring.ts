@@ -3,7 +3,7 @@ import { isClusterScoped, scopesFromCrds, type RenderedObject } from './objects.
 import { describeObject, objectKey, type Manifest, type ManifestPart } from './manifest.js';
 import { checkObject } from './object-rules.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
-import { CONTAINER_PORTS_LABEL } from './vocabulary.js';
+import { portsUnmanaged } from './ports.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
@@ -196,7 +196,7 @@ function checkService(o: RenderedObject, index: ObjectIndex, report: Report): vo
   }
   const ports = selected.flatMap(containerPorts);
   // Container ports left as they are live (pinned `unmanaged`) are not in the render: a port number is trusted.
-  const unmanaged = selected.find((d) => d.metadata?.labels?.[CONTAINER_PORTS_LABEL] === 'unmanaged');
+  const unmanaged = selected.find(portsUnmanaged);
   list(svc.spec?.ports).forEach((p, i) => {
     const target = p.targetPort ?? p.port;
     const ok =

@@ -42,6 +42,18 @@ import {
   type SeedOperator,
 } from './seed-operators.js';
 
+/** An opdemo AppService whose two service ports share one targetPort: the operator writes port 8080 twice. */
+const TWO_PORTS_ONE_TARGET = {
+  name: 'dup',
+  spec: {
+    size: 2,
+    ports: [
+      { name: 'a', port: 80, targetPort: 8080 },
+      { name: 'b', port: 81, targetPort: 8080 },
+    ],
+  },
+};
+
 controllerManagerDescribe('migrating off the seed operators as they really run (migration.md §8)', () => {
   const plane = seedPlane();
   const target = (): MigrationTarget => ({ info: plane.cp.info, workDir: plane.workDir('shapes-') });
@@ -115,18 +127,9 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     await expect.poll(async () => (await rolloutState(t, m)).replicaSets.length, { timeout: 30_000 }).toBe(2);
   });
 
-  it('two service ports on one targetPort (a duplicate container port): import pins the ports unmanaged, adopt keeps them from the GitOps manager, and the first sync restarts nothing; without the pin it does', async () => {
+  it('two service ports on one targetPort (a duplicate container port): import pins the ports unmanaged, adopt keeps them from the GitOps manager, and the first sync restarts nothing', async () => {
     const t = target();
-    const m = await emulateOperator(t, 'opdemo', 'shape-dup', {
-      name: 'dup',
-      spec: {
-        size: 2,
-        ports: [
-          { name: 'a', port: 80, targetPort: 8080 },
-          { name: 'b', port: 81, targetPort: 8080 },
-        ],
-      },
-    });
+    const m = await emulateOperator(t, 'opdemo', 'shape-dup', TWO_PORTS_ONE_TARGET);
     const before = await waitFirstReplicaSet(t, m);
     const livePorts = async (): Promise<unknown> =>
       (await liveObjects(t, m)).find((o) => o?.kind === 'Deployment')?.spec.template.spec.containers[0].ports;
@@ -157,18 +160,9 @@ controllerManagerDescribe('migrating off the seed operators as they really run (
     expect(await livePorts()).toHaveLength(2);
   });
 
-  it('two service ports on one targetPort without the unmanaged pin (negative control): the first sync merges the duplicate and rolls a new ReplicaSet, as import says', async () => {
+  it('two service ports on one targetPort without the unmanaged pin (negative control): the first sync merges the duplicate and rolls a new ReplicaSet', async () => {
     const t = target();
-    const m = await emulateOperator(t, 'opdemo', 'shape-dup-unpinned', {
-      name: 'dup',
-      spec: {
-        size: 2,
-        ports: [
-          { name: 'a', port: 80, targetPort: 8080 },
-          { name: 'b', port: 81, targetPort: 8080 },
-        ],
-      },
-    });
+    const m = await emulateOperator(t, 'opdemo', 'shape-dup-unpinned', TWO_PORTS_ONE_TARGET);
     const before = await waitFirstReplicaSet(t, m);
     importChart(t, m);
     editSpec(m, (text) => text.replace(/\n {4}ports: unmanaged\n/, '\n'));

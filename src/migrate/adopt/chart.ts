@@ -7,7 +7,7 @@ import { renderChartDir } from '../chart-render.js';
 import type { RenderedRef, ResourceRef } from './read.js';
 import type { SpecDocument } from '../../specs/types.js';
 import type { Manifest } from '../../rules/manifest.js';
-import { CONTAINER_PORTS_LABEL } from '../../rules/vocabulary.js';
+import { portsUnmanaged } from '../../rules/ports.js';
 import { liveKey, type FieldKeys } from './model.js';
 
 /** A chart as adoption needs it: the resources its specs stand for, and the objects it renders. */
@@ -57,7 +57,7 @@ export async function loadAdoptChart(chartDir: string): Promise<AdoptChart> {
 function unmanagedFieldsOf(objects: readonly Manifest[]): Map<string, string[][]> {
   const out = new Map<string, string[][]>();
   for (const o of objects) {
-    if (o.kind !== 'Deployment' || o.metadata?.labels?.[CONTAINER_PORTS_LABEL] !== 'unmanaged') continue;
+    if (o.kind !== 'Deployment' || !portsUnmanaged(o)) continue;
     const containers = (o.spec?.template?.spec?.containers ?? []) as { name?: string }[];
     out.set(
       liveKey({

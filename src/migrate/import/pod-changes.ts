@@ -6,7 +6,7 @@
  * unmanaged (its Deployment's `specforge.dev/container-ports` label) stay as they are live. Pure.
  */
 import type { Manifest, ManifestPart } from '../../rules/manifest.js';
-import { CONTAINER_PORTS_LABEL } from '../../rules/vocabulary.js';
+import { portsUnmanaged } from '../../rules/ports.js';
 
 /** Why the first sync restarts the pods (a pod-template change), and why it changes their count. */
 export interface PodChanges {
@@ -24,11 +24,6 @@ export function podChanges(rendered: Manifest, live: Manifest): PodChanges {
 
 function template(d: Manifest): ManifestPart {
   return (d.spec?.template ?? {}) as ManifestPart;
-}
-
-/** Whether the render leaves the container ports as they are live (`adopt.container.ports: unmanaged`). */
-function portsUnmanaged(d: Manifest): boolean {
-  return d.metadata?.labels?.[CONTAINER_PORTS_LABEL] === 'unmanaged';
 }
 
 function templateChanges(r: ManifestPart, l: ManifestPart, unmanagedPorts: boolean): string[] {

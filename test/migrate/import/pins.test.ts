@@ -93,63 +93,46 @@ describe('adoption pins from live objects', () => {
     expect(pins).toEqual({ podLabels: labels, container: { imagePullPolicy: 'IfNotPresent' } });
   });
 
+  /** The pins of AppService `web` whose Deployment has these container ports live. */
+  const webPortPins = (live: { containerPort: number; protocol?: string }[], ports: unknown[]) =>
+    pinsFor(
+      { kind: 'AppService', name: 'web', spec: { ports } },
+      {
+        Deployment: {
+          metadata: { name: 'web' },
+          spec: {
+            replicas: 1,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: { containers: [{ name: 'web', ports: live }] },
+            },
+          },
+        },
+      },
+      { ...names, deployment: 'web' },
+    );
+  const http = { name: 'http', port: 80, targetPort: 8080 };
+  const dns = { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 };
+
   it("pin an AppService's container ports as unmanaged where the live list has a duplicate (server-side apply cannot write it)", () => {
-    const labels = { app: 'web' };
     const live = [
       { containerPort: 8080, protocol: 'TCP' },
       { containerPort: 8080, protocol: 'TCP' },
       { containerPort: 5353, protocol: 'TCP' },
     ];
-    const d = {
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'web', ports: live }] } },
-      },
-    };
-    const spec = {
-      size: null,
-      ports: [
-        { name: 'http', port: 80, targetPort: 8080 },
-        { name: 'alt', port: 81, targetPort: 8080 },
-        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
-      ],
-    };
-    const pins = pinsFor(
-      { kind: 'AppService', name: 'web', spec },
-      { Deployment: d },
-      { ...names, deployment: 'web' },
-    );
-    expect(pins).toEqual({ podLabels: labels, container: { ports: 'unmanaged' } });
+    expect(webPortPins(live, [http, { name: 'alt', port: 81, targetPort: 8080 }, dns])).toEqual({
+      podLabels: { app: 'web' },
+      container: { ports: 'unmanaged' },
+    });
   });
 
   it("pin an AppService's container ports exactly as live where the spec implies others: unnamed, TCP", () => {
-    const labels = { app: 'web' };
     const live = [
       { containerPort: 8080, protocol: 'TCP' },
       { containerPort: 5353, protocol: 'TCP' },
     ];
-    const d = {
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'web', ports: live }] } },
-      },
-    };
-    const spec = {
-      ports: [
-        { name: 'http', port: 80, targetPort: 8080 },
-        { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353 },
-      ],
-    };
-    const pins = pinsFor(
-      { kind: 'AppService', name: 'web', spec },
-      { Deployment: d },
-      { ...names, deployment: 'web' },
-    );
-    expect(pins).toEqual({ podLabels: labels, container: { ports: live } });
+    expect(webPortPins(live, [http, dns])).toEqual({ podLabels: { app: 'web' }, container: { ports: live } });
   });
 
   it("pin a NodePool's RuntimeClass name, its Node keys and the seed's membership rule", () => {
