@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
+import { PROVENANCE_FILE, recordedVersion, withProvenance } from './output/provenance.js';
 import { renderContained } from './render/contained.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
@@ -203,7 +204,7 @@ async function runRenderCommand(
     return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, result, io);
   for (const tool of dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
-  const outcome = writeDist(outDir, result.files);
+  const outcome = writeDist(outDir, withProvenance(result.files, result.inputs, packageVersion()));
   io.out(
     outcome.changed
       ? `specforge: rendered ${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
@@ -235,17 +236,19 @@ interface CheckPlace {
 /** Compares the output directory with a render in memory; on drift, names the render command that fixes it. */
 async function check(place: CheckPlace, result: RenderResult, io: Io): Promise<number> {
   const { outDir } = place;
-  const { drift, current } = diffDist(outDir, result.files);
+  const version = packageVersion();
+  const files = withProvenance(result.files, result.inputs, version);
+  const { drift, current } = diffDist(outDir, files);
   const total = drift.added.length + drift.changed.length + drift.removed.length;
   if (total === 0) {
-    io.out(`specforge: ${outDir} matches the charts (${result.files.size} files).`);
+    io.out(`specforge: ${outDir} matches the charts (${files.size} files).`);
     return EXIT_OK;
   }
   // The diff library only when there is drift to print.
   const { createTwoFilesPatch } = await import('diff');
   for (const path of [...drift.changed, ...drift.added, ...drift.removed].sort()) {
     const before = current.get(path) ?? '';
-    const after = result.files.get(path) ?? '';
+    const after = files.get(path) ?? '';
     if (holdsSecret(before) || holdsSecret(after)) {
       io.out(
         `--- a/${outDir}/${path}\n+++ b/${outDir}/${path}\n(holds a Secret: its lines are not printed; \`specforge diff\` names the keys that changed)`,
@@ -260,6 +263,11 @@ async function check(place: CheckPlace, result: RenderResult, io: Io): Promise<n
   }
   for (const tool of place.dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, place.settingsFile, 'holds')}`);
+  const rendered = recordedVersion(current.get(PROVENANCE_FILE) ?? '');
+  if (rendered !== undefined && rendered !== version)
+    io.err(
+      `specforge: note: ${outDir} was rendered by specforge ${escapeTerminal(rendered)}; this is specforge ${version} (${outDir}/${PROVENANCE_FILE}).`,
+    );
   io.err(
     `specforge: ${outDir} is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale files. Run \`${renderCommand(place.chartsDir, outDir, place.gitops)}\` and commit the result.`,
   );

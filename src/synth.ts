@@ -6,7 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
+import { packageVersion } from './cli/version.js';
 import { outputEntries, writeDist } from './output/dist-writer.js';
+import { withProvenance } from './output/provenance.js';
 import { droppedNote, droppedTools } from './gitops/flags.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './rules/problem-format.js';
@@ -25,7 +27,7 @@ async function synth(scratch: string): Promise<number> {
   for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
   for (const tool of droppedTools(outputEntries('dist'), result.files))
     process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
-  const outcome = writeDist('dist', result.files);
+  const outcome = writeDist('dist', withProvenance(result.files, result.inputs, packageVersion()));
   const charts = writeListing(scratch, result.files);
   process.stdout.write(
     `specforge: ${result.objectCount} objects in ${charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,

@@ -47,7 +47,10 @@ export interface RenderedCharts {
    * Kustomizations, one per chart; tools not asked for are absent.
    */
   readonly gitops: ReadonlyMap<string, readonly Manifest[]>;
-  /** `<chart>/<file>` → bytes, exactly what `specforge render` would write (empty when there are errors). */
+  /**
+   * `<chart>/<file>` → bytes, exactly what `specforge render` would write but for its provenance file (what produced
+   * the directory, not a rendered object); empty when there are errors.
+   */
   readonly files: ReadonlyMap<string, string>;
   /** Every error, as `specforge render` prints it (`file:line:col (document N) field: expected …, found ….`). */
   readonly errors: readonly string[];

@@ -89,7 +89,9 @@ describe('specforge command line', () => {
     expect(drift.code).toBe(1);
     expect(drift.out).toContain('-          image: hello:1');
     expect(drift.out).toContain('+          image: hello:2');
-    expect(drift.err).toMatch(/1 changed, 0 missing, 0 stale/);
+    // The spec's file, and the provenance file's digests of chart a's inputs and output.
+    expect(drift.out).toMatch(/^-  a\/: sha256:[0-9a-f]{64}\n\+  a\/: sha256:[0-9a-f]{64}$/m);
+    expect(drift.err).toMatch(/2 changed, 0 missing, 0 stale/);
   });
 
   it('check shows a hand-edited dist/ file with its control characters escaped, never raw', async () => {

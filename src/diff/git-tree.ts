@@ -1,9 +1,11 @@
 /**
- * The charts directory as it was at a git revision, for `specforge diff --against`: written out from git's objects
- * (src/diff/git-objects.ts, while the caller renders the charts as they are now), so `.gitattributes` cannot drop
- * or rewrite files of that side, into a temporary directory outside the repository (src/util/temp-dirs.ts: removed
- * when done, on exit and on SIGINT/SIGTERM/SIGHUP), where chart modules still resolve their imports as in the
- * repository (src/diff/module-home.ts). Nothing is written inside the repository. The caller removes it.
+ * The charts directory as it was at a git revision, for `specforge diff --against`: the revision as git names it
+ * ({@link resolveRevision}), and, for a revision whose charts must be read from disk (a chart module, a link:
+ * src/diff/sides.ts), written out from git's objects (src/diff/git-objects.ts, while the caller renders the charts
+ * as they are now), so `.gitattributes` cannot drop or rewrite files of that side, into a temporary directory
+ * outside the repository (src/util/temp-dirs.ts: removed when done, on exit and on SIGINT/SIGTERM/SIGHUP), where
+ * chart modules still resolve their imports as in the repository (src/diff/module-home.ts). Nothing is written
+ * inside the repository. The caller removes it.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
@@ -27,11 +29,21 @@ export interface RefTree {
   readonly remove: () => Promise<void>;
 }
 
+/** A revision as git answers for it, in the repository that holds the charts directory. */
+export interface Revision {
+  /** The repository's top directory (real path). */
+  readonly root: string;
+  /** The commit the revision names (full hash). */
+  readonly commit: string;
+  /** `<commit>:<path of the charts directory>`; absent when the revision has no such directory. */
+  readonly tree?: string;
+}
+
 /**
- * Starts writing out `chartsDir` as of `ref`, in the git repository that holds it. Throws {@link UsageError} at
- * once for a revision or a place git cannot answer for.
+ * The revision `ref` of `chartsDir`'s repository. Throws {@link UsageError} for a revision or a place git cannot
+ * answer for.
  */
-export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
+export function resolveRevision(chartsDir: string, ref: string): Revision {
   if (ref === '' || ref.startsWith('-'))
     throw new UsageError(`--against ${JSON.stringify(ref)} is not a git revision`, false);
   if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory())
@@ -51,8 +63,24 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   const commit = verified.stdout.toString().trim();
   const tree = `${commit}:${prefix}`;
   const type = git(root, ['cat-file', '-t', tree]);
-  if (type.status !== 0 || type.stdout.toString().trim() !== 'tree')
-    return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
+  return type.status === 0 && type.stdout.toString().trim() === 'tree'
+    ? { root, commit, tree }
+    : { root, commit };
+}
+
+/**
+ * Starts writing out `chartsDir` as of `ref`, in the git repository that holds it. Throws {@link UsageError} at
+ * once for a revision or a place git cannot answer for.
+ */
+export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
+  return writeRevision(chartsDir, resolveRevision(chartsDir, ref));
+}
+
+/** Starts writing out the charts directory of `rev` (`chartsDir` as of that revision). */
+export function writeRevision(chartsDir: string, rev: Revision): RefTree {
+  const { root, commit, tree } = rev;
+  if (tree === undefined) return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
+  const charts = realpathSync(chartsDir);
   const home = temporaryHome();
   // A fixed name: the charts directory's own (`node_modules`, `package.json`...) could clash with the module home's.
   const dir = join(home, 'charts');

@@ -8,10 +8,17 @@ import type { GitopsTool } from '../gitops/settings.js';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
-import { renderContained } from '../render/contained.js';
+import { PROVENANCE_FILE } from '../output/provenance.js';
+import { ChartReuse } from '../render/chart-reuse.js';
+import { hasModules, renderContained } from '../render/contained.js';
+import { loadChartsFromBlobs } from '../render/load-blobs.js';
+import { loadCharts } from '../render/load-charts.js';
+import { CHART_MODULE_FILES } from '../render/load-module.js';
+import { renderLoaded } from '../render/render-dir.js';
 import type { RenderResult } from '../render/render.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import { checkoutRefTree } from './git-tree.js';
+import { listTree, readBlobs, type TreeEntry } from './git-objects.js';
+import { resolveRevision, writeRevision, type RefTree } from './git-tree.js';
 
 /** A side's files (`<chart>/<file>` → text) or the errors that kept it from rendering. */
 export interface LoadedSide {
@@ -44,6 +51,7 @@ export async function loadAgainstDist(
     after.errors.length > 0 || links.length > 0
       ? new Map<string, string>()
       : diffDist(outDir, after.files).current;
+  before.delete(PROVENANCE_FILE); // not an object: `check` verifies it
   return {
     before: { files: before, errors: [...links, ...unreadErrors(outDir, before)], label: outDir },
     after: side(after, chartsDir),
@@ -100,17 +108,67 @@ function unreadError(outDir: string, path: string, found: string): LocatedProble
   };
 }
 
-/** The render of `chartsDir` against its render as of git revision `ref`. */
+/**
+ * The render of `chartsDir` against its render as of git revision `ref`. The revision's charts are read from git's
+ * objects into memory, and its charts whose inputs are the same as today's are taken as built by today's render
+ * (src/render/chart-reuse.ts); a revision with a chart module or a symbolic link in its charts, or a charts
+ * directory with a chart module today, is written out to a temporary directory instead and rendered from there
+ * (modules import files beside them; links resolve on disk), with the module guards of every render.
+ */
 export async function loadAgainstRef(
   chartsDir: string,
   ref: string,
   gitops: readonly GitopsTool[] = [],
   jobs = 1,
 ): Promise<LoadedSides> {
-  const tree = checkoutRefTree(chartsDir, ref);
-  const label = `${chartsDir} at ${ref} (${tree.commit.slice(0, 7)})`;
+  const rev = resolveRevision(chartsDir, ref);
+  const label = `${chartsDir} at ${ref} (${rev.commit.slice(0, 7)})`;
+  const entries = rev.tree === undefined ? [] : await revisionEntries(rev.root, rev.tree);
+  if (rev.tree !== undefined && (needsDisk(entries) || hasModules(chartsDir)))
+    return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev), { label, gitops, jobs });
+  const blobs = readBlobs(rev.root, entries).catch((e: unknown) => {
+    throw new Error(`cannot read ${rev.tree}: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  blobs.catch(() => undefined); // settled by the await below; never an unhandled rejection meanwhile
+  const reuse = new ChartReuse();
+  const after = side(
+    await renderLoaded(await loadCharts(chartsDir), chartsDir, gitops, { jobs, reuse }),
+    chartsDir,
+  );
+  if (rev.tree === undefined) return { before: { files: new Map(), errors: [], label }, after };
+  const { bytes } = await blobs;
+  const named = `${ref}:${chartsDir.replace(/\/+$/, '')}`;
+  const before = await renderLoaded(loadChartsFromBlobs(named, bytes), named, gitops, { jobs, reuse });
+  return { before: side(before, label), after };
+}
+
+/** The files and links of a revision's charts directory. */
+async function revisionEntries(root: string, tree: string): Promise<TreeEntry[]> {
   try {
-    // The revision's files are written out meanwhile, by git and tar in processes of their own.
+    return await listTree(root, tree);
+  } catch (e) {
+    throw new Error(`cannot read ${tree}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Whether a revision's charts must be read from disk: a symbolic link, or a chart module (`<chart>/chart.ts`). */
+function needsDisk(entries: readonly TreeEntry[]): boolean {
+  return entries.some((e) => {
+    const parts = e.path.split('/');
+    return e.mode === '120000' || (parts.length === 2 && CHART_MODULE_FILES.includes(parts[1] ?? ''));
+  });
+}
+
+/** The render of `chartsDir` against the render of the revision written out as `tree`. */
+async function loadWrittenOut(
+  chartsDir: string,
+  ref: string,
+  tree: RefTree,
+  how: { readonly label: string; readonly gitops: readonly GitopsTool[]; readonly jobs: number },
+): Promise<LoadedSides> {
+  const { label, gitops, jobs } = how;
+  try {
+    // The revision's files are written out meanwhile, by git in a process of its own.
     const after = side(await renderContained(chartsDir, gitops, { jobs }), chartsDir);
     await tree.ready;
     const before =

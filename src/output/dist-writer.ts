@@ -19,6 +19,7 @@ import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { UsageError } from '../util/usage-error.js';
 import { acquireLock } from './lock.js';
 import { fsReason } from './fs-reasons.js';
+import { PROVENANCE_FILE } from './provenance.js';
 
 /** What a write did. */
 export interface WriteOutcome {
@@ -186,17 +187,19 @@ const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /**
  * The files of an output directory, after checking (from names alone, before reading any file) that every entry
- * is a chart directory specforge wrote: `--out /` or `--out ~` is refused without reading the tree.
+ * is a chart directory specforge wrote, or its provenance file: `--out /` or `--out ~` is refused without reading
+ * the tree.
  */
 function readOwnedTree(outDir: string, out: string): Map<string, string> {
   if (existsSync(out) && statSync(out).isDirectory()) {
     for (const entry of readdirSync(out, { withFileTypes: true })) {
-      const kustomization = join(out, entry.name, 'kustomization.yaml');
+      const marked =
+        entry.name === PROVENANCE_FILE ? join(out, entry.name) : join(out, entry.name, 'kustomization.yaml');
       const owned =
-        entry.isDirectory() &&
-        existsSync(kustomization) &&
-        lstatSync(kustomization).isFile() &&
-        readFileSync(kustomization, 'utf8').startsWith(MARKER);
+        (entry.isDirectory() || (entry.isFile() && entry.name === PROVENANCE_FILE)) &&
+        existsSync(marked) &&
+        lstatSync(marked).isFile() &&
+        readFileSync(marked, 'utf8').startsWith(MARKER);
       if (!owned) throw notOurs(outDir, join(outDir, entry.name));
     }
   }
@@ -342,7 +345,8 @@ function assertOwned(outDir: string, out: string, current: ReadonlyMap<string, s
       throw new UsageError(`${outDir} exists and is not a directory`);
     return;
   }
-  for (const path of current.keys()) {
+  for (const [path, text] of current) {
+    if (path === PROVENANCE_FILE && text.startsWith(MARKER)) continue;
     const chart = path.split('/')[0];
     const kustomization = current.get(`${chart}/kustomization.yaml`);
     if (!path.includes('/') || kustomization === undefined || !kustomization.startsWith(MARKER)) {

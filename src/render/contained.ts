@@ -115,7 +115,7 @@ function moduleFailure(file: string, found: string): RenderResult {
 }
 
 /** Whether any chart of the directory has a chart module (a cheap look at names only). */
-function hasModules(chartsDir: string): boolean {
+export function hasModules(chartsDir: string): boolean {
   if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory()) return false;
   return readdirSync(chartsDir).some((chart) =>
     CHART_MODULE_FILES.some((f) => existsSync(join(chartsDir, chart, f))),

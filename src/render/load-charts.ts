@@ -16,11 +16,7 @@ import type { ChartInput } from './types.js';
  * must be UTF-8 (src/render/chart-tree.ts, src/specs/decode.ts). The I/O edge of the renderer: everything after
  * this is pure.
  */
-export async function loadCharts(chartsDir: string): Promise<{
-  inputs: ChartInput[];
-  errors: LocatedProblem[];
-  gitops?: { file: string; text: string };
-}> {
+export async function loadCharts(chartsDir: string): Promise<LoadedCharts> {
   const root = chartsRoot(chartsDir);
   const inputs: ChartInput[] = [];
   const errors: LocatedProblem[] = [];
@@ -34,15 +30,16 @@ export async function loadCharts(chartsDir: string): Promise<{
       if (text !== undefined) gitops = { file: path, text };
     } else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
       errors.push(entryError(path, entry.found));
-    else if (isYamlName(name))
-      errors.push({
-        file: path,
-        path: '',
-        expected: `spec files inside a chart directory (${join(chartsDir, '<chart>', name)})`,
-        found: 'a spec file directly in the charts directory',
-      });
+    else if (isYamlName(name)) errors.push(specOutsideCharts(chartsDir, name));
   }
   return { inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
+}
+
+/** A charts directory as read: its charts, the errors of reading them, and `gitops.yaml` when present. */
+export interface LoadedCharts {
+  readonly inputs: ChartInput[];
+  readonly errors: LocatedProblem[];
+  readonly gitops?: { readonly file: string; readonly text: string };
 }
 
 /**
@@ -76,13 +73,37 @@ async function loadChart(
   errors: LocatedProblem[],
 ): Promise<ChartInput> {
   const dir = join(chartsDir, name);
-  const specFiles: { file: string; relative: string; text: string }[] = [];
-  let settings: { file: string; text: string } | undefined;
+  const files: ChartFile[] = [];
   for (const f of listYamlFiles(dir, root, errors)) {
     const file = join(dir, f.rel);
     const text = readSpecText(file, f.real, f.size, errors);
-    if (text === undefined) continue;
-    if (!isSettingsName(f.rel)) specFiles.push({ file, relative: `${name}/${f.rel}`, text });
+    if (text !== undefined) files.push({ file, rel: f.rel, text });
+  }
+  const module = await loadModule(dir, root, errors);
+  return { ...chartInputOf(name, dir, files, errors), ...(module === undefined ? {} : module) };
+}
+
+/** A YAML file of a chart, read: `rel` is its path in the chart directory (`sub/web.yaml`). */
+export interface ChartFile {
+  readonly file: string;
+  readonly rel: string;
+  readonly text: string;
+}
+
+/**
+ * A chart of YAML files, in the order read: its settings (`chart.yaml`), and the rest as spec files; a second
+ * settings file is an error in `errors`. Pure: the rule wherever the files were read from (disk, git's objects).
+ */
+export function chartInputOf(
+  name: string,
+  dir: string,
+  files: readonly ChartFile[],
+  errors: LocatedProblem[],
+): ChartInput {
+  const specFiles: { file: string; relative: string; text: string }[] = [];
+  let settings: { file: string; text: string } | undefined;
+  for (const { file, rel, text } of files) {
+    if (!isSettingsName(rel)) specFiles.push({ file, relative: `${name}/${rel}`, text });
     else if (settings === undefined) settings = { file, text };
     else
       errors.push({
@@ -92,13 +113,16 @@ async function loadChart(
         found: `a second one beside ${settings.file}`,
       });
   }
-  const module = await loadModule(dir, root, errors);
+  return { name, dir, ...(settings === undefined ? {} : { settings }), specFiles };
+}
+
+/** The error for a YAML file directly in the charts directory, outside every chart. */
+export function specOutsideCharts(chartsDir: string, name: string): LocatedProblem {
   return {
-    name,
-    dir,
-    ...(settings === undefined ? {} : { settings }),
-    specFiles,
-    ...(module === undefined ? {} : module),
+    file: join(chartsDir, name),
+    path: '',
+    expected: `spec files inside a chart directory (${join(chartsDir, '<chart>', name)})`,
+    found: 'a spec file directly in the charts directory',
   };
 }
 

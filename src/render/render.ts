@@ -1,6 +1,7 @@
 import type { Chart } from 'cdk8s';
 import { applyModule } from './apply-module.js';
 import { ChartCache } from './chart-cache.js';
+import type { ChartReuse } from './chart-reuse.js';
 import { renderInPool, workerCount } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
 import { buildChart } from './build-chart.js';
@@ -28,7 +29,20 @@ export async function renderCharts(
   inputs: readonly ChartInput[],
   options: RenderOptions = {},
 ): Promise<RenderResult> {
-  const { parts, notes } = await renderParts(byName(inputs), options);
+  return renderChartsReusing(inputs, options);
+}
+
+/**
+ * {@link renderCharts}, taking as built the charts `reuse` kept from another render of this process whose inputs
+ * are the same, and keeping this render's charts in it (src/render/chart-reuse.ts). The same bytes as without.
+ * @internal
+ */
+export async function renderChartsReusing(
+  inputs: readonly ChartInput[],
+  options: RenderOptions,
+  reuse?: ChartReuse,
+): Promise<RenderResult> {
+  const { parts, notes } = await renderParts(byName(inputs), options, reuse);
   const result = emitCharts(parts, options);
   return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
 }
@@ -41,9 +55,11 @@ export async function renderCharts(
 async function renderParts(
   inputs: readonly ChartInput[],
   options: RenderOptions,
+  reuse?: ChartReuse,
 ): Promise<{ parts: CheckedChart[]; notes: string[] }> {
   const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
   const { done, missed, notes } = lookUp(inputs, cache);
+  takeReused(inputs, done, reuse);
   const specOnly = inputs.filter((i) => i.module === undefined && !done.has(i));
   const workers = workerCount(options.jobs ?? 1, specOnly);
   const built = workers > 1 ? await renderInPool(specOnly, workers) : specOnly.map(renderSpecChart);
@@ -54,7 +70,26 @@ async function renderParts(
   }
   const parts: CheckedChart[] = [];
   for (const input of inputs) parts.push(done.get(input) ?? (await renderOne(input)));
+  keepFor(reuse, parts);
   return { parts, notes };
+}
+
+/** The charts of spec files `reuse` has with the same inputs, into `done`. */
+function takeReused(
+  inputs: readonly ChartInput[],
+  done: Map<ChartInput, CheckedChart>,
+  reuse: ChartReuse | undefined,
+): void {
+  if (reuse === undefined) return;
+  for (const input of inputs.filter((i) => i.module === undefined && !done.has(i))) {
+    const found = reuse.find(input);
+    if (found !== undefined) done.set(input, found);
+  }
+}
+
+/** This render's charts, kept in `reuse` for another render of this process. */
+function keepFor(reuse: ChartReuse | undefined, parts: readonly CheckedChart[]): void {
+  if (reuse !== undefined) for (const part of parts) reuse.keep(part);
 }
 
 /** The charts of spec files the cache has (`done`), the keys of those it has not (`missed`), and its notes. */

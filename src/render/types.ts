@@ -1,5 +1,6 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import type { GitopsSettings } from '../gitops/settings.js';
+import type { RenderInputs } from '../output/provenance.js';
 import type { ChartModule } from './build-chart.js';
 
 /** One chart as read from disk: its name, its files' text, and its code module if any. */
@@ -29,6 +30,11 @@ export interface RenderResult {
   readonly objectCount: number;
   /** What the render allowed but a user should know (one sentence each), e.g. charts repeating an object. */
   readonly notes?: readonly string[];
+  /**
+   * The digests of what a render of a charts directory was made from, for the provenance file it writes into
+   * dist/ (src/output/provenance.ts); absent on a render of chart inputs alone, or with errors.
+   */
+  readonly inputs?: RenderInputs;
 }
 
 /** How a render runs: worker threads and the chart cache (the output is the same bytes either way). */

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
- * `specforge diff --against REF` reads REF from git's objects into a temporary directory outside the repository:
- * `.gitattributes` cannot hide files of that side, chart modules of REF still resolve their imports, and an
- * interrupted diff leaves nothing behind, in the repository or in the temporary directory.
+ * `specforge diff --against REF` reads REF from git's objects: into memory for charts of spec files, into a
+ * temporary directory outside the repository when REF has a chart module or a link. `.gitattributes` cannot hide
+ * files of that side, chart modules of REF still resolve their imports, and an interrupted diff leaves nothing
+ * behind, in the repository or in the temporary directory.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,6 +35,11 @@ function repository(charts: readonly string[], files: Record<string, string> = {
   return { root, charts: join(root, 'charts'), git };
 }
 
+/** A repository whose one chart has a chart module: its revision is written out to be rendered. */
+function repoWithModule() {
+  return repository(['myapp'], { 'charts/myapp/chart.mjs': 'export default function () {}\n' });
+}
+
 /** Whatever the diff left: its directories beside the charts (as it once made them) and in `tmp`. */
 function leftovers(root: string, tmp: string): string[] {
   return [
@@ -57,6 +63,25 @@ describe('specforge diff --against reads the revision from git objects', () => {
     repo.git('rm', '-q', '-r', 'charts/pod-route');
     const r = await run(['diff', repo.charts, '--against', 'HEAD', '--format', 'json']);
     expect(JSON.parse(r.out).summary).toMatchObject({ objects: 3, added: 0, removed: 3 });
+  });
+
+  it('reads a revision of spec files into memory: no temporary directory is needed, or made', async () => {
+    const repo = repository(['myapp', 'pod-route']);
+    repo.git('rm', '-q', '-r', 'charts/pod-route');
+    const nowhere = join(repo.root, 'no-such-tmp');
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = nowhere; // writing the revision out would fail: "--against cannot make a temporary directory"
+    try {
+      const r = await run(['diff', repo.charts, '--against', 'HEAD', '--format', 'json']);
+      expect(r.err).toBe('');
+      expect(JSON.parse(r.out).summary).toMatchObject({ objects: 3, added: 0, removed: 3 });
+      const module = await run(['diff', repoWithModule().charts, '--against', 'HEAD']);
+      expect(module.err).toMatch(/--against cannot make a temporary directory in .*no-such-tmp/);
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+    }
+    expect(existsSync(nowhere)).toBe(false);
   });
 
   it('renders a chart module of the revision, which imports specforge and cdk8s', async () => {

@@ -190,7 +190,7 @@ describe('the CI recipes of examples/ci/', () => {
     () => {
       const pr = pullRequest((dir) => editWeb(dir, 'replicas: 2', 'replicas: 3'));
       const stale =
-        /specforge: dist is out of date: 1 changed, 0 missing, 0 stale files\. Run `specforge render charts --out dist` and commit the result\./;
+        /specforge: dist is out of date: 2 changed, 0 missing, 0 stale files\. Run `specforge render charts --out dist` and commit the result\./;
 
       const gh = runGithub(pr.dir, pr.base);
       expect(gh.codes).toEqual({ 'check/specforge check': 1 });

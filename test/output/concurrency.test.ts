@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { renderFrom } from '../../src/render/render-dir.js';
+import { packageVersion } from '../../src/cli/version.js';
 import { readTree, writeDist } from '../../src/output/dist-writer.js';
+import { withProvenance } from '../../src/output/provenance.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -26,8 +28,13 @@ beforeAll(async () => {
   corpusB = tempDir();
   generateCharts(corpusA, 1_000, 10);
   generateCharts(corpusB, 2_000, 10);
-  filesA = (await renderFrom(corpusA)).files;
-  filesB = (await renderFrom(corpusB)).files;
+  // What `render` writes: the files and the provenance file.
+  const written = async (charts: string) => {
+    const r = await renderFrom(charts);
+    return withProvenance(r.files, r.inputs, packageVersion());
+  };
+  filesA = await written(corpusA);
+  filesB = await written(corpusB);
   expect(filesA.size).toBeGreaterThan(1_000);
 }, 60_000);
 

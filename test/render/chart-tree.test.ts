@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
+import { PROVENANCE_FILE } from '../../src/output/provenance.js';
 import { app, okPorts } from '../support/bad-input-cases.js';
 import { asNobody } from '../support/as-nobody.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
@@ -21,7 +22,9 @@ async function render(
 ): Promise<{ code: number; err: string; out: string; dist: Map<string, string> }> {
   const out = join(tempDir(), 'dist');
   const r = await run(['render', charts, '--out', out]);
-  return { ...r, dist: readTree(out) };
+  const dist = readTree(out);
+  dist.delete(PROVENANCE_FILE);
+  return { ...r, dist };
 }
 
 describe('the charts directory on disk', () => {

@@ -43,6 +43,7 @@ describe('rendering', () => {
     expect([...readTree(out).keys()].sort()).toEqual([
       'routes/kustomization.yaml',
       'routes/podroute.podroute-sample.yaml',
+      'specforge-provenance.txt',
     ]);
   });
 });

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderFrom } from '../../src/render/render-dir.js';
+import { packageVersion } from '../../src/cli/version.js';
 import { readTree } from '../../src/output/dist-writer.js';
+import { withProvenance } from '../../src/output/provenance.js';
 import type { RenderResult } from '../../src/render/render.js';
 
 const SEEDS = join(import.meta.dirname, '../fixtures/seed-samples');
@@ -51,8 +53,8 @@ describe('example charts', () => {
     await expect(text).toMatchFileSnapshot(`__snapshots__/${chart}.yaml`);
   });
 
-  it('are what dist/ holds (dist/ is committed: the drift gate)', () => {
-    expect(readTree('dist')).toEqual(result.files);
+  it('are what dist/ holds, with the provenance of this render (dist/ is committed: the drift gate)', () => {
+    expect(readTree('dist')).toEqual(withProvenance(result.files, result.inputs, packageVersion()));
   });
 
   it.skipIf(!existsSync(SEEDS) && process.env.CI !== 'true')(
