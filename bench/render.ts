@@ -15,7 +15,7 @@
  * docs/benchmarks.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as jsyaml from 'js-yaml';
@@ -209,6 +209,29 @@ async function main(): Promise<void> {
     );
     rows.push(
       row('**specforge check --cache, no change, warm cache**', '10000 specs, 100 charts', [warm, 3, start]),
+    );
+    // A pull request that changes one spec: render with the warm cache (99 charts from it, the record misses).
+    const edited = join(dir, 'chart-000', readdirSync(join(dir, 'chart-000')).sort()[0] as string);
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}# edited\n`);
+    start = load();
+    const oneChanged = specforge(['render', dir, '--out', out, '--cache', cache]);
+    rows.push(
+      row('specforge render --cache, 1 spec changed, warm cache', '10000 specs, 100 charts', [
+        oneChanged,
+        1,
+        start,
+      ]),
+    );
+    start = load();
+    const warmAfter = median(
+      Array.from({ length: 3 }, () => specforge(['check', dir, '--out', out, '--cache', cache])),
+    );
+    rows.push(
+      row('specforge check --cache after that render, warm cache', '10000 specs, 100 charts', [
+        warmAfter,
+        3,
+        start,
+      ]),
     );
 
     // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.

@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
 import { PROVENANCE_FILE, recordedVersion, withProvenance } from './output/provenance.js';
+import { lookUpOutput, recordOutput } from './cli/cached-output.js';
 import { renderContained } from './render/contained.js';
+import type { OutputRecord } from './render/output-cache.js';
+import { renderLoaded } from './render/render-dir.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import type { RunOptions } from './render/types.js';
@@ -176,41 +179,105 @@ async function runRenderCommand(
   args: readonly string[],
   io: Io,
 ): Promise<number> {
-  const { chartsDir, outDir, gitops, run } = parseRenderArgs(command, args);
-  if (command !== 'validate') checkOutPlace(outDir, chartsDir);
-  if (command === 'render') refuseCdk8sOutput(outDir);
-  const result = await renderContained(chartsDir, gitops, run);
-  if (result.errors.length > 0) {
-    for (const e of result.errors) io.err(formatError(e));
-    const n = result.errors.length;
-    io.err(
-      `specforge: ${n} error${n === 1 ? '' : 's'}; ${command === 'render' ? `${outDir} left unchanged` : 'nothing written'}.`,
-    );
-    return EXIT_INVALID;
-  }
-  printNotes(result, io);
-  const charts = new Set(
-    [...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')),
-  ).size;
-  if (command === 'validate') {
-    io.out(
-      `specforge: ${chartsDir} is valid (${plural(charts, 'chart')}, ${plural(result.objectCount, 'object')}).`,
-    );
-    return EXIT_OK;
-  }
+  const a = parseRenderArgs(command, args);
+  if (command === 'validate') return await validate(a, io);
+  checkOutPlace(a.outDir, a.chartsDir);
+  if (command === 'render') refuseCdk8sOutput(a.outDir);
+  const made = await renderOrRecall(command, a, io);
+  if (typeof made === 'number') return made;
+  const { chartsDir, outDir, gitops } = a;
+  const { result } = made;
   const settingsFile = join(chartsDir, GITOPS_SETTINGS_FILE);
   const dropped = droppedTools(outputEntries(outDir), result.files);
   if (command === 'check')
-    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, result, io);
+    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, made.files, io);
   for (const tool of dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
-  const outcome = writeDist(outDir, withProvenance(result.files, result.inputs, packageVersion()));
+  const outcome = writeDist(outDir, made.files);
   io.out(
     outcome.changed
-      ? `specforge: rendered ${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
-      : `specforge: ${outDir} is up to date (${plural(result.objectCount, 'object')} from ${plural(charts, 'chart')}); no file touched.`,
+      ? `specforge: rendered ${plural(result.objectCount, 'object')} from ${plural(made.charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
+      : upToDateLine(outDir, result.objectCount, made.charts),
   );
   return EXIT_OK;
+}
+
+/** A render's result, the files it writes into dist/ (with the provenance file), and how many charts it made. */
+interface Made {
+  readonly result: RenderResult;
+  readonly files: ReadonlyMap<string, string>;
+  readonly charts: number;
+}
+
+/**
+ * The render of the charts for `render` or `check`; or the exit code, when dist/ already holds what the cache
+ * recorded for these inputs (src/cli/cached-output.ts: nothing is rendered) or the render failed.
+ */
+async function renderOrRecall(command: 'render' | 'check', a: RenderArgs, io: Io): Promise<Made | number> {
+  const { chartsDir, outDir, gitops, run } = a;
+  const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
+  for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
+  if (cached?.upToDate !== undefined) return upToDate(command, outDir, cached.upToDate, io);
+  const result =
+    cached === undefined
+      ? await renderContained(chartsDir, gitops, run)
+      : await renderLoaded(cached.loaded, chartsDir, gitops, run);
+  if (failed(result, command === 'render' ? `${outDir} left unchanged` : 'nothing written', io))
+    return EXIT_INVALID;
+  printNotes(result, io);
+  const made = {
+    result,
+    files: withProvenance(result.files, result.inputs, packageVersion()),
+    charts: chartCount(result),
+  };
+  const note = recordOutput(run.cache, cached, made);
+  if (note !== undefined) io.err(`specforge: note: ${note}`);
+  return made;
+}
+
+/** `specforge validate`: the render in memory, its errors or one line saying what is valid. */
+async function validate(a: RenderArgs, io: Io): Promise<number> {
+  const result = await renderContained(a.chartsDir, a.gitops, a.run);
+  if (failed(result, 'nothing written', io)) return EXIT_INVALID;
+  printNotes(result, io);
+  io.out(
+    `specforge: ${a.chartsDir} is valid (${plural(chartCount(result), 'chart')}, ${plural(result.objectCount, 'object')}).`,
+  );
+  return EXIT_OK;
+}
+
+/** Prints a render's errors and the line that ends them (`outcome`: what happened to the output); whether any. */
+function failed(result: RenderResult, outcome: string, io: Io): boolean {
+  if (result.errors.length === 0) return false;
+  for (const e of result.errors) io.err(formatError(e));
+  const n = result.errors.length;
+  io.err(`specforge: ${n} error${n === 1 ? '' : 's'}; ${outcome}.`);
+  return true;
+}
+
+/** How many charts a render made (its top directories, the GitOps tools' `_argocd`, `_flux` aside). */
+function chartCount(result: RenderResult): number {
+  return new Set([...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')))
+    .size;
+}
+
+/**
+ * `render` or `check` when the cache's record says dist/ already holds this render (src/cli/cached-output.ts):
+ * the render's notes and the line a render that found nothing to change prints.
+ */
+function upToDate(command: 'render' | 'check', outDir: string, record: OutputRecord, io: Io): number {
+  for (const note of record.notes) io.err(`specforge: note: ${note}`);
+  io.out(
+    command === 'check'
+      ? `specforge: ${outDir} matches the charts (${record.files} files).`
+      : upToDateLine(outDir, record.objects, record.charts),
+  );
+  return EXIT_OK;
+}
+
+/** What `render` prints when dist/ already held the render. */
+function upToDateLine(outDir: string, objects: number, charts: number): string {
+  return `specforge: ${outDir} is up to date (${plural(objects, 'object')} from ${plural(charts, 'chart')}); no file touched.`;
 }
 
 /** What the render allowed but says (e.g. two charts repeating an object without GitOps generation). */
@@ -234,10 +301,9 @@ interface CheckPlace {
 }
 
 /** Compares the output directory with a render in memory; on drift, names the render command that fixes it. */
-async function check(place: CheckPlace, result: RenderResult, io: Io): Promise<number> {
+async function check(place: CheckPlace, files: ReadonlyMap<string, string>, io: Io): Promise<number> {
   const { outDir } = place;
   const version = packageVersion();
-  const files = withProvenance(result.files, result.inputs, version);
   const { drift, current } = diffDist(outDir, files);
   const total = drift.added.length + drift.changed.length + drift.removed.length;
   if (total === 0) {

@@ -35,8 +35,9 @@ Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: one fewer than the cores
                      Node.js may use, from 1 to 8); the output is the same bytes for any N
   --cache DIR        keep each chart of spec files built and checked in DIR, by the digest of its files and of
-                     specforge: an unchanged chart is not built again, with the same output (default: no cache;
-                     DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;
+                     specforge: an unchanged chart is not built again, with the same output; render and check
+                     build nothing when the output holds what the cache recorded for these inputs (default: no
+                     cache; DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;
 
 const GITOPS_FLAG = `  --gitops TOOLS     also generate an Argo CD Application (argocd) and/or a Flux Kustomization (flux) per chart,
                      into DIR/_argocd, DIR/_flux; comma-separated or repeated (see charts/gitops.yaml)`;

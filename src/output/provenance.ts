@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
  * timestamp and no machine path: the same render gives the same bytes anywhere, so `specforge check` verifies the
  * file as it verifies every other one (a render by another version, or from other inputs, differs). Its name ends
  * in neither `.yaml`, `.yml` nor `.json`, so neither an Argo CD directory source nor kustomize-controller's
- * generated kustomization reads it as a manifest. Pure.
+ * generated kustomization reads it as a manifest, and begins with `_`, as the GitOps tools' directories do
+ * (`_argocd`, `_flux`): an entry of dist/ that is not a chart. Pure.
  */
 
 /** The provenance file's name, at the top of the output directory. */
-export const PROVENANCE_FILE = 'specforge-provenance.txt';
+export const PROVENANCE_FILE = '_provenance.txt';
 
 /** The first line of the provenance file: what marks it as specforge's. */
 export const PROVENANCE_HEADER =
@@ -83,4 +84,9 @@ export function withProvenance(
   const out = new Map(files);
   if (inputs !== undefined) out.set(PROVENANCE_FILE, provenanceText(version, inputs, files));
   return out;
+}
+
+/** The digest of a whole set of files (path → bytes), whatever order the map holds them in. */
+export function filesDigest(files: ReadonlyMap<string, string>): string {
+  return digestOf([...files.keys()].sort().flatMap((path) => [path, files.get(path) ?? '']));
 }

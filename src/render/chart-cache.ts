@@ -41,42 +41,71 @@ export class ChartCache {
 
   /** The entry of `key`, when there is one to trust. */
   read(key: string): CacheLookup {
-    const path = this.path(key);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      return {};
-    }
-    const reason = untrusted(bytes, key);
-    if (typeof reason === 'string') return { ignored: `${path}: ${reason}` };
-    return { chart: reason };
+    const found = readEntry<WireChart>(join(this.dir, `${key}.json`), key, isWireChart);
+    return found.payload === undefined ? found : { chart: found.payload };
   }
 
   /** Keeps `chart` under `key`; a sentence when it could not. */
   write(key: string, chart: WireChart): string | undefined {
-    const path = this.path(key);
-    const payload = JSON.stringify(chart);
-    const header = JSON.stringify({ format: FORMAT, key, sha256: sha256(payload) });
-    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      mkdirSync(this.dir, { recursive: true });
-      writeFileSync(tmp, `${header}\n${payload}`);
-      renameSync(tmp, path);
-      return undefined;
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      return `the chart cache ${this.dir} could not be written (${(e as Error).message}); the render is complete without it`;
-    }
-  }
-
-  private path(key: string): string {
-    return join(this.dir, `${key}.json`);
+    return writeEntry(this.dir, `${key}.json`, key, chart);
   }
 }
 
-/** The chart of an entry's bytes, or why it is not trusted. Pure. */
-function untrusted(bytes: Buffer, key: string): WireChart | string {
+function isWireChart(payload: unknown): string | undefined {
+  return Array.isArray((payload as WireChart | null)?.errors)
+    ? undefined
+    : 'a damaged entry (no list of errors)';
+}
+
+/**
+ * An entry of the cache directory, when there is one to trust: its payload, or why it is ignored (`path: reason`).
+ * `check` says what is wrong with a parsed payload, or undefined when it is sound.
+ */
+export function readEntry<T>(
+  path: string,
+  key: string,
+  check: (payload: unknown) => string | undefined,
+): { payload?: T; ignored?: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return {};
+  }
+  const payload = untrusted(bytes, key);
+  const reason = typeof payload === 'string' ? payload : check(payload.value);
+  return reason === undefined
+    ? { payload: (payload as { value: T }).value }
+    : { ignored: `${path}: ${reason}` };
+}
+
+/** Keeps `payload` under `key` in the file `name` of the cache directory `dir`; a sentence when it could not. */
+export function writeEntry(dir: string, name: string, key: string, payload: unknown): string | undefined {
+  const path = join(dir, name);
+  const text = JSON.stringify(payload);
+  const header = JSON.stringify({ format: FORMAT, key, sha256: sha256(text) });
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, `${header}\n${text}`);
+    renameSync(tmp, path);
+    return undefined;
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    return `${CACHE_NOTE} ${dir} could not be written (${(e as Error).message}); the render is complete without it`;
+  }
+}
+
+/** How every note of the cache begins, so a note of the render can be told from a note of this run's cache. */
+export const CACHE_NOTE = 'the chart cache';
+
+/** The note for an entry that was there and not trusted. */
+export function ignoredNote(ignored: string, what: string): string {
+  return `${CACHE_NOTE}: ignored the entry ${ignored}; ${what}`;
+}
+
+/** An entry's parsed payload, or why it is not trusted. Pure. */
+function untrusted(bytes: Buffer, key: string): { value: unknown } | string {
   const text = bytes.toString('utf8');
   const nl = text.indexOf('\n');
   if (nl < 0) return 'not a cache entry (no header line)';
@@ -87,13 +116,11 @@ function untrusted(bytes: Buffer, key: string): WireChart | string {
     return 'not a cache entry (its header is not JSON)';
   }
   if (header.format !== FORMAT) return `an entry of another format (${JSON.stringify(header.format)})`;
-  if (header.key !== key) return 'an entry of another chart (its key differs from its name)';
+  if (header.key !== key) return 'an entry of another key (its key differs from its name)';
   const payload = text.slice(nl + 1);
   if (header.sha256 !== sha256(payload)) return 'a damaged entry (its checksum does not match)';
   try {
-    const chart = JSON.parse(payload) as WireChart;
-    if (!Array.isArray(chart.errors)) return 'a damaged entry (no list of errors)';
-    return chart;
+    return { value: JSON.parse(payload) as unknown };
   } catch {
     return 'a damaged entry (its payload is not JSON)';
   }

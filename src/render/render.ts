@@ -1,6 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { applyModule } from './apply-module.js';
-import { ChartCache } from './chart-cache.js';
+import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
 import { renderInPool, workerCount } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
@@ -106,8 +106,7 @@ function lookUp(
     const found = cache.read(key);
     if (found.chart !== undefined) done.set(input, fromWire(input, found.chart));
     else missed.set(input, key);
-    if (found.ignored !== undefined)
-      notes.push(`ignored the cache entry ${found.ignored}; the chart was built again`);
+    if (found.ignored !== undefined) notes.push(ignoredNote(found.ignored, 'the chart was built again'));
   }
   return { done, missed, notes };
 }

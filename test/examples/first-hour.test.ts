@@ -219,7 +219,8 @@ describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node
         writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 7'));
         git('commit', '-q', '-am', 'scale web (dist/ not re-rendered)');
 
-        const stale = /specforge: dist is out of date: 1 changed, 0 missing, 0 stale files\./;
+        // The spec's file and dist/_provenance.txt (its chart's two digests).
+        const stale = /specforge: dist is out of date: 2 changed, 0 missing, 0 stale files\./;
         const ghStale = runGithubPullRequest(GITHUB, project, base, path);
         expect(ghStale.codes, recipeReport(ghStale.steps)).toEqual({ 'check/specforge check': 1 });
         expect(ghStale.steps[0]?.err).toMatch(stale);

@@ -41,9 +41,9 @@ describe('rendering', () => {
     renameSync(join(charts, 'pod-route'), join(charts, 'routes'));
     await run(['render', charts, '--out', out]);
     expect([...readTree(out).keys()].sort()).toEqual([
+      '_provenance.txt',
       'routes/kustomization.yaml',
       'routes/podroute.podroute-sample.yaml',
-      'specforge-provenance.txt',
     ]);
   });
 });

@@ -1,0 +1,69 @@
+import { diffDist } from '../output/dist-writer.js';
+import { filesDigest } from '../output/provenance.js';
+import { ignoredNote } from '../render/chart-cache.js';
+import { hasModules } from '../render/contained.js';
+import { renderInputs } from '../render/input-digest.js';
+import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
+import { OutputCache, type OutputRecord } from '../render/output-cache.js';
+import type { RenderResult } from '../render/render.js';
+
+/**
+ * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/render/output-cache.ts)
+ * for these inputs, and whether dist/ already holds exactly the files it names; after a render, its record. The
+ * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
+ * module is left to the render as always (undefined: no record is looked up or kept).
+ */
+
+/** What the cache knew before rendering. */
+export interface CachedOutput {
+  /** The charts as read, to render from when dist/ is not known to be up to date. */
+  readonly loaded: LoadedCharts;
+  /** The record's key, when the charts read without error. */
+  readonly key?: string;
+  /** The record, when dist/ holds exactly the files it names: nothing to render. */
+  readonly upToDate?: OutputRecord;
+  /** What the cache has to say (an entry it ignored). */
+  readonly notes: readonly string[];
+}
+
+/** Reads the charts and looks up their render's record; undefined without a cache, or when a chart has a module. */
+export async function lookUpOutput(
+  chartsDir: string,
+  outDir: string,
+  asked: readonly string[],
+  cacheDir: string | undefined,
+): Promise<CachedOutput | undefined> {
+  if (cacheDir === undefined || hasModules(chartsDir)) return undefined;
+  const loaded = await loadCharts(chartsDir);
+  if (loaded.errors.length > 0) return { loaded, notes: [] };
+  const cache = new OutputCache(cacheDir);
+  const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked);
+  const { record, ignored } = cache.read(key);
+  const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
+  if (record === undefined || filesDigest(diffDist(outDir, new Map()).current) !== record.digest)
+    return { loaded, key, notes };
+  return { loaded, key, upToDate: record, notes };
+}
+
+/**
+ * Keeps the record of a render that wrote (or would write) `made.files`, when there is a cache and the charts had a
+ * key; a sentence when the cache could not be written.
+ */
+export function recordOutput(
+  cacheDir: string | undefined,
+  cached: CachedOutput | undefined,
+  made: {
+    readonly result: RenderResult;
+    readonly files: ReadonlyMap<string, string>;
+    readonly charts: number;
+  },
+): string | undefined {
+  if (cacheDir === undefined || cached?.key === undefined) return undefined;
+  return new OutputCache(cacheDir).write(cached.key, {
+    digest: filesDigest(made.files),
+    files: made.files.size,
+    objects: made.result.objectCount,
+    charts: made.charts,
+    notes: made.result.notes ?? [],
+  });
+}
