@@ -1,4 +1,5 @@
 import { diffDist } from '../output/dist-writer.js';
+import { packageVersion } from './version.js';
 import { filesDigest } from '../output/provenance.js';
 import { ignoredNote } from '../render/chart-cache.js';
 import { hasModules } from '../render/contained.js';
@@ -37,7 +38,7 @@ export async function lookUpOutput(
   const loaded = await loadCharts(chartsDir);
   if (loaded.errors.length > 0) return { loaded, notes: [] };
   const cache = new OutputCache(cacheDir);
-  const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked);
+  const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
   if (record === undefined || filesDigest(diffDist(outDir, new Map()).current) !== record.digest)

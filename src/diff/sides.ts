@@ -124,11 +124,14 @@ export async function loadAgainstRef(
   const rev = resolveRevision(chartsDir, ref);
   const label = `${chartsDir} at ${ref} (${rev.commit.slice(0, 7)})`;
   const entries = rev.tree === undefined ? [] : await revisionEntries(rev.root, rev.tree);
-  if (rev.tree !== undefined && (needsDisk(entries) || hasModules(chartsDir)))
+  if (hasModules(chartsDir) || (rev.tree !== undefined && needsDisk(entries)))
     return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev), { label, gitops, jobs });
-  const blobs = readBlobs(rev.root, entries).catch((e: unknown) => {
-    throw new Error(`cannot read ${rev.tree}: ${e instanceof Error ? e.message : String(e)}`);
-  });
+  const blobs =
+    rev.tree === undefined
+      ? Promise.resolve({ bytes: new Map<string, Buffer>() })
+      : readBlobs(rev.root, entries).catch((e: unknown) => {
+          throw new Error(`cannot read ${rev.tree}: ${e instanceof Error ? e.message : String(e)}`);
+        });
   blobs.catch(() => undefined); // settled by the await below; never an unhandled rejection meanwhile
   const reuse = new ChartReuse();
   const after = side(
@@ -137,7 +140,7 @@ export async function loadAgainstRef(
   );
   if (rev.tree === undefined) return { before: { files: new Map(), errors: [], label }, after };
   const { bytes } = await blobs;
-  const named = `${ref}:${chartsDir.replace(/\/+$/, '')}`;
+  const named = `${ref}:${chartsDir}`;
   const before = await renderLoaded(loadChartsFromBlobs(named, bytes), named, gitops, { jobs, reuse });
   return { before: side(before, label), after };
 }
@@ -151,12 +154,12 @@ async function revisionEntries(root: string, tree: string): Promise<TreeEntry[]>
   }
 }
 
-/** Whether a revision's charts must be read from disk: a symbolic link, or a chart module (`<chart>/chart.ts`). */
+/**
+ * Whether a revision's charts must be read from disk: a symbolic link, or a chart module (`<chart>/chart.ts`; also
+ * a directory of that name, which the disk loader reports).
+ */
 function needsDisk(entries: readonly TreeEntry[]): boolean {
-  return entries.some((e) => {
-    const parts = e.path.split('/');
-    return e.mode === '120000' || (parts.length === 2 && CHART_MODULE_FILES.includes(parts[1] ?? ''));
-  });
+  return entries.some((e) => e.mode === '120000' || CHART_MODULE_FILES.includes(e.path.split('/')[1] ?? ''));
 }
 
 /** The render of `chartsDir` against the render of the revision written out as `tree`. */

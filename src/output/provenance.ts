@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 
 /**
  * The provenance of a render: one small file at the top of dist/ ({@link PROVENANCE_FILE}) recording the version of
- * specforge that wrote the directory, the digest of each chart's inputs (its settings, spec files and chart module,
- * by their paths in the charts directory) and of `gitops.yaml`, and the digest of each directory of output. No
+ * specforge that wrote the directory, the digest of each chart's inputs (its settings, as `<chart>/chart.yaml`
+ * whatever the file's spelling; its spec files and chart module, by their paths in the charts directory) and of
+ * `gitops.yaml`, and the digest of each directory of output. No
  * timestamp and no machine path: the same render gives the same bytes anywhere, so `specforge check` verifies the
  * file as it verifies every other one (a render by another version, or from other inputs, differs). Its name ends
  * in neither `.yaml`, `.yml` nor `.json`, so neither an Argo CD directory source nor kustomize-controller's
@@ -44,7 +45,9 @@ export function provenanceText(
   const byDir = new Map<string, string[]>();
   for (const path of [...files.keys()].sort()) {
     const dir = path.split('/')[0] ?? '';
-    byDir.set(dir, [...(byDir.get(dir) ?? []), path, files.get(path) ?? '']);
+    const parts = byDir.get(dir) ?? [];
+    parts.push(path, files.get(path) ?? '');
+    byDir.set(dir, parts);
   }
   const lines = [PROVENANCE_HEADER.trimEnd(), `specforge: ${quoted(version)}`, 'inputs:'];
   if (inputs.gitops !== undefined) lines.push(`  gitops.yaml: ${inputs.gitops}`);
@@ -60,7 +63,12 @@ export function provenanceText(
 export function recordedVersion(text: string): string | undefined {
   const m = /^specforge: (?:"((?:[^"\\]|\\.)*)"|(\S+))$/m.exec(text);
   if (m === null) return undefined;
-  return m[1] === undefined ? m[2] : (JSON.parse(`"${m[1]}"`) as string);
+  if (m[1] === undefined) return m[2];
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return undefined; // edited by hand into something no render writes: the diff shows it
+  }
 }
 
 /** A YAML key or value: plain when it is a safe word, else a JSON (double-quoted YAML) string. */

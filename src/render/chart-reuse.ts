@@ -41,6 +41,9 @@ export function sameInputs(a: SpecChartInput, b: SpecChartInput): boolean {
 /** `part`, built from inputs equal to `input`'s, as if built from `input`'s files. */
 function renamedTo(part: CheckedChart, input: SpecChartInput): CheckedChart {
   const fileOf = new Map(part.input.specFiles.map((f, i) => [f.file, input.specFiles[i]?.file ?? f.file]));
+  // A chart's own Namespace (chart.yaml's createNamespace) has the settings file as its source.
+  if (part.input.settings !== undefined && input.settings !== undefined)
+    fileOf.set(part.input.settings.file, input.settings.file);
   const wire = toWire(part);
   if (wire.built === undefined) return { input, errors: [] };
   const renamed = (s: SourceRef): SourceRef => ({ ...s, file: fileOf.get(s.file) ?? s.file });

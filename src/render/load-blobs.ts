@@ -35,25 +35,35 @@ export function loadChartsFromBlobs(chartsDir: string, files: ReadonlyMap<string
 /** A directory of the tree: name → sub-directory or file bytes. */
 type Dir = Map<string, Dir | Uint8Array>;
 
-/** The files as nested directories, dot entries (at any depth) left out, as the disk walk leaves them out. */
+/**
+ * The files as nested directories, dot entries (at any depth) left out as the disk walk leaves them out; the
+ * directories above a dot entry stay (`web/.gitkeep` keeps the chart `web`, as it exists on disk).
+ */
 function treeOf(files: ReadonlyMap<string, Uint8Array>): Dir {
   const root: Dir = new Map();
   for (const [path, bytes] of files) {
     const parts = path.split('/');
-    if (parts.some((p) => p === '' || p.startsWith('.'))) continue;
-    let dir = root;
+    let dir: Dir | undefined = root;
     for (const part of parts.slice(0, -1)) {
-      const next = dir.get(part);
-      if (next instanceof Map) dir = next;
-      else {
-        const made: Dir = new Map();
-        dir.set(part, made);
-        dir = made;
+      if (part === '' || part.startsWith('.')) {
+        dir = undefined;
+        break;
       }
+      dir = subDir(dir, part);
     }
-    dir.set(parts[parts.length - 1] as string, bytes);
+    const name = parts[parts.length - 1] ?? '';
+    if (dir !== undefined && name !== '' && !name.startsWith('.')) dir.set(name, bytes);
   }
   return root;
+}
+
+/** The sub-directory `name` of `dir`, made when missing. */
+function subDir(dir: Dir, name: string): Dir {
+  const found = dir.get(name);
+  if (found instanceof Map) return found;
+  const made: Dir = new Map();
+  dir.set(name, made);
+  return made;
 }
 
 /** The YAML files of a chart directory, depth first, names sorted at each level (as src/render/chart-tree.ts). */

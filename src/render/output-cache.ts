@@ -29,9 +29,12 @@ export interface OutputRecord {
 export class OutputCache {
   constructor(readonly dir: string) {}
 
-  /** The key of a render of `inputs` with the `--gitops` tools `asked`, by this specforge. */
-  key(inputs: RenderInputs, asked: readonly string[]): string {
-    const text = JSON.stringify({ renderer: rendererDigest(), inputs, asked: [...asked].sort() });
+  /**
+   * The key of a render of `inputs` with the `--gitops` tools `asked`, by this specforge (`version` is in the
+   * provenance file it writes; the renderer's digest covers its code, Node.js and dependencies).
+   */
+  key(inputs: RenderInputs, asked: readonly string[], version: string): string {
+    const text = JSON.stringify({ renderer: rendererDigest(), version, inputs, asked: [...asked].sort() });
     return `output-${createHash('sha256').update(text).digest('hex')}`;
   }
 

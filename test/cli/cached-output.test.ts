@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
+import { OutputCache } from '../../src/render/output-cache.js';
 import { run, tempDir } from '../support/tmp.js';
 
 /** A generated charts directory with a dist/ and a cache rendered from it. */
@@ -63,6 +64,26 @@ describe('check and render with a cache that knows the render', () => {
     const gone = await w.cmd('check');
     expect(gone.code).toBe(1);
     expect(gone).toEqual(await w.cmd('check', false));
+  });
+
+  it('keys the record by gitops.yaml, the --gitops tools asked and the version, not by where things are', async () => {
+    const w = await workspace();
+    const g = await run(['render', w.dir, '--out', w.out, '--cache', w.cache, '--gitops', 'flux']);
+    expect(g.code).toBe(0);
+    const withoutFlag = await w.cmd('check'); // dist/ holds _flux/, which this render does not write
+    expect(withoutFlag.code).toBe(1);
+    expect(withoutFlag).toEqual(await w.cmd('check', false));
+    const cache = new OutputCache(w.cache);
+    const inputs = { charts: [{ name: 'a', digest: 'sha256:1' }] };
+    const keys = [
+      cache.key(inputs, [], '1.0.0'),
+      cache.key(inputs, ['flux'], '1.0.0'),
+      cache.key(inputs, [], '1.0.1'),
+      cache.key({ ...inputs, gitops: 'sha256:2' }, [], '1.0.0'),
+      cache.key({ charts: [{ name: 'a', digest: 'sha256:3' }] }, [], '1.0.0'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new OutputCache(join(w.root, 'elsewhere')).key(inputs, [], '1.0.0')).toBe(keys[0]);
   });
 
   it('ignores a damaged record with a note, and checks in full', async () => {

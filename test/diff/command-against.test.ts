@@ -84,6 +84,19 @@ describe('specforge diff --against reads the revision from git objects', () => {
     expect(existsSync(nowhere)).toBe(false);
   });
 
+  it('runs a chart module of today contained, also against a revision that had no charts directory', async () => {
+    const repo = repository([], { 'README.md': 'x\n' });
+    cpSync(join(ROOT, 'charts', 'myapp'), join(repo.charts, 'myapp'), { recursive: true });
+    // A timer left behind that ends the process: contained, the render names the module instead of exiting.
+    writeFileSync(
+      join(repo.charts, 'myapp/chart.mjs'),
+      'export default async () => {\n  setTimeout(() => process.exit(3), 0);\n  await new Promise((done) => setTimeout(done, 200));\n};\n',
+    );
+    const r = await run(['diff', repo.charts, '--against', 'HEAD']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/chart\.mjs.*a chart module called process\.exit, or left a timer that did/);
+  });
+
   it('renders a chart module of the revision, which imports specforge and cdk8s', async () => {
     const repo = repository(['specforge-controller']);
     writeFileSync(

@@ -90,6 +90,11 @@ describe('the provenance file of a render', () => {
     expect(chartInputDigest({ ...chart, dir: '/elsewhere/myapp' })).toBe(plain);
   });
 
+  it('reads no version from a version line edited into something no render writes', () => {
+    expect(recordedVersion('specforge: "\\q"\n')).toBeUndefined();
+    expect(recordedVersion('specforge: "1.0.0 rc"\n')).toBe('1.0.0 rc');
+  });
+
   it('quotes a name that is not a plain word, so the file stays YAML', () => {
     const text = provenanceText('1.0.0', { charts: [{ name: 'a b: c', digest: 'sha256:00' }] }, new Map());
     expect(text).toContain('  "a b: c/": sha256:00\n');

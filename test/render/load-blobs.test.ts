@@ -47,12 +47,14 @@ describe('a charts directory read from blobs in memory', () => {
       'web/notes.txt': 'text\n',
       'web/deep/er/z.yaml': 'e: 1\n',
       'empty-ish/README': 'no yaml\n',
+      'dot-only/.gitkeep': '', // a chart on disk, with nothing in it
+      'dot-only/.sub/x.yaml': 'f: 1\n',
     });
     writeFileSync(join(dir, 'web', 'latin1.yaml'), Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]));
     const disk = await loadCharts(dir);
     const memory = loadChartsFromBlobs('REV:charts', blobsOf(dir));
-    expect(disk.inputs.map((i) => i.name)).toEqual(['empty-ish', 'web']);
-    expect(disk.inputs[1]?.specFiles.map((f) => f.relative)).toEqual([
+    expect(disk.inputs.map((i) => i.name)).toEqual(['dot-only', 'empty-ish', 'web']);
+    expect(disk.inputs[2]?.specFiles.map((f) => f.relative)).toEqual([
       'web/B.YAML',
       'web/a/inner.yaml',
       'web/a-b.yml',
