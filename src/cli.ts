@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
 import { PROVENANCE_FILE, recordedVersion, withProvenance } from './output/provenance.js';
-import { lookUpOutput, recordOutput } from './cli/cached-output.js';
+import { lookUpOutput, recordOutput, type Made } from './cli/cached-output.js';
 import { renderContained } from './render/contained.js';
 import type { OutputRecord } from './render/output-cache.js';
 import { renderLoaded } from './render/render-dir.js';
@@ -200,13 +200,6 @@ async function runRenderCommand(
       : upToDateLine(outDir, result.objectCount, made.charts),
   );
   return EXIT_OK;
-}
-
-/** A render's result, the files it writes into dist/ (with the provenance file), and how many charts it made. */
-interface Made {
-  readonly result: RenderResult;
-  readonly files: ReadonlyMap<string, string>;
-  readonly charts: number;
 }
 
 /**

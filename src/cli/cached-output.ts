@@ -1,4 +1,4 @@
-import { diffDist } from '../output/dist-writer.js';
+import { readDist } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
 import { filesDigest } from '../output/provenance.js';
 import { ignoredNote } from '../render/chart-cache.js';
@@ -14,6 +14,13 @@ import type { RenderResult } from '../render/render.js';
  * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
  * module is left to the render as always (undefined: no record is looked up or kept).
  */
+
+/** A render's result, the files it writes into dist/ (with the provenance file), and how many charts it made. */
+export interface Made {
+  readonly result: RenderResult;
+  readonly files: ReadonlyMap<string, string>;
+  readonly charts: number;
+}
 
 /** What the cache knew before rendering. */
 export interface CachedOutput {
@@ -41,8 +48,7 @@ export async function lookUpOutput(
   const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
-  if (record === undefined || filesDigest(diffDist(outDir, new Map()).current) !== record.digest)
-    return { loaded, key, notes };
+  if (record === undefined || filesDigest(readDist(outDir)) !== record.digest) return { loaded, key, notes };
   return { loaded, key, upToDate: record, notes };
 }
 
@@ -53,11 +59,7 @@ export async function lookUpOutput(
 export function recordOutput(
   cacheDir: string | undefined,
   cached: CachedOutput | undefined,
-  made: {
-    readonly result: RenderResult;
-    readonly files: ReadonlyMap<string, string>;
-    readonly charts: number;
-  },
+  made: Made,
 ): string | undefined {
   if (cacheDir === undefined || cached?.key === undefined) return undefined;
   return new OutputCache(cacheDir).write(cached.key, {

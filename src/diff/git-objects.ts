@@ -63,9 +63,17 @@ export async function listTree(root: string, treeish: string): Promise<TreeEntry
   return parseLsTree(await gitOutput(root, ['ls-tree', '-r', '-z', treeish]));
 }
 
-/** Writes the tree `treeish` (`<commit>:<path>`) of the repository at `root` into the directory `dir`. */
-export async function writeTree(root: string, treeish: string, dir: string): Promise<TreeEntry[]> {
-  const { entries, bytes } = await readBlobs(root, await listTree(root, treeish));
+/**
+ * Writes the tree `treeish` (`<commit>:<path>`) of the repository at `root` into the directory `dir`; `listed`, its
+ * entries when the caller has listed them already.
+ */
+export async function writeTree(
+  root: string,
+  treeish: string,
+  dir: string,
+  listed?: readonly TreeEntry[],
+): Promise<TreeEntry[]> {
+  const { entries, bytes } = await readBlobs(root, listed ?? (await listTree(root, treeish)));
   for (const e of entries) {
     const data = bytes.get(e.path) ?? Buffer.alloc(0);
     const path = join(dir, ...e.path.split('/'));

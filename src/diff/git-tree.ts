@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { CHART_MODULE_FILES } from '../render/load-module.js';
 import { makeTempDir, removeTempDir } from '../util/temp-dirs.js';
-import { writeTree } from './git-objects.js';
+import { writeTree, type TreeEntry } from './git-objects.js';
 import { prepareModuleHome } from './module-home.js';
 import { UsageError } from '../util/usage-error.js';
 
@@ -76,15 +76,18 @@ export function checkoutRefTree(chartsDir: string, ref: string): RefTree {
   return writeRevision(chartsDir, resolveRevision(chartsDir, ref));
 }
 
-/** Starts writing out the charts directory of `rev` (`chartsDir` as of that revision). */
-export function writeRevision(chartsDir: string, rev: Revision): RefTree {
+/**
+ * Starts writing out the charts directory of `rev` (`chartsDir` as of that revision); `listed`, its entries when the
+ * caller has listed them already.
+ */
+export function writeRevision(chartsDir: string, rev: Revision, listed?: readonly TreeEntry[]): RefTree {
   const { root, commit, tree } = rev;
   if (tree === undefined) return { commit, ready: Promise.resolve(), remove: () => Promise.resolve() };
   const charts = realpathSync(chartsDir);
   const home = temporaryHome();
   // A fixed name: the charts directory's own (`node_modules`, `package.json`...) could clash with the module home's.
   const dir = join(home, 'charts');
-  const ready = writeTree(root, tree, dir).then(
+  const ready = writeTree(root, tree, dir, listed).then(
     (entries) => {
       if (entries.some((e) => CHART_MODULE_FILES.includes(e.path.split('/').pop() ?? '')))
         prepareModuleHome(home, charts);

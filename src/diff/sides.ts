@@ -125,7 +125,7 @@ export async function loadAgainstRef(
   const label = `${chartsDir} at ${ref} (${rev.commit.slice(0, 7)})`;
   const entries = rev.tree === undefined ? [] : await revisionEntries(rev.root, rev.tree);
   if (hasModules(chartsDir) || (rev.tree !== undefined && needsDisk(entries)))
-    return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev), { label, gitops, jobs });
+    return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev, entries), { label, gitops, jobs });
   const blobs =
     rev.tree === undefined
       ? Promise.resolve({ bytes: new Map<string, Buffer>() })

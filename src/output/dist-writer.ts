@@ -165,22 +165,27 @@ export function diffDist(
   files: ReadonlyMap<string, string>,
   options: DistOptions = {},
 ): { drift: Drift; current: Map<string, string> } {
+  const current = readDist(outDir, options);
+  return { drift: diffTrees(current, files), current };
+}
+
+/**
+ * The files an output directory holds now (empty when it, or its parent, does not exist), read under its lock after
+ * repairing a swap a killed run left half done, so what is read is a complete render; without the lock in a place
+ * that may be read but not written (a read-only checkout).
+ */
+export function readDist(outDir: string, options: DistOptions = {}): Map<string, string> {
   const out = resolve(outDir);
-  // Nothing there (not even its parent): nothing to compare, and nothing for `check` to create.
-  if (!existsSync(dirname(out))) return { drift: diffTrees(new Map(), files), current: new Map() };
-  let current: Map<string, string>;
+  if (!existsSync(dirname(out))) return new Map(); // nothing there, and nothing for `check` to create
   try {
-    // Under the lock, after repairing a swap a killed run left half done: the comparison sees a complete render.
-    current = withLock(out, options.lockWaitMs ?? LOCK_WAIT_MS, () => {
+    return withLock(out, options.lockWaitMs ?? LOCK_WAIT_MS, () => {
       recoverInterruptedSwap(out);
       return readOwnedTree(outDir, out);
     });
   } catch (e) {
-    // A place `check` may read but not write (a read-only checkout): compare what is there, without the lock.
     if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
-    current = readOwnedTree(outDir, out);
+    return readOwnedTree(outDir, out);
   }
-  return { drift: diffTrees(current, files), current };
 }
 
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
