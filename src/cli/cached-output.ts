@@ -1,4 +1,4 @@
-import { readDist } from '../output/dist-writer.js';
+import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
 import { filesDigest } from '../output/provenance.js';
 import { ignoredNote } from '../render/chart-cache.js';
@@ -48,7 +48,7 @@ export async function lookUpOutput(
   const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
-  if (record === undefined || filesDigest(readDist(outDir)) !== record.digest) return { loaded, key, notes };
+  if (record === undefined || distDigest(outDir) !== record.digest) return { loaded, key, notes };
   return { loaded, key, upToDate: record, notes };
 }
 

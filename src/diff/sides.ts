@@ -7,7 +7,7 @@
 import type { GitopsTool } from '../gitops/settings.js';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { diffDist, entryKind, unreadEntry } from '../output/dist-writer.js';
+import { entryKind, readDist, unreadEntry } from '../output/dist-writer.js';
 import { PROVENANCE_FILE } from '../output/provenance.js';
 import { ChartReuse } from '../render/chart-reuse.js';
 import { hasModules, renderContained } from '../render/contained.js';
@@ -47,10 +47,7 @@ export async function loadAgainstDist(
 ): Promise<LoadedSides> {
   const after = await renderContained(chartsDir, gitops, { jobs });
   const links = topLevelUnread(outDir);
-  const before =
-    after.errors.length > 0 || links.length > 0
-      ? new Map<string, string>()
-      : diffDist(outDir, after.files).current;
+  const before = after.errors.length > 0 || links.length > 0 ? new Map<string, string>() : readDist(outDir);
   before.delete(PROVENANCE_FILE); // not an object: `check` verifies it
   return {
     before: { files: before, errors: [...links, ...unreadErrors(outDir, before)], label: outDir },
@@ -64,7 +61,7 @@ function topLevelUnread(outDir: string): LocatedProblem[] {
   try {
     entries = readdirSync(outDir, { withFileTypes: true });
   } catch {
-    return []; // no directory there: diffDist says what it finds
+    return []; // no directory there: readDist says what it finds
   }
   const errors = entries
     .filter((e) => !e.isDirectory() && !e.isFile())

@@ -3,6 +3,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -19,7 +20,7 @@ import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { UsageError } from '../util/usage-error.js';
 import { acquireLock } from './lock.js';
 import { fsReason } from './fs-reasons.js';
-import { PROVENANCE_FILE } from './provenance.js';
+import { digestOf, filesDigest, PROVENANCE_FILE } from './provenance.js';
 
 /** What a write did. */
 export interface WriteOutcome {
@@ -131,23 +132,21 @@ export function writeDist(
   }
 }
 
-/** The write itself, under the lock: recover, compare, write a sibling, swap. */
+/**
+ * The write itself, under the lock: recover, compare, write a sibling, swap. dist/ is compared file by file, one
+ * file read at a time, never held whole. In the sibling, a file equal to dist/'s is a hard link to it (its bytes,
+ * inode and time stay as they were); only new and changed files are written.
+ */
 function swapIn(out: string, outDir: string, files: ReadonlyMap<string, string>): WriteOutcome {
   recoverInterruptedSwap(out);
-  const current = readOwnedTree(outDir, out);
-  const drift = diffTrees(current, files);
+  const { drift, same } = compareOwnedTree(outDir, out, files);
   const outcome = { added: drift.added.length, updated: drift.changed.length, removed: drift.removed.length };
   if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
   const tmp = `${out}${TMP}${process.pid}`;
   const old = `${out}${OLD}${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
-    mkdirSync(tmp, { recursive: true });
-    for (const [path, bytes] of files) {
-      const target = join(tmp, path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, bytes);
-    }
+    stage(out, tmp, files, same);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
@@ -159,14 +158,57 @@ function swapIn(out: string, outDir: string, files: ReadonlyMap<string, string>)
   return { changed: true, ...outcome };
 }
 
-/** Compares dist/ with a render without writing anything (the `check` drift gate). */
+/**
+ * Fills the sibling `tmp` with `files`: those in `same` linked from `out`, the others written. A file system that
+ * refuses the link (no hard links there) gets the bytes written instead.
+ */
+function stage(
+  out: string,
+  tmp: string,
+  files: ReadonlyMap<string, string>,
+  same: ReadonlySet<string>,
+): void {
+  const made = new Set<string>();
+  for (const [path, bytes] of files) {
+    const target = join(tmp, path);
+    const dir = dirname(target);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    if (same.has(path) && linked(join(out, path), target)) continue;
+    writeFileSync(target, bytes);
+  }
+}
+
+/** Whether `target` could be made a hard link to `source`. */
+function linked(source: string, target: string): boolean {
+  try {
+    linkSync(source, target);
+    return true;
+  } catch (e) {
+    if (LINK_REFUSED.has((e as NodeJS.ErrnoException).code ?? '')) return false;
+    throw e;
+  }
+}
+
+/** Codes of a file system or a file that takes no (more) hard links: the bytes are written instead. */
+const LINK_REFUSED = new Set(['EPERM', 'EMLINK', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EACCES']);
+
+/**
+ * How dist/ differs from a render (`check`'s drift gate), without writing anything; with the text of each file that
+ * differs (changed or stale) as dist/ holds it, for the patch `check` prints. dist/ is read one file at a time.
+ */
 export function diffDist(
   outDir: string,
   files: ReadonlyMap<string, string>,
   options: DistOptions = {},
 ): { drift: Drift; current: Map<string, string> } {
-  const current = readDist(outDir, options);
-  return { drift: diffTrees(current, files), current };
+  const nothing: Drift = { added: [...files.keys()].sort(), removed: [], changed: [] };
+  return readLocked(outDir, options, { drift: nothing, current: new Map<string, string>() }, (out) => {
+    const current = new Map<string, string>();
+    return { drift: compareOwnedTree(outDir, out, files, current).drift, current };
+  });
 }
 
 /**
@@ -175,16 +217,43 @@ export function diffDist(
  * that may be read but not written (a read-only checkout).
  */
 export function readDist(outDir: string, options: DistOptions = {}): Map<string, string> {
+  return readLocked(outDir, options, new Map(), (out) => readOwnedTree(outDir, out));
+}
+
+/**
+ * `filesDigest` (src/output/provenance.ts) of the files {@link readDist} would return, reading one file at a time
+ * instead of holding them all.
+ */
+export function distDigest(outDir: string, options: DistOptions = {}): string {
+  return readLocked(outDir, options, filesDigest(new Map()), (out) => {
+    assertOwnedEntries(outDir, out);
+    const entries = listTree(out);
+    assertOwned(outDir, out, entries.keys());
+    const paths = [...entries.keys()].sort();
+    return digestOf(
+      (function* parts(): Generator<string> {
+        for (const path of paths) yield* [path, entryText(out, path, entries.get(path))];
+      })(),
+    );
+  });
+}
+
+/**
+ * `read(out)` of an output directory under its lock, after repairing a swap a killed run left half done; without
+ * the lock where the directory may be read but not written (a read-only checkout); `none` when its parent does not
+ * exist (nothing there, and nothing for `check` to create).
+ */
+function readLocked<T>(outDir: string, options: DistOptions, none: T, read: (out: string) => T): T {
   const out = resolve(outDir);
-  if (!existsSync(dirname(out))) return new Map(); // nothing there, and nothing for `check` to create
+  if (!existsSync(dirname(out))) return none;
   try {
     return withLock(out, options.lockWaitMs ?? LOCK_WAIT_MS, () => {
       recoverInterruptedSwap(out);
-      return readOwnedTree(outDir, out);
+      return read(out);
     });
   } catch (e) {
     if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
-    return readOwnedTree(outDir, out);
+    return read(out);
   }
 }
 
@@ -196,21 +265,63 @@ const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
  * the tree.
  */
 function readOwnedTree(outDir: string, out: string): Map<string, string> {
-  if (existsSync(out) && statSync(out).isDirectory()) {
-    for (const entry of readdirSync(out, { withFileTypes: true })) {
-      const marked =
-        entry.name === PROVENANCE_FILE ? join(out, entry.name) : join(out, entry.name, 'kustomization.yaml');
-      const owned =
-        (entry.isDirectory() || (entry.isFile() && entry.name === PROVENANCE_FILE)) &&
-        existsSync(marked) &&
-        lstatSync(marked).isFile() &&
-        readFileSync(marked, 'utf8').startsWith(MARKER);
-      if (!owned) throw notOurs(outDir, join(outDir, entry.name));
+  assertOwnedEntries(outDir, out);
+  const tree = readTree(out);
+  assertOwned(outDir, out, tree.keys());
+  return tree;
+}
+
+/**
+ * How an output directory differs from `files`, compared one file at a time after the same ownership checks as
+ * {@link readOwnedTree}: the drift, and the paths whose bytes are equal. The text dist/ holds of each file that
+ * differs goes into `differing`, when given.
+ */
+function compareOwnedTree(
+  outDir: string,
+  out: string,
+  files: ReadonlyMap<string, string>,
+  differing?: Map<string, string>,
+): { drift: Drift; same: Set<string> } {
+  assertOwnedEntries(outDir, out);
+  const entries = listTree(out);
+  assertOwned(outDir, out, entries.keys());
+  const same = new Set<string>();
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [path, bytes] of files) {
+    if (!entries.has(path)) {
+      added.push(path);
+      continue;
+    }
+    const text = entryText(out, path, entries.get(path));
+    if (text === bytes) same.add(path);
+    else {
+      changed.push(path);
+      differing?.set(path, text);
     }
   }
-  const tree = readTree(out);
-  assertOwned(outDir, out, tree);
-  return tree;
+  const removed = [...entries.keys()].filter((p) => !files.has(p));
+  if (differing !== undefined)
+    for (const path of removed) differing.set(path, entryText(out, path, entries.get(path)));
+  return { drift: { added: added.sort(), removed: removed.sort(), changed: changed.sort() }, same };
+}
+
+/**
+ * Checks from names alone, before reading any file, that every entry of an output directory is a chart directory
+ * specforge wrote (its kustomization.yaml carries specforge's header) or its provenance file.
+ */
+function assertOwnedEntries(outDir: string, out: string): void {
+  if (!existsSync(out) || !statSync(out).isDirectory()) return;
+  for (const entry of readdirSync(out, { withFileTypes: true })) {
+    const marked =
+      entry.name === PROVENANCE_FILE ? join(out, entry.name) : join(out, entry.name, 'kustomization.yaml');
+    const owned =
+      (entry.isDirectory() || (entry.isFile() && entry.name === PROVENANCE_FILE)) &&
+      existsSync(marked) &&
+      lstatSync(marked).isFile() &&
+      readFileSync(marked, 'utf8').startsWith(MARKER);
+    if (!owned) throw notOurs(outDir, join(outDir, entry.name));
+  }
 }
 
 /** The names of the entries of an output directory (none when it does not exist or cannot be read). */
@@ -253,18 +364,6 @@ function notOurs(outDir: string, path: string): UsageError {
   );
 }
 
-function diffTrees(current: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): Drift {
-  const added: string[] = [];
-  const changed: string[] = [];
-  for (const [path, bytes] of next) {
-    const old = current.get(path);
-    if (old === undefined) added.push(path);
-    else if (old !== bytes) changed.push(path);
-  }
-  const removed = [...current.keys()].filter((p) => !next.has(p));
-  return { added: added.sort(), removed: removed.sort(), changed: changed.sort() };
-}
-
 // Byte for byte (a byte-order mark is kept, so it differs from a render), and never a silent U+FFFD.
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -286,13 +385,27 @@ export function unreadEntry(text: string): string | undefined {
  */
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
+  for (const [path, kind] of listTree(dir)) out.set(path, entryText(dir, path, kind));
+  return out;
+}
+
+/** The text of an entry {@link listTree} found: a regular file's, else the mark of what it is. */
+function entryText(dir: string, path: string, kind: string | undefined): string {
+  return kind === undefined ? readBoundedText(join(dir, path)) : `${UNREAD}${kind}`;
+}
+
+/**
+ * Every entry under `dir` that is not a directory, by relative path, in the order of the walk: undefined for a
+ * regular file, else what it is (`a symbolic link`…); empty when `dir` does not exist. Reads no file.
+ */
+function listTree(dir: string): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
   if (!existsSync(dir)) return out;
   const walk = (rel: string): void => {
     for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out.set(path, readBoundedText(join(dir, path)));
-      else out.set(path, `${UNREAD}${entryKind(entry)}`);
+      else out.set(path, entry.isFile() ? undefined : entryKind(entry));
     }
   };
   walk('');
@@ -341,23 +454,18 @@ function readBoundedText(path: string): string {
 }
 
 /**
- * Refuses to replace a directory specforge did not write: every file must sit in a chart directory whose
- * kustomization.yaml carries specforge's header. Guards against `--out .` wiping a repository.
+ * Refuses to replace a directory specforge did not write: every file must sit in a chart directory (whose
+ * kustomization.yaml carries specforge's header, which {@link assertOwnedEntries} checked), or be the provenance
+ * file. Guards against `--out .` wiping a repository.
  */
-function assertOwned(outDir: string, out: string, current: ReadonlyMap<string, string>): void {
-  if (current.size === 0) {
-    if (existsSync(out) && !statSync(out).isDirectory())
-      throw new UsageError(`${outDir} exists and is not a directory`);
-    return;
+function assertOwned(outDir: string, out: string, paths: Iterable<string>): void {
+  let any = false;
+  for (const path of paths) {
+    any = true;
+    if (path !== PROVENANCE_FILE && !path.includes('/')) throw notOurs(outDir, join(outDir, path));
   }
-  for (const [path, text] of current) {
-    if (path === PROVENANCE_FILE && text.startsWith(MARKER)) continue;
-    const chart = path.split('/')[0];
-    const kustomization = current.get(`${chart}/kustomization.yaml`);
-    if (!path.includes('/') || kustomization === undefined || !kustomization.startsWith(MARKER)) {
-      throw notOurs(outDir, join(outDir, path));
-    }
-  }
+  if (!any && existsSync(out) && !statSync(out).isDirectory())
+    throw new UsageError(`${outDir} exists and is not a directory`);
 }
 
 function recoverInterruptedSwap(outDir: string): void {

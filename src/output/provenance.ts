@@ -26,7 +26,7 @@ export interface RenderInputs {
 }
 
 /** `sha256:<hex>` of `parts`, each framed by its length so no two lists of parts give the same bytes. */
-export function digestOf(parts: readonly (string | Uint8Array)[]): string {
+export function digestOf(parts: Iterable<string | Uint8Array>): string {
   const hash = createHash('sha256');
   for (const part of parts) {
     const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;

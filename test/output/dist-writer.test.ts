@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffDist, readTree, writeDist } from '../../src/output/dist-writer.js';
+import { diffDist, distDigest, readDist, readTree, writeDist } from '../../src/output/dist-writer.js';
+import { filesDigest } from '../../src/output/provenance.js';
 import { UsageError } from '../../src/util/usage-error.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -29,6 +30,19 @@ describe('writeDist', () => {
     const after = statSync(join(out, 'a/x.yaml'));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     expect(statSync(out).ino).toBe(dirBefore.ino);
+  });
+
+  it('leaves each file a changed render keeps as it was (the same inode and time), writing only new and changed files', () => {
+    const out = join(tempDir(), 'dist');
+    writeDist(out, render({ 'b/y.yaml': 'y: 1\n' }));
+    const kept = statSync(join(out, 'a/x.yaml'));
+    const changed = statSync(join(out, 'b/y.yaml'));
+    const outcome = writeDist(out, render({ 'b/y.yaml': 'y: 2\n', 'b/z.yaml': 'z: 1\n' }));
+    expect(outcome).toMatchObject({ changed: true, added: 1, updated: 1, removed: 0 });
+    const after = statSync(join(out, 'a/x.yaml'));
+    expect([after.ino, after.mtimeMs, after.nlink]).toEqual([kept.ino, kept.mtimeMs, 1]);
+    expect(statSync(join(out, 'b/y.yaml')).ino).not.toBe(changed.ino);
+    expect(readTree(out)).toEqual(render({ 'b/y.yaml': 'y: 2\n', 'b/z.yaml': 'z: 1\n' }));
   });
 
   it('removes files of objects that no longer exist, so GitOps prunes them', () => {
@@ -81,5 +95,23 @@ describe('diffDist', () => {
     writeDist(out, render({ 'a/stale.yaml': 's\n' }));
     const { drift } = diffDist(out, render({ 'a/x.yaml': 'x: 2\n', 'a/new.yaml': 'n\n' }));
     expect(drift).toEqual({ added: ['a/new.yaml'], changed: ['a/x.yaml'], removed: ['a/stale.yaml'] });
+  });
+
+  it("keeps dist/'s text of the files that differ only, not of the whole directory", () => {
+    const out = join(tempDir(), 'dist');
+    writeDist(out, render({ 'a/stale.yaml': 's\n' }));
+    const { current } = diffDist(out, render({ 'a/x.yaml': 'x: 2\n' }));
+    expect(Object.fromEntries(current)).toEqual({ 'a/stale.yaml': 's\n', 'a/x.yaml': 'x: 1\n' });
+  });
+});
+
+describe('distDigest', () => {
+  it('is the digest of the files readDist returns, read one at a time', () => {
+    const out = join(tempDir(), 'dist');
+    expect(distDigest(out)).toBe(filesDigest(new Map()));
+    writeDist(out, render({ 'b/y.yaml': 'y: 1\n' }));
+    expect(distDigest(out)).toBe(filesDigest(readDist(out)));
+    writeFileSync(join(out, 'b/y.yaml'), 'y: 2\n');
+    expect(distDigest(out)).toBe(filesDigest(render({ 'b/y.yaml': 'y: 2\n' })));
   });
 });
