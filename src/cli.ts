@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { checkOutPlace, diffDist, outputEntries, writeDist } from './output/dist-writer.js';
-import { PROVENANCE_FILE, recordedVersion, withProvenance } from './output/provenance.js';
-import { lookUpOutput, recordOutput, type Made } from './cli/cached-output.js';
+import { checkOutPlace, DistCompare, DistStage, outputEntries } from './output/dist-writer.js';
+import { OutputTally } from './output/output-tally.js';
+import { PROVENANCE_FILE, provenanceText, recordedVersion } from './output/provenance.js';
+import { lookUpOutput, recordOutput } from './cli/cached-output.js';
 import { renderContained } from './render/contained.js';
 import type { OutputRecord } from './render/output-cache.js';
 import { renderLoaded } from './render/render-dir.js';
@@ -181,60 +182,85 @@ async function runRenderCommand(
 ): Promise<number> {
   const a = parseRenderArgs(command, args);
   if (command === 'validate') return await validate(a, io);
+  return await renderOrCheck(command, a, io);
+}
+
+/** `specforge render` and `specforge check`: the render, put into dist/ or compared with it. */
+async function renderOrCheck(command: 'render' | 'check', a: RenderArgs, io: Io): Promise<number> {
   checkOutPlace(a.outDir, a.chartsDir);
   if (command === 'render') refuseCdk8sOutput(a.outDir);
-  const made = await renderOrRecall(command, a, io);
-  if (typeof made === 'number') return made;
+  const { chartsDir, outDir, gitops, run } = a;
+  const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
+  for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
+  if (cached?.upToDate !== undefined) return upToDate(command, outDir, cached.upToDate, io);
+  // dist/ takes the render chart by chart as it is made (src/output/dist-stage.ts): compared, and for `render`
+  // written into a sibling that replaces it at the end; never held whole.
+  const sink = command === 'render' ? new DistStage(outDir) : new DistCompare(outDir);
+  try {
+    const result =
+      cached === undefined
+        ? await renderContained(chartsDir, gitops, { ...run, sink })
+        : await renderLoaded(cached.loaded, chartsDir, gitops, { ...run, sink });
+    if (failed(result, command === 'render' ? `${outDir} left unchanged` : 'nothing written', io))
+      return EXIT_INVALID;
+    printNotes(result, io);
+    const made = madeOf(sink, result);
+    const note = recordOutput(run.cache, cached, made);
+    if (note !== undefined) io.err(`specforge: note: ${note}`);
+    return await finish(sink, a, made, io);
+  } finally {
+    sink.close();
+  }
+}
+
+/** The end of `render` (dist/ swapped, or found up to date) or `check` (the drift report), once all was put. */
+async function finish(
+  sink: DistStage | DistCompare,
+  a: RenderArgs,
+  made: OutputRecord,
+  io: Io,
+): Promise<number> {
   const { chartsDir, outDir, gitops } = a;
-  const { result } = made;
   const settingsFile = join(chartsDir, GITOPS_SETTINGS_FILE);
-  const dropped = droppedTools(outputEntries(outDir), result.files);
-  if (command === 'check')
-    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, made.files, io);
+  const dropped = droppedTools(outputEntries(outDir), [...sink.tally.dirs.keys()]);
+  if (sink instanceof DistCompare)
+    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, sink, io);
   for (const tool of dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
-  const outcome = writeDist(outDir, made.files);
+  const outcome = sink.finish();
   io.out(
     outcome.changed
-      ? `specforge: rendered ${plural(result.objectCount, 'object')} from ${plural(made.charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
-      : upToDateLine(outDir, result.objectCount, made.charts),
+      ? `specforge: rendered ${plural(made.objects, 'object')} from ${plural(made.charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
+      : upToDateLine(outDir, made.objects, made.charts),
   );
   return EXIT_OK;
 }
 
 /**
- * The render of the charts for `render` or `check`; or the exit code, when dist/ already holds what the cache
- * recorded for these inputs (src/cli/cached-output.ts: nothing is rendered) or the render failed.
+ * What a render put into dist/ with its provenance file, which goes in last (it records the digests of the
+ * directories before it): the record the cache keeps of it (src/render/output-cache.ts).
  */
-async function renderOrRecall(command: 'render' | 'check', a: RenderArgs, io: Io): Promise<Made | number> {
-  const { chartsDir, outDir, gitops, run } = a;
-  const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
-  for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
-  if (cached?.upToDate !== undefined) return upToDate(command, outDir, cached.upToDate, io);
-  const result =
-    cached === undefined
-      ? await renderContained(chartsDir, gitops, run)
-      : await renderLoaded(cached.loaded, chartsDir, gitops, run);
-  if (failed(result, command === 'render' ? `${outDir} left unchanged` : 'nothing written', io))
-    return EXIT_INVALID;
-  printNotes(result, io);
-  const made = {
-    result,
-    files: withProvenance(result.files, result.inputs, packageVersion()),
-    charts: chartCount(result),
+function madeOf(sink: DistStage | DistCompare, result: RenderResult): OutputRecord {
+  const { tally } = sink;
+  if (result.inputs !== undefined)
+    sink.put(new Map([[PROVENANCE_FILE, provenanceText(packageVersion(), result.inputs, tally.dirs)]]));
+  return {
+    digest: tally.digest(),
+    files: tally.files,
+    objects: result.objectCount,
+    charts: tally.charts().length,
+    notes: result.notes ?? [],
   };
-  const note = recordOutput(run.cache, cached, made);
-  if (note !== undefined) io.err(`specforge: note: ${note}`);
-  return made;
 }
 
 /** `specforge validate`: the render in memory, its errors or one line saying what is valid. */
 async function validate(a: RenderArgs, io: Io): Promise<number> {
-  const result = await renderContained(a.chartsDir, a.gitops, a.run);
+  const tally = new OutputTally();
+  const result = await renderContained(a.chartsDir, a.gitops, { ...a.run, sink: tally });
   if (failed(result, 'nothing written', io)) return EXIT_INVALID;
   printNotes(result, io);
   io.out(
-    `specforge: ${a.chartsDir} is valid (${plural(chartCount(result), 'chart')}, ${plural(result.objectCount, 'object')}).`,
+    `specforge: ${a.chartsDir} is valid (${plural(tally.charts().length, 'chart')}, ${plural(result.objectCount, 'object')}).`,
   );
   return EXIT_OK;
 }
@@ -246,12 +272,6 @@ function failed(result: RenderResult, outcome: string, io: Io): boolean {
   const n = result.errors.length;
   io.err(`specforge: ${n} error${n === 1 ? '' : 's'}; ${outcome}.`);
   return true;
-}
-
-/** How many charts a render made (its top directories, the GitOps tools' `_argocd`, `_flux` aside). */
-function chartCount(result: RenderResult): number {
-  return new Set([...result.files.keys()].map((p) => p.split('/')[0]).filter((dir) => !dir?.startsWith('_')))
-    .size;
 }
 
 /**
@@ -293,14 +313,18 @@ interface CheckPlace {
   readonly dropped: readonly GitopsTool[];
 }
 
-/** Compares the output directory with a render in memory; on drift, names the render command that fixes it. */
-async function check(place: CheckPlace, files: ReadonlyMap<string, string>, io: Io): Promise<number> {
+/**
+ * The output directory compared with a render (`compare` took every file); on drift, the patches and the render
+ * command that fixes it.
+ */
+async function check(place: CheckPlace, compare: DistCompare, io: Io): Promise<number> {
   const { outDir } = place;
   const version = packageVersion();
-  const { drift, current } = diffDist(outDir, files);
+  const drift = compare.finish();
+  const { before: current, after: files } = compare;
   const total = drift.added.length + drift.changed.length + drift.removed.length;
   if (total === 0) {
-    io.out(`specforge: ${outDir} matches the charts (${files.size} files).`);
+    io.out(`specforge: ${outDir} matches the charts (${compare.tally.files} files).`);
     return EXIT_OK;
   }
   // The diff library only when there is drift to print.

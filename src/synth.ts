@@ -7,45 +7,69 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
 import { packageVersion } from './cli/version.js';
-import { outputEntries, writeDist } from './output/dist-writer.js';
-import { withProvenance } from './output/provenance.js';
+import { DistStage, outputEntries, type OutputSink } from './output/dist-writer.js';
+import { PROVENANCE_FILE, provenanceText } from './output/provenance.js';
 import { droppedNote, droppedTools } from './gitops/flags.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './rules/problem-format.js';
 
 /** Renders charts/ into dist/ and gives cdk8s its per-chart files; the exit code. */
 async function synth(scratch: string): Promise<number> {
-  const result = await renderContained('charts');
-  if (result.errors.length > 0) {
-    for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
-    const n = result.errors.length;
-    process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
-    return 1;
+  const stage = new DistStage('dist');
+  try {
+    const listing = new Listing(scratch, stage);
+    const result = await renderContained('charts', [], { sink: listing });
+    if (result.errors.length > 0) {
+      for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
+      const n = result.errors.length;
+      process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
+      return 1;
+    }
+    // What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory
+    // an earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
+    for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
+    for (const tool of droppedTools(outputEntries('dist'), [...stage.tally.dirs.keys()]))
+      process.stderr.write(
+        `specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`,
+      );
+    if (result.inputs !== undefined)
+      stage.put(
+        new Map([[PROVENANCE_FILE, provenanceText(packageVersion(), result.inputs, stage.tally.dirs)]]),
+      );
+    const outcome = stage.finish();
+    process.stdout.write(
+      `specforge: ${result.objectCount} objects in ${listing.charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
+    );
+    return 0;
+  } finally {
+    stage.close();
   }
-  // What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory an
-  // earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
-  for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
-  for (const tool of droppedTools(outputEntries('dist'), result.files))
-    process.stderr.write(`specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`);
-  const outcome = writeDist('dist', withProvenance(result.files, result.inputs, packageVersion()));
-  const charts = writeListing(scratch, result.files);
-  process.stdout.write(
-    `specforge: ${result.objectCount} objects in ${charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
-  );
-  return 0;
 }
 
-/** One `<chart>.k8s.yaml` per chart in `scratch`, for cdk8s' listing and validation plugins; how many charts. */
-function writeListing(scratch: string, files: ReadonlyMap<string, string>): number {
-  const perChart = new Map<string, string[]>();
-  for (const [path, bytes] of files) {
-    const [chart, file] = path.split('/');
-    if (chart === undefined || file === KUSTOMIZATION_FILE) continue;
-    perChart.set(chart, [...(perChart.get(chart) ?? []), bytes]);
+/**
+ * Passes each chart's files on to dist/ and writes the chart's `<chart>.k8s.yaml` into `scratch`, for cdk8s' listing
+ * and validation plugins (the GitOps tools' directories have none).
+ */
+class Listing implements OutputSink {
+  charts = 0;
+
+  constructor(
+    private readonly scratch: string,
+    private readonly next: OutputSink,
+  ) {}
+
+  put(files: ReadonlyMap<string, string>): void {
+    this.next.put(files);
+    const [first] = files.keys();
+    const chart = first?.split('/')[0];
+    if (chart === undefined || chart.startsWith('_')) return;
+    const docs = [...files]
+      .filter(([path]) => !path.endsWith(`/${KUSTOMIZATION_FILE}`))
+      .map(([, bytes]) => bytes);
+    mkdirSync(this.scratch, { recursive: true });
+    writeFileSync(join(this.scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
+    this.charts += 1;
   }
-  mkdirSync(scratch, { recursive: true });
-  for (const [chart, docs] of perChart) writeFileSync(join(scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
-  return perChart.size;
 }
 
 // Every failure is a sentence and an exit code (as `specforge render` prints it), never a Node.js stack trace.

@@ -1,12 +1,10 @@
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
-import { filesDigest } from '../output/provenance.js';
 import { ignoredNote } from '../render/chart-cache.js';
 import { hasModules } from '../render/contained.js';
 import { renderInputs } from '../render/input-digest.js';
 import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
 import { OutputCache, type OutputRecord } from '../render/output-cache.js';
-import type { RenderResult } from '../render/render.js';
 
 /**
  * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/render/output-cache.ts)
@@ -14,13 +12,6 @@ import type { RenderResult } from '../render/render.js';
  * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
  * module is left to the render as always (undefined: no record is looked up or kept).
  */
-
-/** A render's result, the files it writes into dist/ (with the provenance file), and how many charts it made. */
-export interface Made {
-  readonly result: RenderResult;
-  readonly files: ReadonlyMap<string, string>;
-  readonly charts: number;
-}
 
 /** What the cache knew before rendering. */
 export interface CachedOutput {
@@ -53,20 +44,14 @@ export async function lookUpOutput(
 }
 
 /**
- * Keeps the record of a render that wrote (or would write) `made.files`, when there is a cache and the charts had a
- * key; a sentence when the cache could not be written.
+ * Keeps the record of a render (what it wrote, or would write, into dist/: src/output/output-tally.ts), when there is
+ * a cache and the charts had a key; a sentence when the cache could not be written.
  */
 export function recordOutput(
   cacheDir: string | undefined,
   cached: CachedOutput | undefined,
-  made: Made,
+  record: OutputRecord,
 ): string | undefined {
   if (cacheDir === undefined || cached?.key === undefined) return undefined;
-  return new OutputCache(cacheDir).write(cached.key, {
-    digest: filesDigest(made.files),
-    files: made.files.size,
-    objects: made.result.objectCount,
-    charts: made.charts,
-    notes: made.result.notes ?? [],
-  });
+  return new OutputCache(cacheDir).write(cached.key, record);
 }

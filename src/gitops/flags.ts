@@ -24,13 +24,13 @@ export function oneOffNote(tool: GitopsTool, settingsFile: string): string {
 }
 
 /**
- * The tools whose directory the output directory holds (`held`, the names of its entries) that a render's files
- * (`files`, paths relative to it) have none of: the render removes it, or `check` finds it stale.
+ * The tools whose directory the output directory holds (`held`, the names of its entries) that a render does not
+ * make (`rendered`, the names of the entries it makes): the render removes it, or `check` finds it stale.
  */
-export function droppedTools(held: readonly string[], files: ReadonlyMap<string, string>): GitopsTool[] {
+export function droppedTools(held: readonly string[], rendered: readonly string[]): GitopsTool[] {
   return GITOPS_TOOLS.filter((tool) => {
     const dir = GITOPS_DIRS[tool];
-    return held.includes(dir) && ![...files.keys()].some((path) => path.startsWith(`${dir}/`));
+    return held.includes(dir) && !rendered.includes(dir);
   });
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { dirDigests } from './output-tally.js';
 
 /**
  * The provenance of a render: one small file at the top of dist/ ({@link PROVENANCE_FILE}) recording the version of
@@ -25,37 +25,22 @@ export interface RenderInputs {
   readonly gitops?: string;
 }
 
-/** `sha256:<hex>` of `parts`, each framed by its length so no two lists of parts give the same bytes. */
-export function digestOf(parts: Iterable<string | Uint8Array>): string {
-  const hash = createHash('sha256');
-  for (const part of parts) {
-    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-    hash.update(`${bytes.length}:`);
-    hash.update(bytes);
-  }
-  return `sha256:${hash.digest('hex')}`;
-}
-
-/** The provenance file's text for a render of `inputs` into `files` (`<dir>/<file>` → bytes) by `version`. */
+/**
+ * The provenance file's text for a render of `inputs` by `version` whose output directories have the digests
+ * `output` (src/output/output-tally.ts `dirDigests`: directory name → digest of its files' paths and bytes).
+ */
 export function provenanceText(
   version: string,
   inputs: RenderInputs,
-  files: ReadonlyMap<string, string>,
+  output: ReadonlyMap<string, string>,
 ): string {
-  const byDir = new Map<string, string[]>();
-  for (const path of [...files.keys()].sort()) {
-    const dir = path.split('/')[0] ?? '';
-    const parts = byDir.get(dir) ?? [];
-    parts.push(path, files.get(path) ?? '');
-    byDir.set(dir, parts);
-  }
   const lines = [PROVENANCE_HEADER.trimEnd(), `specforge: ${quoted(version)}`, 'inputs:'];
   if (inputs.gitops !== undefined) lines.push(`  gitops.yaml: ${inputs.gitops}`);
   for (const c of [...inputs.charts].sort((a, b) => compare(a.name, b.name)))
     lines.push(`  ${quoted(`${c.name}/`)}: ${c.digest}`);
   lines.push('output:');
-  for (const [dir, parts] of [...byDir].sort(([a], [b]) => compare(a, b)))
-    lines.push(`  ${quoted(`${dir}/`)}: ${digestOf(parts)}`);
+  for (const dir of [...output.keys()].sort(compare))
+    lines.push(`  ${quoted(`${dir}/`)}: ${output.get(dir)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -90,11 +75,6 @@ export function withProvenance(
   version: string,
 ): Map<string, string> {
   const out = new Map(files);
-  if (inputs !== undefined) out.set(PROVENANCE_FILE, provenanceText(version, inputs, files));
+  if (inputs !== undefined) out.set(PROVENANCE_FILE, provenanceText(version, inputs, dirDigests(files)));
   return out;
-}
-
-/** The digest of a whole set of files (path → bytes), whatever order the map holds them in. */
-export function filesDigest(files: ReadonlyMap<string, string>): string {
-  return digestOf([...files.keys()].sort().flatMap((path) => [path, files.get(path) ?? '']));
 }

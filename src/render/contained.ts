@@ -6,7 +6,8 @@ import { UsageError } from '../util/usage-error.js';
 import { CHART_MODULE_FILES } from './load-module.js';
 import { renderFrom } from './render-dir.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
-import type { RenderResult, RunOptions } from './types.js';
+import type { RenderResult, RunOptions, SinkRunOptions } from './types.js';
+import { putAll } from '../output/output-tally.js';
 import { renderWorkerEntry } from './worker-entry.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
@@ -16,13 +17,28 @@ import type { GitopsTool } from '../gitops/settings.js';
  * longer than the time limit (an endless loop included) or ends the thread (`process.exit`, also from a timer it
  * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for. The
  * worker is the one next to this module (src/render/worker-entry.ts): the source under test, or the build in lib/.
+ * With `run.sink`, the files go to it (src/render/emit.ts): from this thread's render chart by chart, from the
+ * worker's once it is done.
  */
 export async function renderContained(
   chartsDir: string,
   gitops: readonly GitopsTool[] = [],
-  run: RunOptions = {},
+  run: SinkRunOptions = {},
 ): Promise<RenderResult> {
   if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops, run);
+  const { sink, ...options } = run;
+  const result = await renderInWorker(chartsDir, gitops, options);
+  if (sink === undefined || result.errors.length > 0) return result;
+  putAll(sink, result.files);
+  return { ...result, files: new Map() };
+}
+
+/** The render of a charts directory with chart modules, in a worker thread watched from here. */
+function renderInWorker(
+  chartsDir: string,
+  gitops: readonly GitopsTool[],
+  run: RunOptions,
+): Promise<RenderResult> {
   return new Promise((resolve, reject) => {
     const entry = renderWorkerEntry();
     const worker = new Worker(

@@ -1,6 +1,7 @@
 import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
+import type { OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { CheckedChart } from './check-chart.js';
 import { controllerNotes } from './controller-note.js';
@@ -10,10 +11,16 @@ import type { RenderOptions, RenderResult } from './types.js';
 /**
  * The last stage of the render pipeline (src/render/render.ts): checked charts → the bytes of dist/. The
  * dependency graph across charts orders them (a cycle between charts is an error), objects get the Argo CD
- * annotations it calls for, then each chart's files and the GitOps objects are emitted. Pure: src/output writes
- * the files.
+ * annotations it calls for, then each chart's files and the GitOps objects are emitted. Pure but for `sink`: given
+ * one, each chart's files go to it as they are made, one chart at a time (src/output/dist-stage.ts compares and
+ * writes them), and the result's `files` stays empty; without, they are collected into `files`. Nothing goes to the
+ * sink unless the whole render is free of errors.
  */
-export function emitCharts(parts: readonly CheckedChart[], options: RenderOptions): RenderResult {
+export function emitCharts(
+  parts: readonly CheckedChart[],
+  options: RenderOptions,
+  sink?: OutputSink,
+): RenderResult {
   const errors: LocatedProblem[] = parts.flatMap((p) => p.errors);
   const built = parts.flatMap((p) => (p.built === undefined ? [] : [{ input: p.input, ...p.built }]));
   const objectCount = built.reduce((n, b) => n + b.objects.length, 0);
@@ -30,21 +37,24 @@ export function emitCharts(parts: readonly CheckedChart[], options: RenderOption
       hint: 'Move the objects both need into one chart, or into a chart of their own.',
     });
   if (errors.length > 0) return { files: new Map(), errors, objectCount };
+  const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
+  if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
   const located = built.flatMap((b) =>
     b.objects.map((o) => ({ chart: b.input.name, key: locatedKey(b.input.name, o.json), obj: o.json })),
   );
   const annotations = syncAnnotations(located, deps);
   const files = new Map<string, string>();
+  const out = sink ?? { put: (some: ReadonlyMap<string, string>) => some.forEach((v, k) => files.set(k, v)) };
   for (const b of built) {
     const objects = b.objects.map((o) => {
       const extra = annotations.get(locatedKey(b.input.name, o.json));
       return extra === undefined ? o : { ...o, json: withAnnotations(o.json, extra) };
     });
-    for (const [name, bytes] of chartFiles(objects, b.header)) files.set(`${b.input.name}/${name}`, bytes);
+    const own = new Map<string, string>();
+    for (const [name, bytes] of chartFiles(objects, b.header)) own.set(`${b.input.name}/${name}`, bytes);
+    out.put(own);
   }
-  const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
-  if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
-  for (const [name, bytes] of deploy.files) files.set(name, bytes);
+  if (deploy.files.size > 0) out.put(deploy.files);
   const notes = [...deploy.notes, ...controllerNotes(charts)];
   return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { digestOf, type RenderInputs } from '../output/provenance.js';
+import { digestOf } from '../output/digest.js';
+import type { RenderInputs } from '../output/provenance.js';
 import type { ChartInput, SpecChartInput } from './types.js';
 
 /**

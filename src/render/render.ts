@@ -1,4 +1,5 @@
 import type { Chart } from 'cdk8s';
+import type { OutputSink } from '../output/output-tally.js';
 import { applyModule } from './apply-module.js';
 import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
@@ -35,15 +36,17 @@ export async function renderCharts(
 /**
  * {@link renderCharts}, taking as built the charts `reuse` kept from another render of this process whose inputs
  * are the same, and keeping this render's charts in it (src/render/chart-reuse.ts). The same bytes as without.
+ * With `sink`, the files go to it chart by chart (src/render/emit.ts).
  * @internal
  */
 export async function renderChartsReusing(
   inputs: readonly ChartInput[],
   options: RenderOptions,
   reuse?: ChartReuse,
+  sink?: OutputSink,
 ): Promise<RenderResult> {
   const { parts, notes } = await renderParts(byName(inputs), options, reuse);
-  const result = emitCharts(parts, options);
+  const result = emitCharts(parts, options, sink);
   return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
 }
 

@@ -1,5 +1,6 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import type { GitopsSettings } from '../gitops/settings.js';
+import type { OutputSink } from '../output/output-tally.js';
 import type { RenderInputs } from '../output/provenance.js';
 import type { ChartModule } from './build-chart.js';
 
@@ -39,6 +40,13 @@ export interface RenderResult {
 
 /** How a render runs: worker threads and the chart cache (the output is the same bytes either way). */
 export type RunOptions = Pick<RenderOptions, 'jobs' | 'cache'>;
+
+/**
+ * {@link RunOptions}, and where the files go: given a sink, each chart's files are put into it as they are made
+ * (src/output/dist-stage.ts compares and writes them one chart at a time) and the result's `files` stays empty;
+ * nothing is put when the render has an error.
+ */
+export type SinkRunOptions = RunOptions & { readonly sink?: OutputSink };
 
 /** What a render may add to the charts' own files. */
 export interface RenderOptions {

@@ -37,9 +37,8 @@ describe('oneOffTools and droppedTools', () => {
   });
 
   it('find a tool directory the output holds and a render does not write', () => {
-    const files = new Map([['web/kustomization.yaml', '']]);
-    expect(droppedTools(['web', '_flux', '_argocd'], files)).toEqual(['argocd', 'flux']);
-    expect(droppedTools(['web', '_flux'], new Map([...files, ['_flux/web.yaml', '']]))).toEqual([]);
+    expect(droppedTools(['web', '_flux', '_argocd'], ['web'])).toEqual(['argocd', 'flux']);
+    expect(droppedTools(['web', '_flux'], ['web', '_flux'])).toEqual([]);
     expect(droppedNote('flux', 'dist', 'charts/gitops.yaml', 'removes')).toMatch(
       /^this render removes dist\/_flux\/, written by an earlier render given `--gitops flux`/,
     );

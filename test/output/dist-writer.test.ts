@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffDist, distDigest, readDist, readTree, writeDist } from '../../src/output/dist-writer.js';
-import { filesDigest } from '../../src/output/provenance.js';
+import { filesDigest } from '../../src/output/output-tally.js';
 import { UsageError } from '../../src/util/usage-error.js';
 import { tempDir } from '../support/tmp.js';
 

@@ -1,0 +1,350 @@
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from '../util/usage-error.js';
+import { acquireLock } from './lock.js';
+import { fsReason } from './fs-reasons.js';
+import { assertOwned, assertOwnedEntries, entryText, listTree } from './dist-tree.js';
+import { OutputTally, type OutputSink } from './output-tally.js';
+
+export type { OutputSink } from './output-tally.js';
+
+/**
+ * An output directory taking a render one top-level directory at a time (a chart's files, then the GitOps tools'):
+ * each file is compared with what dist/ holds as it comes, and only what differs is kept: {@link DistStage} writes
+ * it into a sibling directory that replaces dist/ at the end (all or nothing), {@link DistCompare} keeps its text
+ * for `check`'s report. Nothing holds a whole render or a whole dist/, so memory does not grow with the number of
+ * charts. Both hold dist/'s lock from opening to closing.
+ */
+
+/** What a write did. */
+export interface WriteOutcome {
+  /** False when dist/ already held exactly these files: nothing was touched. */
+  readonly changed: boolean;
+  readonly added: number;
+  readonly updated: number;
+  readonly removed: number;
+}
+
+/** How dist/ differs from a render: paths relative to dist/. */
+export interface Drift {
+  readonly added: string[];
+  readonly removed: string[];
+  readonly changed: string[];
+}
+
+/** How long a run waits for another run writing the same output directory. */
+export const LOCK_WAIT_MS = 120_000;
+
+/** Options of the output directory's readers and writers. */
+export interface DistOptions {
+  /**
+   * How long to wait for another specforge run that holds the output directory's lock.
+   * @default LOCK_WAIT_MS
+   */
+  readonly lockWaitMs?: number;
+}
+
+const TMP = '.specforge-tmp-';
+const OLD = '.specforge-old-';
+const LOCK = '.specforge-lock';
+
+/** Error codes of a place that may be read but not written (a read-only checkout): read without the lock. */
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** Codes of a file system or a file that takes no (more) hard links: the bytes are written instead. */
+const LINK_REFUSED = new Set(['EPERM', 'EMLINK', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EACCES']);
+
+/** A file-system failure while writing, as a usage error naming the place (no stack trace). */
+export function unwritable(outDir: string, e: unknown): Error {
+  if (e instanceof UsageError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const reason = fsReason(err);
+  if (reason === undefined) return err;
+  return new UsageError(
+    `cannot write ${outDir}: ${reason} (${err.path ?? outDir}); it was left unchanged`,
+    false,
+  );
+}
+
+/**
+ * dist/ as it is, compared file by file with a render as the render's files come: which are new, which changed,
+ * which are equal; at the end, which dist/ holds that the render did not make. Opening it checks, from names alone,
+ * that specforge wrote every entry.
+ */
+class Comparison {
+  readonly out: string;
+  private readonly entries: Map<string, string | undefined>;
+  private readonly seen = new Set<string>();
+  readonly added: string[] = [];
+  readonly changed: string[] = [];
+  readonly same = new Set<string>();
+
+  constructor(readonly outDir: string) {
+    this.out = resolve(outDir);
+    assertOwnedEntries(outDir, this.out);
+    this.entries = listTree(this.out);
+    assertOwned(outDir, this.out, this.entries.keys());
+  }
+
+  /** Compares one file of the render; dist/'s text when it differs from `bytes`, else undefined. */
+  compare(path: string, bytes: string): { differs: false } | { differs: true; before?: string } {
+    this.seen.add(path);
+    if (!this.entries.has(path)) {
+      this.added.push(path);
+      return { differs: true };
+    }
+    const before = entryText(this.out, path, this.entries.get(path));
+    if (before === bytes) {
+      this.same.add(path);
+      return { differs: false };
+    }
+    this.changed.push(path);
+    return { differs: true, before };
+  }
+
+  /** dist/'s files the render did not make. */
+  removed(): string[] {
+    return [...this.entries.keys()].filter((p) => !this.seen.has(p));
+  }
+
+  /** The text dist/ holds at `path` (one of {@link removed}). */
+  textOf(path: string): string {
+    return entryText(this.out, path, this.entries.get(path));
+  }
+
+  drift(): Drift {
+    return {
+      added: [...this.added].sort(),
+      removed: this.removed().sort(),
+      changed: [...this.changed].sort(),
+    };
+  }
+}
+
+/** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
+function lock(out: string, options: DistOptions): () => void {
+  mkdirSync(dirname(out), { recursive: true });
+  return acquireLock(`${out}${LOCK}`, options.lockWaitMs ?? LOCK_WAIT_MS);
+}
+
+/**
+ * A render being written into dist/: each file equal to dist/'s is noted, each other written at once into a sibling
+ * directory; {@link finish} fills the sibling with hard links to the equal files (their bytes, inode and time stay
+ * as they were) and swaps it in with two renames on one file system (an interrupted swap is undone by the next
+ * run). When dist/ already holds exactly the render, nothing is written or touched. The only writer of dist/.
+ */
+export class DistStage implements OutputSink {
+  readonly tally = new OutputTally();
+  private readonly comparison: Comparison;
+  private readonly tmp: string;
+  private readonly made = new Set<string>();
+  private release: (() => void) | undefined;
+  private staged = false;
+
+  /** Opens `outDir` for writing: takes its lock (Throws a usage error naming the place when it cannot). */
+  constructor(
+    readonly outDir: string,
+    options: DistOptions = {},
+  ) {
+    const out = resolve(outDir);
+    try {
+      this.release = lock(out, options);
+      recoverInterruptedSwap(out);
+      this.comparison = new Comparison(outDir);
+    } catch (e) {
+      this.close();
+      throw unwritable(outDir, e);
+    }
+    this.tmp = `${out}${TMP}${process.pid}`;
+  }
+
+  put(files: ReadonlyMap<string, string>): void {
+    this.tally.put(files);
+    try {
+      for (const [path, bytes] of files)
+        if (this.comparison.compare(path, bytes).differs) this.write(path, bytes);
+    } catch (e) {
+      this.discard();
+      throw unwritable(this.outDir, e);
+    }
+  }
+
+  /** Swaps the render in, unless dist/ already held exactly it; what changed. Closes the stage. */
+  finish(): WriteOutcome {
+    try {
+      const { added, changed, same } = this.comparison;
+      const removed = this.comparison.removed();
+      const outcome = { added: added.length, updated: changed.length, removed: removed.length };
+      if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
+      if (!this.staged) this.open();
+      for (const path of same) this.link(path);
+      this.swap();
+      return { changed: true, ...outcome };
+    } catch (e) {
+      this.discard();
+      throw unwritable(this.outDir, e);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Leaves dist/ as it was: the sibling removed, the lock released. Safe to call more than once. */
+  close(): void {
+    this.discard();
+    this.release?.();
+    this.release = undefined;
+  }
+
+  private open(): void {
+    rmSync(this.tmp, { recursive: true, force: true });
+    mkdirSync(this.tmp, { recursive: true });
+    this.staged = true;
+  }
+
+  private dirFor(target: string): void {
+    const dir = dirname(target);
+    if (this.made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.made.add(dir);
+  }
+
+  private write(path: string, bytes: string): void {
+    if (!this.staged) this.open();
+    const target = join(this.tmp, path);
+    this.dirFor(target);
+    writeFileSync(target, bytes);
+  }
+
+  /** A file equal to dist/'s, as a hard link to it; its bytes written where the file system refuses the link. */
+  private link(path: string): void {
+    const target = join(this.tmp, path);
+    this.dirFor(target);
+    try {
+      linkSync(join(this.comparison.out, path), target);
+    } catch (e) {
+      if (!LINK_REFUSED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      writeFileSync(target, this.comparison.textOf(path));
+    }
+  }
+
+  private swap(): void {
+    const { out } = this.comparison;
+    const old = `${out}${OLD}${process.pid}`;
+    const hadOut = existsSync(out);
+    if (hadOut) renameSync(out, old);
+    renameSync(this.tmp, out);
+    this.staged = false;
+    if (hadOut) rmSync(old, { recursive: true, force: true });
+  }
+
+  private discard(): void {
+    if (this.staged) rmSync(this.tmp, { recursive: true, force: true });
+    this.staged = false;
+  }
+}
+
+/**
+ * dist/ compared with a render without writing anything (`check`'s drift gate): the drift, with both texts of
+ * each file that differs for the patch `check` prints, and nothing of the files that are equal. Read under dist/'s
+ * lock; without it where dist/ may be read but not written (a read-only checkout). A dist/ whose parent does not
+ * exist holds nothing.
+ */
+export class DistCompare implements OutputSink {
+  readonly tally = new OutputTally();
+  /** dist/'s text of each file that differs (changed or stale). */
+  readonly before = new Map<string, string>();
+  /** The render's text of each file that differs (changed or new). */
+  readonly after = new Map<string, string>();
+  private readonly comparison: Comparison | undefined;
+  private release: (() => void) | undefined;
+  private readonly added: string[] = [];
+
+  constructor(
+    readonly outDir: string,
+    options: DistOptions = {},
+  ) {
+    const out = resolve(outDir);
+    if (!existsSync(dirname(out))) return;
+    try {
+      this.release = lock(out, options);
+    } catch (e) {
+      if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
+    }
+    try {
+      if (this.release !== undefined) recoverInterruptedSwap(out);
+      this.comparison = new Comparison(outDir);
+    } catch (e) {
+      this.close();
+      throw unwritable(outDir, e);
+    }
+  }
+
+  put(files: ReadonlyMap<string, string>): void {
+    this.tally.put(files);
+    for (const [path, bytes] of files) {
+      if (this.comparison === undefined) {
+        this.added.push(path);
+        this.after.set(path, bytes);
+        continue;
+      }
+      const c = this.comparison.compare(path, bytes);
+      if (!c.differs) continue;
+      this.after.set(path, bytes);
+      if (c.before !== undefined) this.before.set(path, c.before);
+    }
+  }
+
+  /** The drift, once every file of the render was put. Closes the comparison. */
+  finish(): Drift {
+    try {
+      if (this.comparison === undefined) return { added: [...this.added].sort(), removed: [], changed: [] };
+      const drift = this.comparison.drift();
+      for (const path of drift.removed) this.before.set(path, this.comparison.textOf(path));
+      return drift;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Releases the lock. Safe to call more than once. */
+  close(): void {
+    this.release?.();
+    this.release = undefined;
+  }
+}
+
+/**
+ * `read(outDir)` of an output directory under its lock, after repairing a swap a killed run left half done; without
+ * the lock where it may be read but not written; `none` when its parent does not exist.
+ */
+export function readLocked<T>(outDir: string, options: DistOptions, none: T, read: () => T): T {
+  const out = resolve(outDir);
+  if (!existsSync(dirname(out))) return none;
+  let release: (() => void) | undefined;
+  try {
+    release = lock(out, options);
+  } catch (e) {
+    if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
+  }
+  try {
+    if (release !== undefined) recoverInterruptedSwap(out);
+    return read();
+  } catch (e) {
+    throw unwritable(outDir, e);
+  } finally {
+    release?.();
+  }
+}
+
+function recoverInterruptedSwap(outDir: string): void {
+  const parent = dirname(outDir);
+  if (!existsSync(parent)) return;
+  const base = basename(outDir);
+  for (const entry of readdirSync(parent)) {
+    if (entry.startsWith(`${base}${TMP}`)) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (entry.startsWith(`${base}${OLD}`)) {
+      if (existsSync(outDir)) rmSync(join(parent, entry), { recursive: true, force: true });
+      else renameSync(join(parent, entry), outDir);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { digestOf } from './digest.js';
+
+/** Where a render puts its files, one top-level directory of dist/ at a time (paths relative to dist/). */
+export interface OutputSink {
+  put(files: ReadonlyMap<string, string>): void;
+}
+
+/**
+ * What a render put into dist/, tallied as it comes, one top-level directory at a time: each directory's digest (its
+ * files' paths and bytes, in path order), how many files, which directories. Enough for the provenance file and the
+ * cache's record without holding a file.
+ */
+export class OutputTally implements OutputSink {
+  private readonly digests = new Map<string, string>();
+  files = 0;
+
+  /** Tallies `files` (paths relative to dist/), whole top-level directories. */
+  put(files: ReadonlyMap<string, string>): void {
+    for (const [dir, digest] of dirDigests(files)) {
+      if (this.digests.has(dir)) throw new Error(`internal error: ${dir} of dist/ was put twice`);
+      this.digests.set(dir, digest);
+    }
+    this.files += files.size;
+  }
+
+  /** Each top-level entry's digest, by name. */
+  get dirs(): ReadonlyMap<string, string> {
+    return this.digests;
+  }
+
+  /** The names of the charts' directories tallied (those of the GitOps tools, `_argocd`, `_flux`, aside). */
+  charts(): string[] {
+    return [...this.digests.keys()].filter((dir) => !dir.startsWith('_'));
+  }
+
+  /** The digest of everything tallied ({@link outputDigest}). */
+  digest(): string {
+    return outputDigest(this.digests);
+  }
+}
+
+/**
+ * The digest of each top-level entry of a set of files (path relative to dist/ → bytes): of its files' paths and
+ * bytes in path order (a file at the top is an entry of its own).
+ */
+export function dirDigests(files: Iterable<readonly [string, string]>): Map<string, string> {
+  const byDir = new Map<string, [string, string][]>();
+  for (const [path, bytes] of files) {
+    const dir = path.split('/')[0] ?? '';
+    const entries = byDir.get(dir) ?? [];
+    entries.push([path, bytes]);
+    byDir.set(dir, entries);
+  }
+  const out = new Map<string, string>();
+  for (const [dir, entries] of byDir) {
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    out.set(dir, digestOf(entries.flat()));
+  }
+  return out;
+}
+
+/** The digest of a whole output from its entries' digests ({@link dirDigests}), whatever order they came in. */
+export function outputDigest(digests: ReadonlyMap<string, string>): string {
+  return digestOf([...digests.keys()].sort().flatMap((dir) => [dir, digests.get(dir) ?? '']));
+}
+
+/** The digest of a whole set of files (path → bytes), whatever order the map holds them in. */
+export function filesDigest(files: ReadonlyMap<string, string>): string {
+  return outputDigest(dirDigests(files));
+}
+
+/** Puts `files` (paths relative to dist/) into `sink`, one top-level directory at a time, in name order. */
+export function putAll(sink: OutputSink, files: ReadonlyMap<string, string>): void {
+  const byDir = new Map<string, Map<string, string>>();
+  for (const [path, bytes] of files) {
+    const dir = path.split('/')[0] ?? '';
+    const entries = byDir.get(dir) ?? new Map<string, string>();
+    entries.set(path, bytes);
+    byDir.set(dir, entries);
+  }
+  for (const dir of [...byDir.keys()].sort()) sink.put(byDir.get(dir) ?? new Map());
+}
