@@ -4,7 +4,7 @@ import { UsageError } from '../util/usage-error.js';
 import { acquireLock } from './lock.js';
 import { fsReason } from './fs-reasons.js';
 import { assertOwned, assertOwnedEntries, entryText, listTree } from './dist-tree.js';
-import { OutputTally, type OutputSink } from './output-tally.js';
+import { OutputTally, topOf, type OutputSink } from './output-tally.js';
 
 export type { OutputSink } from './output-tally.js';
 
@@ -66,18 +66,20 @@ export function unwritable(outDir: string, e: unknown): Error {
   );
 }
 
+/** How one file of a render compares with dist/. */
+type Status = 'added' | 'changed' | 'same';
+
 /**
- * dist/ as it is, compared file by file with a render as the render's files come: which are new, which changed,
- * which are equal; at the end, which dist/ holds that the render did not make. Opening it checks, from names alone,
- * that specforge wrote every entry.
+ * dist/ as it is (nothing when it does not exist), compared file by file with a render as the render's files come:
+ * which are new, which changed, which are equal; at the end, which dist/ holds that the render did not make. A
+ * top-level directory put again replaces what was compared of it before ({@link retract}). Opening it checks, from
+ * names alone, that specforge wrote every entry.
  */
 class Comparison {
   readonly out: string;
   private readonly entries: Map<string, string | undefined>;
-  private readonly seen = new Set<string>();
-  readonly added: string[] = [];
-  readonly changed: string[] = [];
-  readonly same = new Set<string>();
+  private readonly status = new Map<string, Status>();
+  private readonly byDir = new Map<string, string[]>();
 
   constructor(readonly outDir: string) {
     this.out = resolve(outDir);
@@ -86,39 +88,51 @@ class Comparison {
     assertOwned(outDir, this.out, this.entries.keys());
   }
 
-  /** Compares one file of the render; dist/'s text when it differs from `bytes`, else undefined. */
+  /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
   compare(path: string, bytes: string): { differs: false } | { differs: true; before?: string } {
-    this.seen.add(path);
+    const dir = topOf(path);
+    const paths = this.byDir.get(dir) ?? [];
+    paths.push(path);
+    this.byDir.set(dir, paths);
     if (!this.entries.has(path)) {
-      this.added.push(path);
+      this.status.set(path, 'added');
       return { differs: true };
     }
     const before = entryText(this.out, path, this.entries.get(path));
-    if (before === bytes) {
-      this.same.add(path);
-      return { differs: false };
-    }
-    this.changed.push(path);
-    return { differs: true, before };
+    this.status.set(path, before === bytes ? 'same' : 'changed');
+    return before === bytes ? { differs: false } : { differs: true, before };
   }
 
-  /** dist/'s files the render did not make. */
-  removed(): string[] {
-    return [...this.entries.keys()].filter((p) => !this.seen.has(p));
+  /** Forgets what was compared of the top-level directory `dir` (it is put again); the paths it had. */
+  retract(dir: string): string[] {
+    const paths = this.byDir.get(dir) ?? [];
+    for (const path of paths) this.status.delete(path);
+    this.byDir.delete(dir);
+    return paths;
   }
 
-  /** The text dist/ holds at `path` (one of {@link removed}). */
+  /** The paths compared with the status `which`. */
+  paths(which: Status): string[] {
+    return [...this.status].filter(([, s]) => s === which).map(([path]) => path);
+  }
+
+  /** The text dist/ holds at `path`. */
   textOf(path: string): string {
     return entryText(this.out, path, this.entries.get(path));
   }
 
   drift(): Drift {
     return {
-      added: [...this.added].sort(),
-      removed: this.removed().sort(),
-      changed: [...this.changed].sort(),
+      added: this.paths('added').sort(),
+      removed: [...this.entries.keys()].filter((p) => !this.status.has(p)).sort(),
+      changed: this.paths('changed').sort(),
     };
   }
+}
+
+/** The top-level directories of a set of files. */
+function topsOf(files: ReadonlyMap<string, string>): Set<string> {
+  return new Set([...files.keys()].map(topOf));
 }
 
 /** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
@@ -158,9 +172,11 @@ export class DistStage implements OutputSink {
     this.tmp = `${out}${TMP}${process.pid}`;
   }
 
+  /** Compares `files` with dist/ and stages those that differ; a directory put before is replaced. */
   put(files: ReadonlyMap<string, string>): void {
     this.tally.put(files);
     try {
+      for (const dir of topsOf(files)) this.retract(dir);
       for (const [path, bytes] of files)
         if (this.comparison.compare(path, bytes).differs) this.write(path, bytes);
     } catch (e) {
@@ -172,12 +188,11 @@ export class DistStage implements OutputSink {
   /** Swaps the render in, unless dist/ already held exactly it; what changed. Closes the stage. */
   finish(): WriteOutcome {
     try {
-      const { added, changed, same } = this.comparison;
-      const removed = this.comparison.removed();
+      const { added, changed, removed } = this.comparison.drift();
       const outcome = { added: added.length, updated: changed.length, removed: removed.length };
       if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
       if (!this.staged) this.open();
-      for (const path of same) this.link(path);
+      for (const path of this.comparison.paths('same')) this.link(path);
       this.swap();
       return { changed: true, ...outcome };
     } catch (e) {
@@ -193,6 +208,16 @@ export class DistStage implements OutputSink {
     this.discard();
     this.release?.();
     this.release = undefined;
+  }
+
+  /** Forgets a top-level directory put before, and what of it was staged. */
+  private retract(dir: string): void {
+    this.comparison.retract(dir);
+    if (!this.staged) return;
+    const staged = join(this.tmp, dir);
+    rmSync(staged, { recursive: true, force: true });
+    for (const made of this.made)
+      if (made === staged || made.startsWith(`${staged}/`)) this.made.delete(made);
   }
 
   private open(): void {
@@ -255,18 +280,17 @@ export class DistCompare implements OutputSink {
   readonly before = new Map<string, string>();
   /** The render's text of each file that differs (changed or new). */
   readonly after = new Map<string, string>();
-  private readonly comparison: Comparison | undefined;
+  private readonly comparison: Comparison;
   private release: (() => void) | undefined;
-  private readonly added: string[] = [];
 
   constructor(
     readonly outDir: string,
     options: DistOptions = {},
   ) {
     const out = resolve(outDir);
-    if (!existsSync(dirname(out))) return;
     try {
-      this.release = lock(out, options);
+      // Nothing for `check` to create: no lock where even the parent directory is missing.
+      if (existsSync(dirname(out))) this.release = lock(out, options);
     } catch (e) {
       if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
     }
@@ -279,14 +303,15 @@ export class DistCompare implements OutputSink {
     }
   }
 
+  /** Compares `files` with dist/, keeping both texts of those that differ; a directory put before is replaced. */
   put(files: ReadonlyMap<string, string>): void {
     this.tally.put(files);
-    for (const [path, bytes] of files) {
-      if (this.comparison === undefined) {
-        this.added.push(path);
-        this.after.set(path, bytes);
-        continue;
+    for (const dir of topsOf(files))
+      for (const path of this.comparison.retract(dir)) {
+        this.before.delete(path);
+        this.after.delete(path);
       }
+    for (const [path, bytes] of files) {
       const c = this.comparison.compare(path, bytes);
       if (!c.differs) continue;
       this.after.set(path, bytes);
@@ -297,7 +322,6 @@ export class DistCompare implements OutputSink {
   /** The drift, once every file of the render was put. Closes the comparison. */
   finish(): Drift {
     try {
-      if (this.comparison === undefined) return { added: [...this.added].sort(), removed: [], changed: [] };
       const drift = this.comparison.drift();
       for (const path of drift.removed) this.before.set(path, this.comparison.textOf(path));
       return drift;

@@ -11,7 +11,7 @@ import {
   type Drift,
   type WriteOutcome,
 } from './dist-stage.js';
-import { filesDigest, outputDigest } from './output-tally.js';
+import { filesDigest, outputDigest, topOf } from './output-tally.js';
 
 export { entryKind, holdsRenderedOutput, outputEntries, readTree, unreadEntry } from './dist-tree.js';
 export { DistCompare, DistStage, LOCK_WAIT_MS } from './dist-stage.js';
@@ -117,7 +117,7 @@ export function distDigest(outDir: string, options: DistOptions = {}): string {
     assertOwned(outDir, out, entries.keys());
     const byDir = new Map<string, string[]>();
     for (const path of entries.keys()) {
-      const dir = path.split('/')[0] ?? '';
+      const dir = topOf(path);
       const paths = byDir.get(dir) ?? [];
       paths.push(path);
       byDir.set(dir, paths);

@@ -12,15 +12,21 @@ export interface OutputSink {
  */
 export class OutputTally implements OutputSink {
   private readonly digests = new Map<string, string>();
-  files = 0;
+  private readonly counts = new Map<string, number>();
 
-  /** Tallies `files` (paths relative to dist/), whole top-level directories. */
+  /** Tallies `files` (paths relative to dist/), whole top-level directories; a directory put again is replaced. */
   put(files: ReadonlyMap<string, string>): void {
-    for (const [dir, digest] of dirDigests(files)) {
-      if (this.digests.has(dir)) throw new Error(`internal error: ${dir} of dist/ was put twice`);
-      this.digests.set(dir, digest);
-    }
-    this.files += files.size;
+    for (const [dir, digest] of dirDigests(files)) this.digests.set(dir, digest);
+    const counts = new Map<string, number>();
+    for (const path of files.keys()) counts.set(topOf(path), (counts.get(topOf(path)) ?? 0) + 1);
+    for (const [dir, count] of counts) this.counts.set(dir, count);
+  }
+
+  /** How many files were tallied. */
+  get files(): number {
+    let n = 0;
+    for (const count of this.counts.values()) n += count;
+    return n;
   }
 
   /** Each top-level entry's digest, by name. */
@@ -46,7 +52,7 @@ export class OutputTally implements OutputSink {
 export function dirDigests(files: Iterable<readonly [string, string]>): Map<string, string> {
   const byDir = new Map<string, [string, string][]>();
   for (const [path, bytes] of files) {
-    const dir = path.split('/')[0] ?? '';
+    const dir = topOf(path);
     const entries = byDir.get(dir) ?? [];
     entries.push([path, bytes]);
     byDir.set(dir, entries);
@@ -73,10 +79,16 @@ export function filesDigest(files: ReadonlyMap<string, string>): string {
 export function putAll(sink: OutputSink, files: ReadonlyMap<string, string>): void {
   const byDir = new Map<string, Map<string, string>>();
   for (const [path, bytes] of files) {
-    const dir = path.split('/')[0] ?? '';
+    const dir = topOf(path);
     const entries = byDir.get(dir) ?? new Map<string, string>();
     entries.set(path, bytes);
     byDir.set(dir, entries);
   }
   for (const dir of [...byDir.keys()].sort()) sink.put(byDir.get(dir) ?? new Map());
+}
+
+/** The top-level entry of dist/ a path is in (a file at the top is its own). */
+export function topOf(path: string): string {
+  const slash = path.indexOf('/');
+  return slash === -1 ? path : path.slice(0, slash);
 }

@@ -45,6 +45,11 @@ export class ChartCache {
     return found.payload === undefined ? found : { chart: found.payload };
   }
 
+  /** Whether there is an entry under `key` (not whether it can be trusted: {@link read} says). */
+  has(key: string): boolean {
+    return existsSync(join(this.dir, `${key}.json`));
+  }
+
   /** Keeps `chart` under `key`; a sentence when it could not. */
   write(key: string, chart: WireChart): string | undefined {
     return writeEntry(this.dir, `${key}.json`, key, chart);

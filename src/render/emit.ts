@@ -1,68 +1,165 @@
-import { syncAnnotations, withAnnotations } from '../gitops/argocd-order.js';
+import { syncAnnotations, withAnnotations, type SyncAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
-import type { OutputSink } from '../output/output-tally.js';
+import { topOf, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import type { CheckedChart } from './check-chart.js';
+import { buildChart } from './build-chart.js';
+import { checkChart, type CheckedChart } from './check-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
+import { prepareChart } from './prepare.js';
+import { skeletonOf } from './skeleton.js';
 import type { RenderOptions, RenderResult } from './types.js';
+import { appendAll } from '../util/append.js';
 
 /**
- * The last stage of the render pipeline (src/render/render.ts): checked charts → the bytes of dist/. The
- * dependency graph across charts orders them (a cycle between charts is an error), objects get the Argo CD
- * annotations it calls for, then each chart's files and the GitOps objects are emitted. Pure but for `sink`: given
- * one, each chart's files go to it as they are made, one chart at a time (src/output/dist-stage.ts compares and
- * writes them), and the result's `files` stays empty; without, they are collected into `files`. Nothing goes to the
- * sink unless the whole render is free of errors.
+ * The last stage of the render pipeline (src/render/render.ts): checked charts → the bytes of dist/, one chart at a
+ * time. Each chart's files go out as soon as it is taken ({@link Emission.take}), and of its objects only their
+ * skeletons stay (src/render/skeleton.ts): what the pass across charts reads. At the end ({@link Emission.end})
+ * the dependency graph across charts orders them (a cycle between charts is an error); a chart whose objects get
+ * Argo CD annotations from it is built again (or taken from memory, for a chart module) and its files go out once
+ * more, replacing the first; then the GitOps objects. The files go to `sink` (src/output/dist-stage.ts compares and
+ * writes them), or without one into the result's `files`; a sink is told nothing final until the render is free of
+ * errors, and its owner discards what it took from a render that has one. Pure but for the sink.
  */
+export class Emission {
+  private readonly errors: LocatedProblem[] = [];
+  private readonly charts: Emitted[] = [];
+  private readonly collected = new Map<string, Map<string, string>>();
+  private readonly out: OutputSink;
+  private objectCount = 0;
+
+  constructor(
+    private readonly options: RenderOptions,
+    sink?: OutputSink,
+  ) {
+    this.out = sink ?? { put: (files) => this.collect(files) };
+  }
+
+  /**
+   * One chart built and checked, in name order. Its files go out now, without the annotations of the pass across
+   * charts, unless a chart before had an error. Its objects stay for {@link end} when it cannot be built again
+   * from its input (a chart module's), or when `keepObjects` (they are kept elsewhere anyway).
+   */
+  take(part: CheckedChart, keepObjects = false): void {
+    const keep = keepObjects || hasModule(part);
+    if (part.built === undefined || part.errors.length > 0) {
+      appendAll(this.errors, part.errors);
+      return;
+    }
+    this.objectCount += part.built.objects.length;
+    if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
+    this.charts.push({
+      input: part.input,
+      built: { ...part.built, objects: part.built.objects.map(skeletonOf) },
+      ...(keep ? { kept: part } : {}),
+    });
+  }
+
+  /** The pass across charts, what it sends out again and the GitOps objects; the result. */
+  end(): RenderResult {
+    const { errors, charts, objectCount } = this;
+    if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
+    const objects = charts.map((c) => ({ chart: c.input.name, objects: c.built.objects.map((o) => o.json) }));
+    const deps = dependencies(objects);
+    const chartDeps = chartDependencies(objects, deps);
+    const cycles = cycleErrors(charts, chartDeps, deps);
+    if (cycles.length > 0) return { files: new Map(), errors: cycles, objectCount };
+    const deploy = deployment(charts.map(asBuiltChart), chartDeps, this.options.gitops);
+    if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
+    const located = charts.flatMap((c) =>
+      c.built.objects.map((o) => ({
+        chart: c.input.name,
+        key: locatedKey(c.input.name, o.json),
+        obj: o.json,
+      })),
+    );
+    const annotations = syncAnnotations(located, deps);
+    for (const c of charts) {
+      if (!c.built.objects.some((o) => annotations.has(locatedKey(c.input.name, o.json)))) continue;
+      this.out.put(filesOf(c.kept ?? renderSpecChartAgain(c.input), annotations));
+    }
+    if (deploy.files.size > 0) this.out.put(deploy.files);
+    const notes = [...deploy.notes, ...controllerNotes(objects)];
+    const files = new Map([...this.collected.values()].flatMap((m) => [...m]));
+    return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };
+  }
+
+  /** Without a sink: files into the result, a directory put again replacing the first (in the first's place). */
+  private collect(files: ReadonlyMap<string, string>): void {
+    const byDir = new Map<string, Map<string, string>>();
+    for (const [path, bytes] of files) {
+      const dir = topOf(path);
+      byDir.set(dir, (byDir.get(dir) ?? new Map<string, string>()).set(path, bytes));
+    }
+    for (const [dir, own] of byDir) this.collected.set(dir, own);
+  }
+}
+
+/** {@link Emission} of charts already built, in one go. */
 export function emitCharts(
   parts: readonly CheckedChart[],
   options: RenderOptions,
   sink?: OutputSink,
 ): RenderResult {
-  const errors: LocatedProblem[] = parts.flatMap((p) => p.errors);
-  const built = parts.flatMap((p) => (p.built === undefined ? [] : [{ input: p.input, ...p.built }]));
-  const objectCount = built.reduce((n, b) => n + b.objects.length, 0);
-  if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
-  const charts = built.map((b) => ({ chart: b.input.name, objects: b.objects.map((o) => o.json) }));
-  const deps = dependencies(charts);
-  const chartDeps = chartDependencies(charts, deps);
-  for (const cycle of chartCycles(chartDeps, deps))
-    errors.push({
-      file: built.find((b) => b.input.name === cycle.charts[0])?.input.dir ?? '',
-      path: '',
-      expected: 'charts that do not need each other (no order could apply them)',
-      found: `the cycle ${[...cycle.charts, cycle.charts[0]].join(' → ')}: ${cycle.because}`,
-      hint: 'Move the objects both need into one chart, or into a chart of their own.',
-    });
-  if (errors.length > 0) return { files: new Map(), errors, objectCount };
-  const deploy = deployment(built.map(asBuiltChart), chartDeps, options.gitops);
-  if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
-  const located = built.flatMap((b) =>
-    b.objects.map((o) => ({ chart: b.input.name, key: locatedKey(b.input.name, o.json), obj: o.json })),
-  );
-  const annotations = syncAnnotations(located, deps);
-  const files = new Map<string, string>();
-  const out = sink ?? { put: (some: ReadonlyMap<string, string>) => some.forEach((v, k) => files.set(k, v)) };
-  for (const b of built) {
-    const objects = b.objects.map((o) => {
-      const extra = annotations.get(locatedKey(b.input.name, o.json));
-      return extra === undefined ? o : { ...o, json: withAnnotations(o.json, extra) };
-    });
-    const own = new Map<string, string>();
-    for (const [name, bytes] of chartFiles(objects, b.header)) own.set(`${b.input.name}/${name}`, bytes);
-    out.put(own);
-  }
-  if (deploy.files.size > 0) out.put(deploy.files);
-  const notes = [...deploy.notes, ...controllerNotes(charts)];
-  return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };
+  const emission = new Emission(options, sink);
+  for (const part of parts) emission.take(part);
+  return emission.end();
 }
 
-function asBuiltChart(b: Pick<CheckedChart, 'input'> & NonNullable<CheckedChart['built']>): BuiltChart {
+/** Whether a chart was made with a chart module (whose run cannot be repeated here). */
+function hasModule(part: CheckedChart): boolean {
+  return part.input.moduleFile !== undefined || (part.input as { module?: unknown }).module !== undefined;
+}
+
+/** A chart as the pass across charts sees it once its files are out: its objects' skeletons. */
+interface Emitted {
+  readonly input: CheckedChart['input'];
+  readonly built: NonNullable<CheckedChart['built']>;
+  /** The chart itself, when it cannot be built again (a chart module's). */
+  readonly kept?: CheckedChart;
+}
+
+/** The files of a chart, its objects with the annotations the pass across charts gave them (by located key). */
+function filesOf(part: CheckedChart, annotations: SyncAnnotations): Map<string, string> {
+  const { input, built } = part;
+  if (built === undefined) return new Map();
+  const objects = built.objects.map((o) => {
+    const extra = annotations.get(locatedKey(input.name, o.json));
+    return extra === undefined ? o : { ...o, json: withAnnotations(o.json, extra) };
+  });
+  const files = new Map<string, string>();
+  for (const [name, bytes] of chartFiles(objects, built.header)) files.set(`${input.name}/${name}`, bytes);
+  return files;
+}
+
+/** A chart of spec files built again, for the annotations the pass across charts gives its objects. */
+function renderSpecChartAgain(input: CheckedChart['input']): CheckedChart {
+  const p = prepareChart(input);
+  if (!('specs' in p)) throw new Error(`internal error: chart ${input.name} no longer prepares`);
+  const tree = buildChart(input.name, p.settings, p.specs);
+  return checkChart(input, p, tree);
+}
+
+function cycleErrors(
+  charts: readonly Emitted[],
+  chartDeps: ReadonlyMap<string, readonly string[]>,
+  deps: Parameters<typeof chartCycles>[1],
+): LocatedProblem[] {
+  return chartCycles(chartDeps, deps).map((cycle) => ({
+    file: charts.find((c) => c.input.name === cycle.charts[0])?.input.dir ?? '',
+    path: '',
+    expected: 'charts that do not need each other (no order could apply them)',
+    found: `the cycle ${[...cycle.charts, cycle.charts[0]].join(' → ')}: ${cycle.because}`,
+    hint: 'Move the objects both need into one chart, or into a chart of their own.',
+  }));
+}
+
+function asBuiltChart(c: Emitted): BuiltChart {
+  const b = c.built;
   return {
-    name: b.input.name,
-    origin: b.input.moduleFile ?? b.input.dir,
+    name: c.input.name,
+    origin: c.input.moduleFile ?? c.input.dir,
     objects: b.objects,
     ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
     ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),

@@ -7,7 +7,7 @@ import { renderInPool, workerCount } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
 import { buildChart } from './build-chart.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
-import { emitCharts } from './emit.js';
+import { emitCharts, Emission } from './emit.js';
 import { prepareChart, type Prepared } from './prepare.js';
 import type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
 
@@ -45,73 +45,101 @@ export async function renderChartsReusing(
   reuse?: ChartReuse,
   sink?: OutputSink,
 ): Promise<RenderResult> {
-  const { parts, notes } = await renderParts(byName(inputs), options, reuse);
-  const result = emitCharts(parts, options, sink);
+  const emission = new Emission(options, sink);
+  const notes = await buildEach(byName(inputs), options, reuse, (part) =>
+    emission.take(part, reuse !== undefined),
+  );
+  const result = emission.end();
   return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
 }
 
 /**
- * Each chart built and checked, in the order of `inputs`: charts of spec files from the cache when it has them
- * (src/render/chart-cache.ts), else on `jobs` worker threads when that pays (src/render/chart-pool.ts); charts with
- * a module here, one at a time. With what the cache has to say.
+ * Builds and checks each chart, in the order of `inputs`, handing each to `take` before the next is built (with
+ * `jobs` > 1 the charts of spec files are built on worker threads first, then handed over in order): from `reuse`
+ * when it has the chart, else from the cache when it has it (src/render/chart-cache.ts), else built; charts with a
+ * module here, one at a time. What the cache has to say.
  */
-async function renderParts(
+async function buildEach(
   inputs: readonly ChartInput[],
   options: RenderOptions,
-  reuse?: ChartReuse,
-): Promise<{ parts: CheckedChart[]; notes: string[] }> {
-  const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
-  const { done, missed, notes } = lookUp(inputs, cache);
-  takeReused(inputs, done, reuse);
-  const specOnly = inputs.filter((i) => i.module === undefined && !done.has(i));
-  const workers = workerCount(options.jobs ?? 1, specOnly);
-  const built = workers > 1 ? await renderInPool(specOnly, workers) : specOnly.map(renderSpecChart);
-  specOnly.forEach((input, i) => done.set(input, built[i] as CheckedChart));
-  for (const [input, key] of missed) {
-    const failed = cache?.write(key, toWire(done.get(input) as CheckedChart));
-    if (failed !== undefined && !notes.includes(failed)) notes.push(failed);
-  }
-  const parts: CheckedChart[] = [];
-  for (const input of inputs) parts.push(done.get(input) ?? (await renderOne(input)));
-  keepFor(reuse, parts);
-  return { parts, notes };
-}
-
-/** The charts of spec files `reuse` has with the same inputs, into `done`. */
-function takeReused(
-  inputs: readonly ChartInput[],
-  done: Map<ChartInput, CheckedChart>,
   reuse: ChartReuse | undefined,
-): void {
-  if (reuse === undefined) return;
-  for (const input of inputs.filter((i) => i.module === undefined && !done.has(i))) {
-    const found = reuse.find(input);
-    if (found !== undefined) done.set(input, found);
+  take: (part: CheckedChart) => void,
+): Promise<string[]> {
+  const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
+  const notes = { ignored: [] as string[], unwritten: [] as string[] };
+  const pooled = await buildInPool(inputs, options, reuse, cache);
+  for (const input of inputs) {
+    const part = await buildOne(input, { reuse, cache, pooled, notes });
+    reuse?.keep(part);
+    take(part);
   }
+  return [...notes.ignored, ...notes.unwritten];
 }
 
-/** This render's charts, kept in `reuse` for another render of this process. */
-function keepFor(reuse: ChartReuse | undefined, parts: readonly CheckedChart[]): void {
-  if (reuse !== undefined) for (const part of parts) reuse.keep(part);
+/** Where {@link buildOne} takes a chart from, and where it says what the cache had to say. */
+interface Sources {
+  readonly reuse: ChartReuse | undefined;
+  readonly cache: ChartCache | undefined;
+  readonly pooled: ReadonlyMap<ChartInput, CheckedChart>;
+  readonly notes: { readonly ignored: string[]; readonly unwritten: string[] };
 }
 
-/** The charts of spec files the cache has (`done`), the keys of those it has not (`missed`), and its notes. */
-function lookUp(
+/** One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache). */
+async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<CheckedChart> {
+  const found = input.module === undefined ? reuse?.find(input) : undefined;
+  if (found !== undefined) return found;
+  const cached = lookUp(input, cache);
+  if (cached?.ignored !== undefined) notes.ignored.push(cached.ignored);
+  if (cached?.part !== undefined) return cached.part;
+  const part = pooled.get(input) ?? (await renderOne(input));
+  if (cached !== undefined && cache !== undefined) keepInCache(cache, cached.key, part, notes.unwritten);
+  return part;
+}
+
+/** Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. */
+function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritten: string[]): void {
+  const failed = cache.write(key, toWire(part));
+  if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
+}
+
+/**
+ * With `jobs` > 1, the charts of spec files that are neither in `reuse` nor in the cache, built on worker threads
+ * when that pays (src/render/chart-pool.ts); else none, and each chart is built when its turn comes.
+ */
+async function buildInPool(
   inputs: readonly ChartInput[],
+  options: RenderOptions,
+  reuse: ChartReuse | undefined,
   cache: ChartCache | undefined,
-): { done: Map<ChartInput, CheckedChart>; missed: Map<ChartInput, string>; notes: string[] } {
-  const done = new Map<ChartInput, CheckedChart>();
-  const missed = new Map<ChartInput, string>();
-  const notes: string[] = [];
-  if (cache === undefined) return { done, missed, notes };
-  for (const input of inputs.filter((i) => i.module === undefined)) {
-    const key = cache.key(input);
-    const found = cache.read(key);
-    if (found.chart !== undefined) done.set(input, fromWire(input, found.chart));
-    else missed.set(input, key);
-    if (found.ignored !== undefined) notes.push(ignoredNote(found.ignored, 'the chart was built again'));
-  }
-  return { done, missed, notes };
+): Promise<Map<ChartInput, CheckedChart>> {
+  const pooled = new Map<ChartInput, CheckedChart>();
+  if ((options.jobs ?? 1) <= 1) return pooled;
+  const specOnly = inputs.filter(
+    (i) => i.module === undefined && reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false),
+  );
+  const workers = workerCount(options.jobs ?? 1, specOnly);
+  if (workers <= 1) return pooled;
+  const built = await renderInPool(specOnly, workers);
+  specOnly.forEach((input, i) => pooled.set(input, built[i] as CheckedChart));
+  return pooled;
+}
+
+/**
+ * A chart of spec files in the cache: the chart when its entry is there and sound, the key to keep it under when
+ * not, and the note when an entry was ignored; undefined without a cache or for a chart with a module.
+ */
+function lookUp(
+  input: ChartInput,
+  cache: ChartCache | undefined,
+): { part?: CheckedChart; key: string; ignored?: string } | undefined {
+  if (cache === undefined || input.module !== undefined) return undefined;
+  const key = cache.key(input);
+  const found = cache.read(key);
+  const ignored =
+    found.ignored === undefined ? {} : { ignored: ignoredNote(found.ignored, 'the chart was built again') };
+  return found.chart === undefined
+    ? { key, ...ignored }
+    : { part: fromWire(input, found.chart), key, ...ignored };
 }
 
 /**
@@ -141,6 +169,7 @@ export function renderSpecChart(input: SpecChartInput): CheckedChart {
 }
 
 async function renderOne(input: ChartInput): Promise<CheckedChart> {
+  if (input.module === undefined) return renderSpecChart(input);
   const p = prepareChart(input);
   if (!('specs' in p)) return { input, errors: p.errors };
   const tree = specTree(input, p);

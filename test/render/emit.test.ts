@@ -1,64 +1,86 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckedChart } from '../../src/render/check-chart.js';
-import { emitCharts } from '../../src/render/emit.js';
+import { generateCharts } from '../../bench/generate.js';
+import { topOf, type OutputSink } from '../../src/output/output-tally.js';
+import { Emission } from '../../src/render/emit.js';
+import { loadCharts } from '../../src/render/load-charts.js';
+import { renderSpecChart } from '../../src/render/render.js';
+import { renderFrom } from '../../src/render/render-dir.js';
+import type { SpecChartInput } from '../../src/render/types.js';
+import { tempDir } from '../support/tmp.js';
 
-/** The last stage of the render pipeline: checked charts → the bytes of dist/, or every error in reading order. */
+/** A sink that records each put: its top-level directories, and the files as a render would leave them. */
+class Recorder implements OutputSink {
+  readonly puts: string[][] = [];
+  readonly files = new Map<string, Map<string, string>>();
+  put(files: ReadonlyMap<string, string>): void {
+    const dirs = [...new Set([...files.keys()].map(topOf))];
+    this.puts.push(dirs);
+    for (const dir of dirs) this.files.set(dir, new Map([...files].filter(([p]) => topOf(p) === dir)));
+  }
+  /** The files of the last put of each directory, in the order a render without a sink returns them. */
+  final(order: readonly string[]): Map<string, string> {
+    return new Map(order.flatMap((dir) => [...(this.files.get(dir) ?? [])]));
+  }
+}
 
-const configMap = (name: string) => ({
-  json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' } },
-});
-const header = (): string => '# test\n';
+const dirsOf = (files: ReadonlyMap<string, string>): string[] => [...new Set([...files.keys()].map(topOf))];
 
-describe('emitCharts', () => {
-  it("writes each chart's objects under its directory, with a kustomization, counting the objects", () => {
-    const parts: CheckedChart[] = [
-      {
-        input: { name: 'a', dir: 'a', specFiles: [] },
-        errors: [],
-        built: { objects: [configMap('x')], header },
-      },
-      {
-        input: { name: 'b', dir: 'b', specFiles: [] },
-        errors: [],
-        built: { objects: [configMap('y')], header },
-      },
-    ];
-    const result = emitCharts(parts, {});
-    expect(result.errors).toEqual([]);
-    expect(result.objectCount).toBe(2);
-    expect([...result.files.keys()].sort()).toEqual([
-      'a/configmap.shop.x.yaml',
-      'a/kustomization.yaml',
-      'b/configmap.shop.y.yaml',
-      'b/kustomization.yaml',
-    ]);
-    expect(result.files.get('a/configmap.shop.x.yaml')).toMatch(/^# test\napiVersion: v1\nkind: ConfigMap\n/);
+describe('Emission', () => {
+  it("puts each chart's files into the sink when the chart is taken, before the next one is built", async () => {
+    const dir = tempDir();
+    generateCharts(dir, 40, 4);
+    const { inputs } = await loadCharts(dir);
+    const sink = new Recorder();
+    const emission = new Emission({}, sink);
+    for (const [i, input] of inputs.entries()) {
+      emission.take(renderSpecChart(input as SpecChartInput));
+      expect(sink.puts.length).toBe(i + 1);
+      expect(sink.puts[i]).toEqual([input.name]);
+    }
+    const result = emission.end();
+    expect(result.files.size).toBe(0);
+    expect(result.objectCount).toBe(100);
   });
 
-  it('writes nothing when any chart has errors, and gives the errors of all charts in reading order', () => {
-    const error = (file: string, line: number) => ({
-      file,
-      line,
-      column: 1,
-      path: '',
-      expected: 'e',
-      found: 'f',
-    });
-    const parts: CheckedChart[] = [
-      { input: { name: 'b', dir: 'b', specFiles: [] }, errors: [error('b/x.yaml', 3), error('b/x.yaml', 1)] },
-      {
-        input: { name: 'a', dir: 'a', specFiles: [] },
-        errors: [],
-        built: { objects: [configMap('x')], header },
-      },
-      { input: { name: 'c', dir: 'c', specFiles: [] }, errors: [error('a/z.yaml', 9)] },
-    ];
-    const result = emitCharts(parts, {});
+  it('leaves the bytes as a render without a sink makes them: the example charts, whose NodePools get Argo CD waves, and 1,000 generated specs', async () => {
+    const generated = tempDir();
+    generateCharts(generated, 1000, 10);
+    for (const charts of ['charts', generated]) {
+      const collected = await renderFrom(charts);
+      const sink = new Recorder();
+      const streamed = await renderFrom(charts, [], { sink });
+      expect(streamed.errors).toEqual([]);
+      expect(streamed.files.size).toBe(0);
+      expect(sink.final(dirsOf(collected.files))).toEqual(collected.files);
+      expect([...sink.final(dirsOf(collected.files)).keys()]).toEqual([...collected.files.keys()]);
+      // One directory a put; a chart goes out again only for the annotations the pass across charts gives it.
+      expect(sink.puts.every((dirs) => dirs.length === 1 || dirs.every((d) => d.startsWith('_')))).toBe(true);
+      const again = sink.puts.length - new Set(sink.puts.flat()).size;
+      if (charts === 'charts') expect(again).toBeGreaterThan(0);
+      else expect(again).toBe(0);
+    }
+  });
+
+  it('puts nothing once a chart has an error, and ends with every error of every chart', async () => {
+    const dir = tempDir();
+    generateCharts(dir, 30, 3);
+    mkdirSync(join(dir, 'chart-001'), { recursive: true });
+    writeFileSync(
+      join(dir, 'chart-001', 'bad.yaml'),
+      'apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: Bad\n',
+    );
+    writeFileSync(
+      join(dir, 'chart-002', 'bad.yaml'),
+      'apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: Worse\n',
+    );
+    const sink = new Recorder();
+    const result = await renderFrom(dir, [], { sink });
+    expect(sink.puts).toEqual([['chart-000']]);
     expect(result.files.size).toBe(0);
-    expect(result.errors.map((e) => `${e.file}:${e.line}`)).toEqual([
-      'a/z.yaml:9',
-      'b/x.yaml:1',
-      'b/x.yaml:3',
-    ]);
+    expect(new Set(result.errors.map((e) => e.file))).toEqual(
+      new Set([join(dir, 'chart-001', 'bad.yaml'), join(dir, 'chart-002', 'bad.yaml')]),
+    );
   });
 });

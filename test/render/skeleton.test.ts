@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { SYNC_OPTIONS, SYNC_WAVE, syncAnnotations } from '../../src/gitops/argocd-order.js';
+import { crossChartDuplicates } from '../../src/gitops/collisions.js';
+import { chartDependencies, dependencies, locatedKey } from '../../src/gitops/dependencies.js';
+import { controllerNotes } from '../../src/render/controller-note.js';
+import { skeletonOf } from '../../src/render/skeleton.js';
+import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
+import type { Manifest } from '../../src/rules/manifest.js';
+import type { RenderedObject } from '../../src/rules/objects.js';
+import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP } from '../../src/rules/vocabulary.js';
+
+const pod = (runtimeClassName?: string) => ({
+  containers: [{ name: 'app', image: 'nginx:alpine', env: [{ name: 'MODE', value: 'prod' }] }],
+  ...(runtimeClassName === undefined ? {} : { runtimeClassName }),
+});
+const labels = (kind: string, name: string) => ({
+  [SPEC_KIND_LABEL]: kind,
+  [SPEC_NAME_LABEL]: name,
+  app: name,
+});
+
+/** Charts whose objects touch every rule of the pass across charts, with fields it does not read around them. */
+const CHARTS: { chart: string; objects: Manifest[] }[] = [
+  {
+    chart: 'base',
+    objects: [
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: NODEPOOL_CRD_NAME },
+        spec: { group: NODEPOOL_GROUP, scope: 'Cluster', names: { kind: 'NodePool', plural: 'nodepools' } },
+      },
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.example.com' },
+        spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' } },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'shop', annotations: { [SYNC_WAVE]: '3', note: 'x' } },
+      },
+      {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'fast', labels: labels('nodepool', 'fast') },
+        handler: 'runc',
+        scheduling: { nodeSelector: { pool: 'fast' } },
+      },
+      {
+        apiVersion: `${NODEPOOL_GROUP}/v1`,
+        kind: 'NodePool',
+        metadata: { name: 'fast', labels: labels('nodepool', 'fast') },
+        spec: { taints: [], labels: { pool: 'fast' }, handler: 'runc' },
+      },
+    ],
+  },
+  {
+    chart: 'apps',
+    objects: [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'shop', labels: labels('appservice', 'web') },
+        spec: { replicas: 2, template: { metadata: { labels: { app: 'web' } }, spec: pod('fast') } },
+      },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name: 'tick', namespace: 'shop' },
+        spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: pod('fast') } } } },
+      },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'one', namespace: 'shop' }, spec: pod('fast') },
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w', namespace: 'shop', annotations: { [SYNC_OPTIONS]: 'Prune=false' } },
+        spec: { size: 3 },
+      },
+      {
+        apiVersion: `${NODEPOOL_GROUP}/v1`,
+        kind: 'NodePool',
+        metadata: { name: 'fast', labels: labels('nodepool', 'fast') },
+        spec: { handler: 'runc' },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web', namespace: 'other' },
+        spec: { ports: [] },
+      },
+    ],
+  },
+];
+
+const rendered = (charts: typeof CHARTS, map: (o: RenderedObject) => RenderedObject) =>
+  charts.map(({ chart, objects }) => ({
+    chart,
+    origin: `charts/${chart}`,
+    objects: objects.map((json, i) =>
+      map({ json, source: { file: `charts/${chart}/${i}.yaml`, document: 1 } }),
+    ),
+  }));
+
+/** Every answer of the pass across charts, in plain terms. */
+function crossChart(charts: ReturnType<typeof rendered>) {
+  const plain = charts.map((c) => ({ chart: c.chart, objects: c.objects.map((o) => o.json) }));
+  const deps = dependencies(plain);
+  const located = plain.flatMap((c) =>
+    c.objects.map((obj) => ({ chart: c.chart, key: locatedKey(c.chart, obj), obj })),
+  );
+  return {
+    dependencies: deps.map((d) => `${d.from.key} -> ${d.to.key}: ${d.reason}`),
+    charts: [...chartDependencies(plain, deps)],
+    annotations: [...syncAnnotations(located, deps)],
+    duplicates: crossChartDuplicates(charts),
+    notes: controllerNotes(plain),
+    notesWithoutCrd: controllerNotes(plain.map((c) => ({ ...c, objects: c.objects.slice(1) }))),
+  };
+}
+
+describe('skeletonOf', () => {
+  it('gives the pass across charts the same answers as the whole objects: dependencies, waves, duplicates, notes', () => {
+    const whole = crossChart(rendered(CHARTS, (o) => o));
+    const skeletons = crossChart(rendered(CHARTS, skeletonOf));
+    expect(skeletons).toEqual(whole);
+    // The fixture exercises each rule: a CRD, a Namespace with its own wave, a NodePool's RuntimeClass named by a
+    // Deployment, a CronJob and a Pod, an object two charts render, the controller note.
+    expect(whole.dependencies.length).toBeGreaterThanOrEqual(10);
+    expect(whole.annotations.length).toBeGreaterThanOrEqual(5);
+    expect(whole.duplicates.length).toBe(1);
+    expect(whole.notesWithoutCrd.length).toBe(1);
+  });
+
+  it('keeps only what that pass reads, and the source of the object', () => {
+    const o = rendered(CHARTS, skeletonOf)[1]?.objects[0];
+    expect(o).toEqual({
+      json: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: {
+          name: 'web',
+          namespace: 'shop',
+          labels: { [SPEC_KIND_LABEL]: 'appservice', [SPEC_NAME_LABEL]: 'web' },
+        },
+        spec: { template: { spec: { runtimeClassName: 'fast' } } },
+      },
+      source: { file: 'charts/apps/0.yaml', document: 1 },
+    });
+  });
+});
