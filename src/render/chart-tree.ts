@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 
 /**
@@ -20,8 +20,12 @@ export function isYamlName(name: string): boolean {
   return /\.ya?ml$/i.test(name);
 }
 
-/** Inspects `path`, which must resolve inside `root` (the charts directory's real path). */
-export function inspect(path: string, root: string): Entry {
+/**
+ * Inspects `path`, which must resolve inside `root` (the charts directory's real path). `parentReal`, when known,
+ * is the real path of the directory holding it: an entry that is not a link is then that and its name, without
+ * asking the file system for every part of the path again.
+ */
+export function inspect(path: string, root: string, parentReal?: string): Entry {
   let lst: Stats;
   try {
     lst = lstatSync(path);
@@ -32,7 +36,7 @@ export function inspect(path: string, root: string): Entry {
   let real: string;
   let st: Stats;
   try {
-    real = realpathSync(path);
+    real = !link && parentReal !== undefined ? join(parentReal, basename(path)) : realpathSync(path);
     st = link ? statSync(real) : lst;
   } catch (e) {
     return { kind: 'problem', found: brokenLink(path, e), always: true };
@@ -114,11 +118,11 @@ export function listYamlFiles(
 ): { rel: string; real: string; size: number }[] {
   const out: { rel: string; real: string; size: number }[] = [];
   const visited = new Set<string>();
-  const walk = (rel: string): void => {
+  const walk = (rel: string, real: string): void => {
     for (const name of entries(join(chartDir, rel), errors)) {
       const relPath = rel === '' ? name : `${rel}/${name}`;
       const path = join(chartDir, relPath);
-      const e = inspect(path, root);
+      const e = inspect(path, root, real);
       if (e.kind === 'dir' && visited.has(e.real))
         errors.push(
           entryError(
@@ -128,13 +132,14 @@ export function listYamlFiles(
         );
       else if (e.kind === 'dir') {
         visited.add(e.real);
-        walk(relPath);
+        walk(relPath, e.real);
       } else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) continue;
       else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
       else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
     }
   };
-  visited.add(realpathSync(chartDir));
-  walk('');
+  const real = realpathSync(chartDir);
+  visited.add(real);
+  walk('', real);
   return out;
 }
