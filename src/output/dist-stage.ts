@@ -1,4 +1,13 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
 import { acquireLock } from './lock.js';
@@ -151,9 +160,11 @@ export class DistStage implements OutputSink {
   readonly tally = new OutputTally();
   private readonly comparison: Comparison;
   private readonly tmp: string;
-  private readonly made = new Set<string>();
+  private readonly dirs = new Set<string>();
   private release: (() => void) | undefined;
   private staged = false;
+  /** The first directory above dist/ this stage had to make, until dist/ is in place. */
+  private made: string | undefined;
 
   /** Opens `outDir` for writing: takes its lock (Throws a usage error naming the place when it cannot). */
   constructor(
@@ -162,6 +173,7 @@ export class DistStage implements OutputSink {
   ) {
     const out = resolve(outDir);
     try {
+      this.made = missingAncestor(dirname(out));
       this.release = lock(out, options);
       recoverInterruptedSwap(out);
       this.comparison = new Comparison(outDir);
@@ -194,6 +206,7 @@ export class DistStage implements OutputSink {
       if (!this.staged) this.open();
       for (const path of this.comparison.paths('same')) this.link(path);
       this.swap();
+      this.made = undefined;
       return { changed: true, ...outcome };
     } catch (e) {
       this.discard();
@@ -208,6 +221,9 @@ export class DistStage implements OutputSink {
     this.discard();
     this.release?.();
     this.release = undefined;
+    // A render that wrote nothing leaves no directory it made for dist/ (only what is still empty goes).
+    if (this.made !== undefined) removeEmpty(dirname(resolve(this.outDir)), this.made);
+    this.made = undefined;
   }
 
   /** Forgets a top-level directory put before, and what of it was staged. */
@@ -216,8 +232,8 @@ export class DistStage implements OutputSink {
     if (!this.staged) return;
     const staged = join(this.tmp, dir);
     rmSync(staged, { recursive: true, force: true });
-    for (const made of this.made)
-      if (made === staged || made.startsWith(`${staged}/`)) this.made.delete(made);
+    for (const made of this.dirs)
+      if (made === staged || made.startsWith(`${staged}/`)) this.dirs.delete(made);
   }
 
   private open(): void {
@@ -228,9 +244,9 @@ export class DistStage implements OutputSink {
 
   private dirFor(target: string): void {
     const dir = dirname(target);
-    if (this.made.has(dir)) return;
+    if (this.dirs.has(dir)) return;
     mkdirSync(dir, { recursive: true });
-    this.made.add(dir);
+    this.dirs.add(dir);
   }
 
   private write(path: string, bytes: string): void {
@@ -357,6 +373,25 @@ export function readLocked<T>(outDir: string, options: DistOptions, none: T, rea
     throw unwritable(outDir, e);
   } finally {
     release?.();
+  }
+}
+
+/** The highest missing directory on the way to `dir` (which a mkdir of it would make), or undefined. */
+function missingAncestor(dir: string): string | undefined {
+  let missing: string | undefined;
+  for (let d = dir; !existsSync(d); d = dirname(d)) missing = d;
+  return missing;
+}
+
+/** Removes `dir` and its parents up to `top`, as long as each is empty. */
+function removeEmpty(dir: string, top: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty, or already gone
+    }
+    if (d === top) return;
   }
 }
 

@@ -75,3 +75,24 @@ describe('OutputTally', () => {
     expect([tally.files, tally.digest(), tally.charts()]).toEqual([3, filesDigest(final), ['a', 'b']]);
   });
 });
+
+describe('DistStage, where dist/ and its parents do not exist yet', () => {
+  it('leaves no directory it made when the render writes nothing', () => {
+    const root = tempDir();
+    const out = join(root, 'build', 'out', 'dist');
+    const stage = new DistStage(out);
+    stage.put(chart('a', {}));
+    stage.close();
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('makes them when it writes', () => {
+    const root = tempDir();
+    const out = join(root, 'build', 'dist');
+    const stage = new DistStage(out);
+    stage.put(chart('a', {}));
+    expect(stage.finish().changed).toBe(true);
+    stage.close();
+    expect(readTree(out)).toEqual(chart('a', {}));
+  });
+});
