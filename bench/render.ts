@@ -10,7 +10,8 @@
  *   chart), each run writing a fresh dist/;
  * - `helm template` of a chart making the same objects from a 10,000-entry values list, its runs taken in turn with
  *   the 10,000-spec render's, so both see the same load;
- * - a second render of unchanged input: must touch no file.
+ * - a second render of unchanged input: must touch no file;
+ * - 100,000 specs in 1,000 charts: the render into a fresh dist/, and `check --cache` with nothing changed.
  * Then the YAML parsers and emitters the design chose between, in process. Prints a Markdown report for
  * docs/benchmarks.md.
  */
@@ -27,6 +28,8 @@ import { renderFrom } from '../src/render/render-dir.js';
 
 /** Runs of each render row (and of Helm beside it). */
 const RENDER_RUNS = 5;
+/** Runs of the 100,000-spec rows. */
+const BIG_RUNS = 3;
 /** Runs of the start-up rows. */
 const STARTUP_RUNS = 10;
 const CLI = join(ROOT, 'bin/specforge.js');
@@ -234,6 +237,30 @@ async function main(): Promise<void> {
       ]),
     );
 
+    // 100,000 specs in 1,000 charts: the render, and check with a warm cache (issue 21's rows).
+    const big = join(work, 'charts-100000-1000');
+    generateCharts(big, 100000, 1000);
+    start = load();
+    const bigRender = median(Array.from({ length: BIG_RUNS }, () => renderSample(big, work)));
+    rows.push(
+      row('**specforge render**, default jobs', '100000 specs, 1000 charts', [bigRender, BIG_RUNS, start]),
+    );
+    const bigOut = join(work, 'dist-100000');
+    const bigCache = join(work, 'chart-cache-100000');
+    specforge(['render', big, '--out', bigOut, '--cache', bigCache]);
+    start = load();
+    const bigWarm = median(
+      Array.from({ length: BIG_RUNS }, () => specforge(['check', big, '--out', bigOut, '--cache', bigCache])),
+    );
+    rows.push(
+      row('**specforge check --cache, no change, warm cache**', '100000 specs, 1000 charts', [
+        bigWarm,
+        BIG_RUNS,
+        start,
+      ]),
+    );
+    rmSync(bigOut, { recursive: true, force: true });
+
     // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.
     const pairsChart = join(work, 'helm-pairs');
     generateHelmChart(pairsChart, 10000, 'AppService');
@@ -261,6 +288,7 @@ async function main(): Promise<void> {
       `- \`validate\` of one spec in a fresh process: ${startup.validate.seconds.toFixed(2)} s wall, ${(startup.validate.cpuSeconds ?? Number.NaN).toFixed(2)} s CPU (target ≤ 0.3 s).`,
       `- specforge / helm at 10,000 specs, same run: ${large === undefined || h === undefined ? '?' : (large.seconds / h.seconds).toFixed(2)}× the time.`,
       `- 10× the specs cost ${ratio.toFixed(1)}× the time.`,
+      `- 100,000 specs against 10,000: ${large === undefined ? '?' : (bigRender.seconds / large.seconds).toFixed(1)}× the time (target ≤ 10.5×), ${large === undefined ? '?' : (bigRender.maxRssMb / large.maxRssMb).toFixed(2)}× the peak memory (target ≤ 1.3×); check with a warm cache ${(bigWarm.seconds / bigRender.seconds).toFixed(3)}× the render (target ≤ 0.1×).`,
       `- second render of unchanged input touched ${touched} of ${after.size} files (target 0).`,
       '',
       '| micro-benchmark (in process, warm) | library | time |',

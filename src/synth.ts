@@ -3,7 +3,7 @@
  * not that directory: this renders charts/ into dist/ all-or-nothing (like `specforge render`), then gives cdk8s
  * one `<chart>.k8s.yaml` per chart in CDK8S_OUTDIR for its listing and validation plugins.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
 import { packageVersion } from './cli/version.js';
@@ -20,6 +20,7 @@ async function synth(scratch: string): Promise<number> {
     const listing = new Listing(scratch, stage);
     const result = await renderContained('charts', [], { sink: listing });
     if (result.errors.length > 0) {
+      listing.discard();
       for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
       const n = result.errors.length;
       process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
@@ -51,13 +52,19 @@ async function synth(scratch: string): Promise<number> {
  * and validation plugins (the GitOps tools' directories have none).
  */
 class Listing implements OutputSink {
-  charts = 0;
+  private readonly written = new Set<string>();
 
   constructor(
     private readonly scratch: string,
     private readonly next: OutputSink,
   ) {}
 
+  /** How many charts have a listing. */
+  get charts(): number {
+    return this.written.size;
+  }
+
+  /** Passes a chart's files on and writes its listing (again, when the chart is put again). */
   put(files: ReadonlyMap<string, string>): void {
     this.next.put(files);
     const [first] = files.keys();
@@ -66,9 +73,16 @@ class Listing implements OutputSink {
     const docs = [...files]
       .filter(([path]) => !path.endsWith(`/${KUSTOMIZATION_FILE}`))
       .map(([, bytes]) => bytes);
+    if (docs.length === 0) return;
     mkdirSync(this.scratch, { recursive: true });
     writeFileSync(join(this.scratch, `${chart}.k8s.yaml`), docs.join('---\n'));
-    this.charts += 1;
+    this.written.add(chart);
+  }
+
+  /** Removes the listings written, for a render that failed. */
+  discard(): void {
+    for (const chart of this.written) rmSync(join(this.scratch, `${chart}.k8s.yaml`), { force: true });
+    this.written.clear();
   }
 }
 

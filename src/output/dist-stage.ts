@@ -1,20 +1,20 @@
+import { existsSync, linkSync, mkdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Comparison, topsOf, type Drift } from './dist-comparison.js';
 import {
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../util/usage-error.js';
-import { acquireLock } from './lock.js';
-import { fsReason } from './fs-reasons.js';
-import { assertOwned, assertOwnedEntries, entryText, listTree } from './dist-tree.js';
-import { OutputTally, topOf, type OutputSink } from './output-tally.js';
+  lock,
+  OLD,
+  READ_ONLY_CODES,
+  recoverInterruptedSwap,
+  TMP,
+  unwritable,
+  type DistOptions,
+  type Held,
+} from './dist-lock.js';
+import { OutputTally, type OutputSink } from './output-tally.js';
 
+export type { Drift } from './dist-comparison.js';
+export { LOCK_WAIT_MS, readLocked, unwritable, type DistOptions } from './dist-lock.js';
 export type { OutputSink } from './output-tally.js';
 
 /**
@@ -34,121 +34,8 @@ export interface WriteOutcome {
   readonly removed: number;
 }
 
-/** How dist/ differs from a render: paths relative to dist/. */
-export interface Drift {
-  readonly added: string[];
-  readonly removed: string[];
-  readonly changed: string[];
-}
-
-/** How long a run waits for another run writing the same output directory. */
-export const LOCK_WAIT_MS = 120_000;
-
-/** Options of the output directory's readers and writers. */
-export interface DistOptions {
-  /**
-   * How long to wait for another specforge run that holds the output directory's lock.
-   * @default LOCK_WAIT_MS
-   */
-  readonly lockWaitMs?: number;
-}
-
-const TMP = '.specforge-tmp-';
-const OLD = '.specforge-old-';
-const LOCK = '.specforge-lock';
-
-/** Error codes of a place that may be read but not written (a read-only checkout): read without the lock. */
-const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
-
 /** Codes of a file system or a file that takes no (more) hard links: the bytes are written instead. */
 const LINK_REFUSED = new Set(['EPERM', 'EMLINK', 'EXDEV', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EACCES']);
-
-/** A file-system failure while writing, as a usage error naming the place (no stack trace). */
-export function unwritable(outDir: string, e: unknown): Error {
-  if (e instanceof UsageError) return e;
-  const err = e as NodeJS.ErrnoException;
-  const reason = fsReason(err);
-  if (reason === undefined) return err;
-  return new UsageError(
-    `cannot write ${outDir}: ${reason} (${err.path ?? outDir}); it was left unchanged`,
-    false,
-  );
-}
-
-/** How one file of a render compares with dist/. */
-type Status = 'added' | 'changed' | 'same';
-
-/**
- * dist/ as it is (nothing when it does not exist), compared file by file with a render as the render's files come:
- * which are new, which changed, which are equal; at the end, which dist/ holds that the render did not make. A
- * top-level directory put again replaces what was compared of it before ({@link retract}). Opening it checks, from
- * names alone, that specforge wrote every entry.
- */
-class Comparison {
-  readonly out: string;
-  private readonly entries: Map<string, string | undefined>;
-  private readonly status = new Map<string, Status>();
-  private readonly byDir = new Map<string, string[]>();
-
-  constructor(readonly outDir: string) {
-    this.out = resolve(outDir);
-    assertOwnedEntries(outDir, this.out);
-    this.entries = listTree(this.out);
-    assertOwned(outDir, this.out, this.entries.keys());
-  }
-
-  /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
-  compare(path: string, bytes: string): { differs: false } | { differs: true; before?: string } {
-    const dir = topOf(path);
-    const paths = this.byDir.get(dir) ?? [];
-    paths.push(path);
-    this.byDir.set(dir, paths);
-    if (!this.entries.has(path)) {
-      this.status.set(path, 'added');
-      return { differs: true };
-    }
-    const before = entryText(this.out, path, this.entries.get(path));
-    this.status.set(path, before === bytes ? 'same' : 'changed');
-    return before === bytes ? { differs: false } : { differs: true, before };
-  }
-
-  /** Forgets what was compared of the top-level directory `dir` (it is put again); the paths it had. */
-  retract(dir: string): string[] {
-    const paths = this.byDir.get(dir) ?? [];
-    for (const path of paths) this.status.delete(path);
-    this.byDir.delete(dir);
-    return paths;
-  }
-
-  /** The paths compared with the status `which`. */
-  paths(which: Status): string[] {
-    return [...this.status].filter(([, s]) => s === which).map(([path]) => path);
-  }
-
-  /** The text dist/ holds at `path`. */
-  textOf(path: string): string {
-    return entryText(this.out, path, this.entries.get(path));
-  }
-
-  drift(): Drift {
-    return {
-      added: this.paths('added').sort(),
-      removed: [...this.entries.keys()].filter((p) => !this.status.has(p)).sort(),
-      changed: this.paths('changed').sort(),
-    };
-  }
-}
-
-/** The top-level directories of a set of files. */
-function topsOf(files: ReadonlyMap<string, string>): Set<string> {
-  return new Set([...files.keys()].map(topOf));
-}
-
-/** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
-function lock(out: string, options: DistOptions): () => void {
-  mkdirSync(dirname(out), { recursive: true });
-  return acquireLock(`${out}${LOCK}`, options.lockWaitMs ?? LOCK_WAIT_MS);
-}
 
 /**
  * A render being written into dist/: each file equal to dist/'s is noted, each other written at once into a sibling
@@ -161,7 +48,7 @@ export class DistStage implements OutputSink {
   private readonly comparison: Comparison;
   private readonly tmp: string;
   private readonly dirs = new Set<string>();
-  private release: (() => void) | undefined;
+  private release: Held | undefined;
   private staged = false;
   /** The first directory above dist/ this stage had to make, until dist/ is in place. */
   private made: string | undefined;
@@ -187,6 +74,7 @@ export class DistStage implements OutputSink {
   /** Compares `files` with dist/ and stages those that differ; a directory put before is replaced. */
   put(files: ReadonlyMap<string, string>): void {
     this.tally.put(files);
+    this.release?.keepAlive?.();
     try {
       for (const dir of topsOf(files)) this.retract(dir);
       for (const [path, bytes] of files)
@@ -204,6 +92,7 @@ export class DistStage implements OutputSink {
       const outcome = { added: added.length, updated: changed.length, removed: removed.length };
       if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
       if (!this.staged) this.open();
+      this.comparison.assertUnchanged();
       for (const path of this.comparison.paths('same')) this.link(path);
       this.swap();
       this.made = undefined;
@@ -218,12 +107,15 @@ export class DistStage implements OutputSink {
 
   /** Leaves dist/ as it was: the sibling removed, the lock released. Safe to call more than once. */
   close(): void {
-    this.discard();
-    this.release?.();
-    this.release = undefined;
-    // A render that wrote nothing leaves no directory it made for dist/ (only what is still empty goes).
-    if (this.made !== undefined) removeEmpty(dirname(resolve(this.outDir)), this.made);
-    this.made = undefined;
+    try {
+      this.discard();
+    } finally {
+      this.release?.();
+      this.release = undefined;
+      // A render that wrote nothing leaves no directory it made for dist/ (only what is still empty goes).
+      if (this.made !== undefined) removeEmpty(dirname(resolve(this.outDir)), this.made);
+      this.made = undefined;
+    }
   }
 
   /** Forgets a top-level directory put before, and what of it was staged. */
@@ -297,7 +189,7 @@ export class DistCompare implements OutputSink {
   /** The render's text of each file that differs (changed or new). */
   readonly after = new Map<string, string>();
   private readonly comparison: Comparison;
-  private release: (() => void) | undefined;
+  private release: Held | undefined;
 
   constructor(
     readonly outDir: string,
@@ -322,16 +214,21 @@ export class DistCompare implements OutputSink {
   /** Compares `files` with dist/, keeping both texts of those that differ; a directory put before is replaced. */
   put(files: ReadonlyMap<string, string>): void {
     this.tally.put(files);
+    this.release?.keepAlive?.();
     for (const dir of topsOf(files))
       for (const path of this.comparison.retract(dir)) {
         this.before.delete(path);
         this.after.delete(path);
       }
-    for (const [path, bytes] of files) {
-      const c = this.comparison.compare(path, bytes);
-      if (!c.differs) continue;
-      this.after.set(path, bytes);
-      if (c.before !== undefined) this.before.set(path, c.before);
+    try {
+      for (const [path, bytes] of files) {
+        const c = this.comparison.compare(path, bytes);
+        if (!c.differs) continue;
+        this.after.set(path, bytes);
+        if (c.before !== undefined) this.before.set(path, c.before);
+      }
+    } catch (e) {
+      throw unwritable(this.outDir, e);
     }
   }
 
@@ -353,29 +250,6 @@ export class DistCompare implements OutputSink {
   }
 }
 
-/**
- * `read(outDir)` of an output directory under its lock, after repairing a swap a killed run left half done; without
- * the lock where it may be read but not written; `none` when its parent does not exist.
- */
-export function readLocked<T>(outDir: string, options: DistOptions, none: T, read: () => T): T {
-  const out = resolve(outDir);
-  if (!existsSync(dirname(out))) return none;
-  let release: (() => void) | undefined;
-  try {
-    release = lock(out, options);
-  } catch (e) {
-    if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
-  }
-  try {
-    if (release !== undefined) recoverInterruptedSwap(out);
-    return read();
-  } catch (e) {
-    throw unwritable(outDir, e);
-  } finally {
-    release?.();
-  }
-}
-
 /** The highest missing directory on the way to `dir` (which a mkdir of it would make), or undefined. */
 function missingAncestor(dir: string): string | undefined {
   let missing: string | undefined;
@@ -392,18 +266,5 @@ function removeEmpty(dir: string, top: string): void {
       return; // not empty, or already gone
     }
     if (d === top) return;
-  }
-}
-
-function recoverInterruptedSwap(outDir: string): void {
-  const parent = dirname(outDir);
-  if (!existsSync(parent)) return;
-  const base = basename(outDir);
-  for (const entry of readdirSync(parent)) {
-    if (entry.startsWith(`${base}${TMP}`)) rmSync(join(parent, entry), { recursive: true, force: true });
-    if (entry.startsWith(`${base}${OLD}`)) {
-      if (existsSync(outDir)) rmSync(join(parent, entry), { recursive: true, force: true });
-      else renameSync(join(parent, entry), outDir);
-    }
   }
 }

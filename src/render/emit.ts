@@ -3,11 +3,10 @@ import { chartCycles, chartDependencies, dependencies, locatedKey } from '../git
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { topOf, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import { buildChart } from './build-chart.js';
-import { checkChart, type CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './check-chart.js';
+import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
-import { prepareChart } from './prepare.js';
 import { skeletonOf } from './skeleton.js';
 import type { RenderOptions, RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
@@ -133,12 +132,15 @@ function filesOf(part: CheckedChart, annotations: SyncAnnotations): Map<string, 
   return files;
 }
 
-/** A chart of spec files built again, for the annotations the pass across charts gives its objects. */
+/**
+ * A chart of spec files built again, for the annotations the pass across charts gives its objects: the same
+ * inputs, the same pure stages, so the same objects; anything else is a bug, said as one.
+ */
 function renderSpecChartAgain(input: CheckedChart['input']): CheckedChart {
-  const p = prepareChart(input);
-  if (!('specs' in p)) throw new Error(`internal error: chart ${input.name} no longer prepares`);
-  const tree = buildChart(input.name, p.settings, p.specs);
-  return checkChart(input, p, tree);
+  const part = renderSpecChart(input);
+  if (part.built === undefined || part.errors.length > 0)
+    throw new Error(`internal error: chart ${input.name} did not build the second time as it did the first`);
+  return part;
 }
 
 function cycleErrors(

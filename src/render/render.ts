@@ -1,17 +1,17 @@
-import type { Chart } from 'cdk8s';
 import type { OutputSink } from '../output/output-tally.js';
 import { applyModule } from './apply-module.js';
 import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
 import { renderInPool, workerCount } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
-import { buildChart } from './build-chart.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
-import { prepareChart, type Prepared } from './prepare.js';
+import { prepareChart } from './prepare.js';
+import { renderSpecChart, specTree } from './spec-chart.js';
 import type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
 
 export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
+export { renderSpecChart } from './spec-chart.js';
 
 /**
  * The render pipeline, one stage per module: spec files → typed specs (prepare.ts) → construct tree
@@ -162,12 +162,6 @@ export function renderSpecCharts(inputs: readonly SpecChartInput[]): RenderResul
   return emitCharts(byName(inputs).map(renderSpecChart), {});
 }
 
-/** One chart of spec files built and checked: the stages before emission, where nothing is awaited. */
-export function renderSpecChart(input: SpecChartInput): CheckedChart {
-  const p = prepareChart(input);
-  return 'specs' in p ? checkChart(input, p, specTree(input, p)) : { input, errors: p.errors };
-}
-
 async function renderOne(input: ChartInput): Promise<CheckedChart> {
   if (input.module === undefined) return renderSpecChart(input);
   const p = prepareChart(input);
@@ -181,15 +175,6 @@ async function renderOne(input: ChartInput): Promise<CheckedChart> {
     return checkChart(input, p, e as Error);
   }
   return checkChart(input, p, tree);
-}
-
-/** The construct tree of a chart's specs, or what stopped it from being built. */
-function specTree(input: SpecChartInput, p: Prepared): Chart | Error {
-  try {
-    return buildChart(input.name, p.settings, p.specs);
-  } catch (e) {
-    return e instanceof Error ? e : new Error(String(e));
-  }
 }
 
 function byName<T extends SpecChartInput>(inputs: readonly T[]): T[] {

@@ -43,8 +43,8 @@ export type RunOptions = Pick<RenderOptions, 'jobs' | 'cache'>;
 
 /**
  * {@link RunOptions}, and where the files go: given a sink, each chart's files are put into it as they are made
- * (src/output/dist-stage.ts compares and writes them one chart at a time) and the result's `files` stays empty;
- * nothing is put when the render has an error.
+ * (src/output/dist-stage.ts compares and writes them one chart at a time) and the result's `files` stays empty.
+ * Charts before the first error may have been put: the sink's owner discards what it took from a render with errors.
  */
 export type SinkRunOptions = RunOptions & { readonly sink?: OutputSink };
 

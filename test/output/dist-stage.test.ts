@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DistCompare, DistStage } from '../../src/output/dist-stage.js';
@@ -94,5 +94,30 @@ describe('DistStage, where dist/ and its parents do not exist yet', () => {
     expect(stage.finish().changed).toBe(true);
     stage.close();
     expect(readTree(out)).toEqual(chart('a', {}));
+  });
+});
+
+describe('DistStage, when dist/ changes while the render runs', () => {
+  it('writes nothing and says so when a file it found equal was edited by hand before the swap', () => {
+    const out = join(tempDir(), 'dist');
+    writeDist(out, new Map([...chart('a', { 'x.yaml': 'x: 1\n' }), ...chart('b', { 'y.yaml': 'y: 1\n' })]));
+    const stage = new DistStage(out);
+    stage.put(chart('a', { 'x.yaml': 'x: 2\n' }));
+    stage.put(chart('b', { 'y.yaml': 'y: 1\n' }));
+    writeFileSync(join(out, 'b/y.yaml'), 'y: edited\n');
+    expect(() => stage.finish()).toThrow(/b\/y\.yaml changed while specforge was rendering.*left unchanged/);
+    expect(readTree(out).get('b/y.yaml')).toBe('y: edited\n');
+    expect(readTree(out).get('a/x.yaml')).toBe('x: 1\n');
+    expect(readdirSync(dirname(out)).sort()).toEqual(['dist']);
+  });
+
+  it('writes nothing when an entry appeared in dist/ meanwhile (the swap would have dropped it)', () => {
+    const out = join(tempDir(), 'dist');
+    writeDist(out, chart('a', { 'x.yaml': 'x: 1\n' }));
+    const stage = new DistStage(out);
+    stage.put(chart('a', { 'x.yaml': 'x: 2\n' }));
+    writeFileSync(join(out, 'a/notes.txt'), 'mine\n');
+    expect(() => stage.finish()).toThrow(/a\/notes\.txt changed while specforge was rendering/);
+    expect(readTree(out).get('a/notes.txt')).toBe('mine\n');
   });
 });

@@ -1,0 +1,118 @@
+import { lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../util/usage-error.js';
+import { assertOwned, assertOwnedEntries, entryText, listTree } from './dist-tree.js';
+import { topOf } from './output-tally.js';
+
+/** How dist/ differs from a render: paths relative to dist/. */
+export interface Drift {
+  readonly added: string[];
+  readonly removed: string[];
+  readonly changed: string[];
+}
+
+/** How one file of a render compares with dist/. */
+type Status = 'added' | 'changed' | 'same';
+
+/**
+ * dist/ as it is (nothing when it does not exist), compared file by file with a render as the render's files come:
+ * which are new, which changed, which are equal; at the end, which dist/ holds that the render did not make. A
+ * top-level directory put again replaces what was compared of it before ({@link retract}). Opening it checks, from
+ * names alone, that specforge wrote every entry.
+ */
+export class Comparison {
+  readonly out: string;
+  private readonly entries: Map<string, string | undefined>;
+  private readonly status = new Map<string, Status>();
+  private readonly byDir = new Map<string, string[]>();
+  /** What each file found equal was when it was read (inode, size, times), to see that it still is when linked. */
+  private readonly stamps = new Map<string, string>();
+
+  constructor(readonly outDir: string) {
+    this.out = resolve(outDir);
+    assertOwnedEntries(outDir, this.out);
+    this.entries = listTree(this.out);
+    assertOwned(outDir, this.out, this.entries.keys());
+  }
+
+  /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
+  compare(path: string, bytes: string): { differs: false } | { differs: true; before?: string } {
+    const dir = topOf(path);
+    const paths = this.byDir.get(dir) ?? [];
+    paths.push(path);
+    this.byDir.set(dir, paths);
+    if (!this.entries.has(path)) {
+      this.status.set(path, 'added');
+      return { differs: true };
+    }
+    const stamp = stampOf(join(this.out, path));
+    const before = entryText(this.out, path, this.entries.get(path));
+    this.status.set(path, before === bytes ? 'same' : 'changed');
+    if (before !== bytes) return { differs: true, before };
+    this.stamps.set(path, stamp);
+    return { differs: false };
+  }
+
+  /**
+   * Throws when dist/ is no longer as it was read: an entry added or gone, or a file found equal since changed (a
+   * hand edit while the render ran, which no lock keeps out); the render then writes nothing.
+   */
+  assertUnchanged(): void {
+    assertOwnedEntries(this.outDir, this.out);
+    const now = listTree(this.out);
+    const moved = (path: string): boolean => this.stamps.get(path) !== stampOf(join(this.out, path));
+    const changed =
+      [...now.keys()].find((p) => !this.entries.has(p)) ??
+      [...this.entries.keys()].find((p) => !now.has(p)) ??
+      [...this.stamps.keys()].find(moved);
+    if (changed !== undefined)
+      throw new UsageError(
+        `${join(this.outDir, changed)} changed while specforge was rendering (edited by hand?); ${this.outDir} was left unchanged: run the command again`,
+        false,
+      );
+  }
+
+  /** Forgets what was compared of the top-level directory `dir` (it is put again); the paths it had. */
+  retract(dir: string): string[] {
+    const paths = this.byDir.get(dir) ?? [];
+    for (const path of paths) {
+      this.status.delete(path);
+      this.stamps.delete(path);
+    }
+    this.byDir.delete(dir);
+    return paths;
+  }
+
+  /** The paths compared with the status `which`. */
+  paths(which: Status): string[] {
+    return [...this.status].filter(([, s]) => s === which).map(([path]) => path);
+  }
+
+  /** The text dist/ holds at `path`. */
+  textOf(path: string): string {
+    return entryText(this.out, path, this.entries.get(path));
+  }
+
+  drift(): Drift {
+    return {
+      added: this.paths('added').sort(),
+      removed: [...this.entries.keys()].filter((p) => !this.status.has(p)).sort(),
+      changed: this.paths('changed').sort(),
+    };
+  }
+}
+
+/** The top-level directories of a set of files. */
+export function topsOf(files: ReadonlyMap<string, string>): Set<string> {
+  return new Set([...files.keys()].map(topOf));
+}
+
+/** What a file is on disk now (inode, size, change times), or that it is not there. */
+function stampOf(path: string): string {
+  try {
+    const st = lstatSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'missing';
+  }
+}
