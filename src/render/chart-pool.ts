@@ -6,8 +6,10 @@ import { workerEntry } from './worker-entry.js';
 
 /**
  * Charts of spec files rendered on several worker threads (`--jobs`): each worker takes the next chart as soon as it
- * posts the last one back (largest charts first), and the results come back in the order of the inputs, so the
- * files and messages of a render are the same bytes for any number of workers. Chart modules never run here.
+ * posts the last one back, and the charts are taken in the order of the inputs, so the files and messages of a
+ * render are the same bytes for any number of workers. Charts are handed out in that order too, never more than
+ * {@link LOOKAHEAD} per worker ahead of the one the render takes next, so only a few built charts wait in memory
+ * however many there are. Chart modules never run here.
  */
 
 /**
@@ -24,54 +26,102 @@ export function workerCount(jobs: number, inputs: readonly SpecChartInput[]): nu
 
 type WorkerReply = { id: number; chart: WireChart } | { id: number; failed: string };
 
-/** Renders each chart of `inputs` on one of `workers` threads; the checked charts in the order of `inputs`. */
-export function renderInPool(inputs: readonly SpecChartInput[], workers: number): Promise<CheckedChart[]> {
-  const queue = inputs
-    .map((input, id) => ({ id, input: plain(input), size: size(input) }))
-    .sort((a, b) => b.size - a.size || a.id - b.id);
-  const results: CheckedChart[] = new Array<CheckedChart>(inputs.length);
-  const entry = workerEntry('chart-worker', import.meta.url);
-  return new Promise((resolve, reject) => {
-    const pool: Worker[] = [];
-    let next = 0;
-    let done = 0;
-    let settled = false;
-    const finish = (error?: Error): void => {
-      if (settled) return;
-      settled = true;
-      for (const w of pool) void w.terminate();
-      if (error === undefined) resolve(results);
-      else reject(error);
-    };
-    const feed = (w: Worker): void => {
-      const job = queue[next++];
-      if (job !== undefined) w.postMessage({ id: job.id, input: job.input });
-    };
-    for (let i = 0; i < Math.min(workers, inputs.length) && !settled; i++) {
+/** How many charts per worker may be built ahead of the one the render takes next. */
+export const LOOKAHEAD = 4;
+
+/** The charts of `inputs`, built on `workers` threads, taken one by one in their order ({@link ChartPool.take}). */
+export class ChartPool {
+  private readonly pool: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly built = new Map<number, CheckedChart>();
+  private readonly waiting = new Map<number, (chart: CheckedChart | Error) => void>();
+  private readonly window: number;
+  private next = 0;
+  private taken = 0;
+  private failure: Error | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly inputs: readonly SpecChartInput[],
+    workers: number,
+  ) {
+    this.window = Math.max(1, workers) * LOOKAHEAD;
+    const entry = workerEntry('chart-worker', import.meta.url);
+    for (let i = 0; i < Math.min(workers, inputs.length) && this.failure === undefined; i++) {
       let w: Worker;
       try {
         w = new Worker(entry.url, entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] });
       } catch (e) {
-        finish(new Error(`a render worker could not start: ${e instanceof Error ? e.message : String(e)}`));
+        this.fail(
+          new Error(`a render worker could not start: ${e instanceof Error ? e.message : String(e)}`),
+        );
         break;
       }
-      pool.push(w);
-      w.on('message', (m: WorkerReply) => {
-        const input = inputs[m.id] as SpecChartInput;
-        // the same words as a throw on this thread (`--jobs 1`)
-        if ('failed' in m) return finish(new Error(m.failed));
-        results[m.id] = fromWire(input, m.chart);
-        if (++done === inputs.length) finish();
-        else feed(w);
-      });
-      w.on('error', (e) => finish(new Error(`a render worker failed: ${e.message}`)));
+      this.pool.push(w);
+      w.on('message', (m: WorkerReply) => this.reply(w, m));
+      w.on('error', (e) => this.fail(new Error(`a render worker failed: ${e.message}`)));
       w.on('exit', (code) =>
-        finish(new Error(`a render worker stopped (exit code ${code}) before its charts were done`)),
+        this.fail(new Error(`a render worker stopped (exit code ${code}) before its charts were done`)),
       );
-      feed(w);
+      this.feed(w);
     }
-    if (inputs.length === 0) finish();
-  });
+  }
+
+  /** The chart of `inputs[i]`, built and checked; each is taken once, in order. Rejects when a worker failed. */
+  async take(i: number): Promise<CheckedChart> {
+    const ready = this.built.get(i);
+    const got =
+      ready ??
+      (this.failure !== undefined
+        ? this.failure
+        : await new Promise<CheckedChart | Error>((resolve) => this.waiting.set(i, resolve)));
+    this.built.delete(i);
+    if (got instanceof Error) throw got;
+    this.taken = Math.max(this.taken, i + 1);
+    if (this.taken === this.inputs.length) this.close();
+    else for (const w of this.idle.splice(0)) this.feed(w);
+    return got;
+  }
+
+  /** How many charts were handed to a worker so far. */
+  get handedOut(): number {
+    return this.next;
+  }
+
+  /** Stops every worker. Safe to call more than once. */
+  close(): void {
+    this.closed = true;
+    for (const w of this.pool) void w.terminate();
+  }
+
+  private feed(w: Worker): void {
+    if (this.closed || this.next >= this.inputs.length) return;
+    if (this.next - this.taken >= this.window) {
+      this.idle.push(w);
+      return;
+    }
+    const id = this.next++;
+    w.postMessage({ id, input: plain(this.inputs[id] as SpecChartInput) });
+  }
+
+  private reply(w: Worker, m: WorkerReply): void {
+    // the same words as a throw on this thread (`--jobs 1`)
+    if ('failed' in m) return this.fail(new Error(m.failed));
+    const chart = fromWire(this.inputs[m.id] as SpecChartInput, m.chart);
+    const waiter = this.waiting.get(m.id);
+    this.waiting.delete(m.id);
+    if (waiter === undefined) this.built.set(m.id, chart);
+    else waiter(chart);
+    this.feed(w);
+  }
+
+  private fail(e: Error): void {
+    if (this.closed || this.failure !== undefined) return;
+    this.failure = e;
+    for (const waiter of this.waiting.values()) waiter(e);
+    this.waiting.clear();
+    this.close();
+  }
 }
 
 /** The input as plain data (only what a chart of spec files has). Pure. */
@@ -82,8 +132,4 @@ function plain(input: SpecChartInput): SpecChartInput {
     ...(input.settings === undefined ? {} : { settings: input.settings }),
     specFiles: input.specFiles,
   };
-}
-
-function size(input: SpecChartInput): number {
-  return input.specFiles.reduce((n, f) => n + f.text.length, 0);
 }

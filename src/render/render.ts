@@ -2,7 +2,7 @@ import type { OutputSink } from '../output/output-tally.js';
 import { applyModule } from './apply-module.js';
 import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
-import { renderInPool, workerCount } from './chart-pool.js';
+import { ChartPool, workerCount } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
@@ -55,7 +55,7 @@ export async function renderChartsReusing(
 
 /**
  * Builds and checks each chart, in the order of `inputs`, handing each to `take` before the next is built (with
- * `jobs` > 1 the charts of spec files are built on worker threads first, then handed over in order): from `reuse`
+ * `jobs` > 1 the charts of spec files are built on worker threads a few charts ahead, handed over in order): from `reuse`
  * when it has the chart, else from the cache when it has it (src/render/chart-cache.ts), else built; charts with a
  * module here, one at a time. What the cache has to say.
  */
@@ -67,11 +67,15 @@ async function buildEach(
 ): Promise<string[]> {
   const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
-  const pooled = await buildInPool(inputs, options, reuse, cache);
-  for (const input of inputs) {
-    const part = await buildOne(input, { reuse, cache, pooled, notes });
-    reuse?.keep(part);
-    take(part);
+  const pooled = poolFor(inputs, options, reuse, cache);
+  try {
+    for (const input of inputs) {
+      const part = await buildOne(input, { reuse, cache, pooled, notes });
+      reuse?.keep(part);
+      take(part);
+    }
+  } finally {
+    pooled?.close();
   }
   return [...notes.ignored, ...notes.unwritten];
 }
@@ -80,7 +84,7 @@ async function buildEach(
 interface Sources {
   readonly reuse: ChartReuse | undefined;
   readonly cache: ChartCache | undefined;
-  readonly pooled: ReadonlyMap<ChartInput, CheckedChart>;
+  readonly pooled: Pooled | undefined;
   readonly notes: { readonly ignored: string[]; readonly unwritten: string[] };
 }
 
@@ -91,7 +95,7 @@ async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sour
   const cached = lookUp(input, cache);
   if (cached?.ignored !== undefined) notes.ignored.push(cached.ignored);
   if (cached?.part !== undefined) return cached.part;
-  const part = pooled.get(input) ?? (await renderOne(input));
+  const part = pooled?.has(input) === true ? await pooled.take(input) : await renderOne(input);
   if (cached !== undefined && cache !== undefined) keepInCache(cache, cached.key, part, notes.unwritten);
   return part;
 }
@@ -102,26 +106,36 @@ function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritt
   if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
 }
 
+/** The charts of spec files the worker threads build, taken by input. */
+interface Pooled {
+  has(input: ChartInput): boolean;
+  take(input: ChartInput): Promise<CheckedChart>;
+  close(): void;
+}
+
 /**
  * With `jobs` > 1, the charts of spec files that are neither in `reuse` nor in the cache, built on worker threads
- * when that pays (src/render/chart-pool.ts); else none, and each chart is built when its turn comes.
+ * when that pays (src/render/chart-pool.ts); else none, and each chart is built here when its turn comes.
  */
-async function buildInPool(
+function poolFor(
   inputs: readonly ChartInput[],
   options: RenderOptions,
   reuse: ChartReuse | undefined,
   cache: ChartCache | undefined,
-): Promise<Map<ChartInput, CheckedChart>> {
-  const pooled = new Map<ChartInput, CheckedChart>();
-  if ((options.jobs ?? 1) <= 1) return pooled;
+): Pooled | undefined {
+  if ((options.jobs ?? 1) <= 1) return undefined;
   const specOnly = inputs.filter(
     (i) => i.module === undefined && reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false),
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
-  if (workers <= 1) return pooled;
-  const built = await renderInPool(specOnly, workers);
-  specOnly.forEach((input, i) => pooled.set(input, built[i] as CheckedChart));
-  return pooled;
+  if (workers <= 1) return undefined;
+  const pool = new ChartPool(specOnly, workers);
+  const index = new Map(specOnly.map((input, i) => [input, i]));
+  return {
+    has: (input) => index.has(input),
+    take: (input) => pool.take(index.get(input) ?? -1),
+    close: () => pool.close(),
+  };
 }
 
 /**

@@ -6,7 +6,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
-import { SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
+import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
+import { toWire } from '../../src/render/chart-wire.js';
+import { loadCharts } from '../../src/render/load-charts.js';
+import { renderSpecChart } from '../../src/render/render.js';
 import type { SpecChartInput } from '../../src/render/types.js';
 import { digestLines } from '../support/output-digests.js';
 import { run, tempDir } from '../support/tmp.js';
@@ -19,6 +22,24 @@ const chart = (name: string, specs: number): SpecChartInput => ({
     relative: `${i}.yaml`,
     text: '',
   })),
+});
+
+describe('ChartPool', () => {
+  it('builds at most LOOKAHEAD charts per worker ahead of the one taken, and hands each over as this thread builds it', async () => {
+    const dir = tempDir();
+    generateCharts(dir, 240, 24);
+    const { inputs } = await loadCharts(dir);
+    const pool = new ChartPool(inputs, 2);
+    try {
+      const taken = [await pool.take(0)];
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(pool.handedOut).toBeLessThanOrEqual(1 + 2 * LOOKAHEAD);
+      for (let i = 1; i < inputs.length; i++) taken.push(await pool.take(i));
+      expect(taken.map(toWire)).toEqual(inputs.map((input) => toWire(renderSpecChart(input))));
+    } finally {
+      pool.close();
+    }
+  });
 });
 
 describe('workerCount', () => {
