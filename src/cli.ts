@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkOutPlace, DistCompare, DistStage, outputEntries } from './output/dist-writer.js';
 import { OutputTally } from './output/output-tally.js';
-import { PROVENANCE_FILE, provenanceText, recordedVersion } from './output/provenance.js';
+import { PROVENANCE_FILE, provenanceFiles, recordedVersion } from './output/provenance.js';
 import { lookUpOutput, recordOutput } from './cli/cached-output.js';
 import { renderContained } from './render/contained.js';
 import type { OutputRecord } from './render/output-cache.js';
@@ -242,8 +242,7 @@ async function finish(
  */
 function madeOf(sink: DistStage | DistCompare, result: RenderResult): OutputRecord {
   const { tally } = sink;
-  if (result.inputs !== undefined)
-    sink.put(new Map([[PROVENANCE_FILE, provenanceText(packageVersion(), result.inputs, tally.dirs)]]));
+  sink.put(provenanceFiles(packageVersion(), result.inputs, tally.dirs));
   return {
     digest: tally.digest(),
     files: tally.files,

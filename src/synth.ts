@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { renderContained } from './render/contained.js';
 import { packageVersion } from './cli/version.js';
 import { DistStage, outputEntries, type OutputSink } from './output/dist-writer.js';
-import { PROVENANCE_FILE, provenanceText } from './output/provenance.js';
+import { topOf } from './output/output-tally.js';
+import { provenanceFiles } from './output/provenance.js';
 import { droppedNote, droppedTools } from './gitops/flags.js';
 import { KUSTOMIZATION_FILE } from './render/files.js';
 import { formatError } from './rules/problem-format.js';
@@ -33,10 +34,7 @@ async function synth(scratch: string): Promise<number> {
       process.stderr.write(
         `specforge: note: ${droppedNote(tool, 'dist', 'charts/gitops.yaml', 'removes')}\n`,
       );
-    if (result.inputs !== undefined)
-      stage.put(
-        new Map([[PROVENANCE_FILE, provenanceText(packageVersion(), result.inputs, stage.tally.dirs)]]),
-      );
+    stage.put(provenanceFiles(packageVersion(), result.inputs, stage.tally.dirs));
     const outcome = stage.finish();
     process.stdout.write(
       `specforge: ${result.objectCount} objects in ${listing.charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
@@ -68,7 +66,7 @@ class Listing implements OutputSink {
   put(files: ReadonlyMap<string, string>): void {
     this.next.put(files);
     const [first] = files.keys();
-    const chart = first?.split('/')[0];
+    const chart = first === undefined ? undefined : topOf(first);
     if (chart === undefined || chart.startsWith('_')) return;
     const docs = [...files]
       .filter(([path]) => !path.endsWith(`/${KUSTOMIZATION_FILE}`))

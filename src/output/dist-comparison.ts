@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
-import { assertOwned, assertOwnedEntries, entryText, listTree } from './dist-tree.js';
+import { entryText, listOwnedTree } from './dist-tree.js';
 import { topOf } from './output-tally.js';
 
 /** How dist/ differs from a render: paths relative to dist/. */
@@ -30,9 +30,7 @@ export class Comparison {
 
   constructor(readonly outDir: string) {
     this.out = resolve(outDir);
-    assertOwnedEntries(outDir, this.out);
-    this.entries = listTree(this.out);
-    assertOwned(outDir, this.out, this.entries.keys());
+    this.entries = listOwnedTree(outDir, this.out);
   }
 
   /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
@@ -58,8 +56,7 @@ export class Comparison {
    * hand edit while the render ran, which no lock keeps out); the render then writes nothing.
    */
   assertUnchanged(): void {
-    assertOwnedEntries(this.outDir, this.out);
-    const now = listTree(this.out);
+    const now = listOwnedTree(this.outDir, this.out);
     const moved = (path: string): boolean => this.stamps.get(path) !== stampOf(join(this.out, path));
     const changed =
       [...now.keys()].find((p) => !this.entries.has(p)) ??
@@ -100,11 +97,6 @@ export class Comparison {
       changed: this.paths('changed').sort(),
     };
   }
-}
-
-/** The top-level directories of a set of files. */
-export function topsOf(files: ReadonlyMap<string, string>): Set<string> {
-  return new Set([...files.keys()].map(topOf));
 }
 
 /** What a file is on disk now (inode, size, change times), or that it is not there. */

@@ -26,7 +26,7 @@ export const OLD = '.specforge-old-';
 const LOCK = '.specforge-lock';
 
 /** Error codes of a place that may be read but not written (a read-only checkout): read without the lock. */
-export const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /** A file-system failure while writing, as a usage error naming the place (no stack trace). */
 export function unwritable(outDir: string, e: unknown): Error {
@@ -67,26 +67,42 @@ const KEEP_ALIVE_MS = 30_000;
 export type Held = (() => void) & { keepAlive?: () => void };
 
 /**
- * `read(outDir)` of an output directory under its lock, after repairing a swap a killed run left half done; without
- * the lock where it may be read but not written; `none` when its parent does not exist.
+ * `read(outDir)` of an output directory under its lock ({@link lockToRead}); `none` when its parent does not exist.
  */
 export function readLocked<T>(outDir: string, options: DistOptions, none: T, read: () => T): T {
-  const out = resolve(outDir);
-  if (!existsSync(dirname(out))) return none;
-  let release: (() => void) | undefined;
+  if (!existsSync(dirname(resolve(outDir)))) return none;
+  const release = lockToRead(outDir, options);
   try {
-    release = lock(out, options);
-  } catch (e) {
-    if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
-  }
-  try {
-    if (release !== undefined) recoverInterruptedSwap(out);
     return read();
   } catch (e) {
     throw unwritable(outDir, e);
   } finally {
     release?.();
   }
+}
+
+/**
+ * Takes an output directory's lock to read it and repairs a swap a killed run left half done, so what is read is a
+ * complete render; undefined, and no lock, where the directory may be read but not written (a read-only checkout)
+ * or where even its parent is missing (nothing for a reader to create).
+ */
+export function lockToRead(outDir: string, options: DistOptions): Held | undefined {
+  const out = resolve(outDir);
+  if (!existsSync(dirname(out))) return undefined;
+  let release: Held;
+  try {
+    release = lock(out, options);
+  } catch (e) {
+    if (READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw unwritable(outDir, e);
+  }
+  try {
+    recoverInterruptedSwap(out);
+  } catch (e) {
+    release();
+    throw unwritable(outDir, e);
+  }
+  return release;
 }
 
 export function recoverInterruptedSwap(outDir: string): void {

@@ -1,17 +1,17 @@
 import { existsSync, linkSync, mkdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Comparison, topsOf, type Drift } from './dist-comparison.js';
+import { Comparison, type Drift } from './dist-comparison.js';
 import {
   lock,
   OLD,
-  READ_ONLY_CODES,
+  lockToRead,
   recoverInterruptedSwap,
   TMP,
   unwritable,
   type DistOptions,
   type Held,
 } from './dist-lock.js';
-import { OutputTally, type OutputSink } from './output-tally.js';
+import { byTopDir, OutputTally, type OutputSink } from './output-tally.js';
 
 export type { Drift } from './dist-comparison.js';
 export { LOCK_WAIT_MS, readLocked, unwritable, type DistOptions } from './dist-lock.js';
@@ -76,7 +76,7 @@ export class DistStage implements OutputSink {
     this.tally.put(files);
     this.release?.keepAlive?.();
     try {
-      for (const dir of topsOf(files)) this.retract(dir);
+      for (const dir of byTopDir(files.keys()).keys()) this.retract(dir);
       for (const [path, bytes] of files)
         if (this.comparison.compare(path, bytes).differs) this.write(path, bytes);
     } catch (e) {
@@ -195,15 +195,8 @@ export class DistCompare implements OutputSink {
     readonly outDir: string,
     options: DistOptions = {},
   ) {
-    const out = resolve(outDir);
+    this.release = lockToRead(outDir, options);
     try {
-      // Nothing for `check` to create: no lock where even the parent directory is missing.
-      if (existsSync(dirname(out))) this.release = lock(out, options);
-    } catch (e) {
-      if (!READ_ONLY_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw unwritable(outDir, e);
-    }
-    try {
-      if (this.release !== undefined) recoverInterruptedSwap(out);
       this.comparison = new Comparison(outDir);
     } catch (e) {
       this.close();
@@ -215,7 +208,7 @@ export class DistCompare implements OutputSink {
   put(files: ReadonlyMap<string, string>): void {
     this.tally.put(files);
     this.release?.keepAlive?.();
-    for (const dir of topsOf(files))
+    for (const dir of byTopDir(files.keys()).keys())
       for (const path of this.comparison.retract(dir)) {
         this.before.delete(path);
         this.after.delete(path);

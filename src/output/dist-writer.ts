@@ -1,8 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
-import { assertOwned, assertOwnedEntries, entryText, listTree, readTree } from './dist-tree.js';
-import { digestOf } from './digest.js';
+import { entryText, listOwnedTree } from './dist-tree.js';
 import {
   DistCompare,
   DistStage,
@@ -11,7 +10,7 @@ import {
   type Drift,
   type WriteOutcome,
 } from './dist-stage.js';
-import { filesDigest, outputDigest, topOf } from './output-tally.js';
+import { dirDigestsOf, filesDigest, outputDigest } from './output-tally.js';
 
 export { entryKind, holdsRenderedOutput, outputEntries, readTree, unreadEntry } from './dist-tree.js';
 export { DistCompare, DistStage, LOCK_WAIT_MS } from './dist-stage.js';
@@ -98,10 +97,8 @@ export function diffDist(
 export function readDist(outDir: string, options: DistOptions = {}): Map<string, string> {
   const out = resolve(outDir);
   return readLocked(outDir, options, new Map<string, string>(), () => {
-    assertOwnedEntries(outDir, out);
-    const tree = readTree(out);
-    assertOwned(outDir, out, tree.keys());
-    return tree;
+    const entries = listOwnedTree(outDir, out);
+    return new Map([...entries].map(([path, kind]) => [path, entryText(out, path, kind)]));
   });
 }
 
@@ -112,23 +109,7 @@ export function readDist(outDir: string, options: DistOptions = {}): Map<string,
 export function distDigest(outDir: string, options: DistOptions = {}): string {
   const out = resolve(outDir);
   return readLocked(outDir, options, filesDigest(new Map()), () => {
-    assertOwnedEntries(outDir, out);
-    const entries = listTree(out);
-    assertOwned(outDir, out, entries.keys());
-    const byDir = new Map<string, string[]>();
-    for (const path of entries.keys()) {
-      const dir = topOf(path);
-      const paths = byDir.get(dir) ?? [];
-      paths.push(path);
-      byDir.set(dir, paths);
-    }
-    const digests = new Map<string, string>();
-    for (const [dir, paths] of byDir) {
-      const parts = function* (): Generator<string> {
-        for (const path of paths.sort()) yield* [path, entryText(out, path, entries.get(path))];
-      };
-      digests.set(dir, digestOf(parts()));
-    }
-    return outputDigest(digests);
+    const entries = listOwnedTree(outDir, out);
+    return outputDigest(dirDigestsOf(entries.keys(), (path) => entryText(out, path, entries.get(path))));
   });
 }

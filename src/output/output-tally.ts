@@ -49,18 +49,23 @@ export class OutputTally implements OutputSink {
  * The digest of each top-level entry of a set of files (path relative to dist/ → bytes): of its files' paths and
  * bytes in path order (a file at the top is an entry of its own).
  */
-export function dirDigests(files: Iterable<readonly [string, string]>): Map<string, string> {
-  const byDir = new Map<string, [string, string][]>();
-  for (const [path, bytes] of files) {
-    const dir = topOf(path);
-    const entries = byDir.get(dir) ?? [];
-    entries.push([path, bytes]);
-    byDir.set(dir, entries);
-  }
+export function dirDigests(files: ReadonlyMap<string, string>): Map<string, string> {
+  return dirDigestsOf(files.keys(), (path) => files.get(path) ?? '');
+}
+
+/** {@link dirDigests} of files given by path, each text asked for only when its turn comes (`textOf`). */
+export function dirDigestsOf(paths: Iterable<string>, textOf: (path: string) => string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [dir, entries] of byDir) {
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    out.set(dir, digestOf(entries.flat()));
+  for (const [dir, own] of byTopDir(paths)) {
+    own.sort();
+    out.set(
+      dir,
+      digestOf(
+        (function* parts() {
+          for (const path of own) yield* [path, textOf(path)];
+        })(),
+      ),
+    );
   }
   return out;
 }
@@ -77,14 +82,27 @@ export function filesDigest(files: ReadonlyMap<string, string>): string {
 
 /** Puts `files` (paths relative to dist/) into `sink`, one top-level directory at a time, in name order. */
 export function putAll(sink: OutputSink, files: ReadonlyMap<string, string>): void {
-  const byDir = new Map<string, Map<string, string>>();
-  for (const [path, bytes] of files) {
-    const dir = topOf(path);
-    const entries = byDir.get(dir) ?? new Map<string, string>();
-    entries.set(path, bytes);
-    byDir.set(dir, entries);
-  }
+  const byDir = filesByTopDir(files);
   for (const dir of [...byDir.keys()].sort()) sink.put(byDir.get(dir) ?? new Map());
+}
+
+/** `files` split by their top-level entry of dist/, each part in the order given. */
+export function filesByTopDir(files: ReadonlyMap<string, string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [dir, paths] of byTopDir(files.keys()))
+    out.set(dir, new Map(paths.map((path) => [path, files.get(path) ?? ''])));
+  return out;
+}
+
+/** Paths grouped by their top-level entry of dist/ ({@link topOf}), each group in the order given. */
+export function byTopDir(paths: Iterable<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const path of paths) {
+    const own = out.get(topOf(path));
+    if (own === undefined) out.set(topOf(path), [path]);
+    else own.push(path);
+  }
+  return out;
 }
 
 /** The top-level entry of dist/ a path is in (a file at the top is its own). */

@@ -74,7 +74,17 @@ export function withProvenance(
   inputs: RenderInputs | undefined,
   version: string,
 ): Map<string, string> {
-  const out = new Map(files);
-  if (inputs !== undefined) out.set(PROVENANCE_FILE, provenanceText(version, inputs, dirDigests(files)));
-  return out;
+  return new Map([...files, ...provenanceFiles(version, inputs, dirDigests(files))]);
+}
+
+/**
+ * The provenance file of a render by `version` whose output directories have the digests `output`, as files to
+ * put last into dist/; none when the render does not know its inputs.
+ */
+export function provenanceFiles(
+  version: string,
+  inputs: RenderInputs | undefined,
+  output: ReadonlyMap<string, string>,
+): Map<string, string> {
+  return new Map(inputs === undefined ? [] : [[PROVENANCE_FILE, provenanceText(version, inputs, output)]]);
 }

@@ -1,7 +1,7 @@
 import { syncAnnotations, withAnnotations, type SyncAnnotations } from '../gitops/argocd-order.js';
 import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
-import { topOf, type OutputSink } from '../output/output-tally.js';
+import { filesByTopDir, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
@@ -86,12 +86,7 @@ export class Emission {
 
   /** Without a sink: files into the result, a directory put again replacing the first (in the first's place). */
   private collect(files: ReadonlyMap<string, string>): void {
-    const byDir = new Map<string, Map<string, string>>();
-    for (const [path, bytes] of files) {
-      const dir = topOf(path);
-      byDir.set(dir, (byDir.get(dir) ?? new Map<string, string>()).set(path, bytes));
-    }
-    for (const [dir, own] of byDir) this.collected.set(dir, own);
+    for (const [dir, own] of filesByTopDir(files)) this.collected.set(dir, own);
   }
 }
 
