@@ -11,7 +11,8 @@ import {
   type DistOptions,
   type Held,
 } from './dist-lock.js';
-import { byTopDir, OutputTally, type OutputSink } from './output-tally.js';
+import { FileWriter } from './file-writer.js';
+import { byTopDir, OutputTally, topOf, type OutputSink } from './output-tally.js';
 
 export type { Drift } from './dist-comparison.js';
 export { LOCK_WAIT_MS, readLocked, unwritable, type DistOptions } from './dist-lock.js';
@@ -48,6 +49,10 @@ export class DistStage implements OutputSink {
   private readonly comparison: Comparison;
   private readonly tmp: string;
   private readonly dirs = new Set<string>();
+  /** Writes the staged files, beside the build once there are many (src/output/file-writer.ts). */
+  private readonly files = new FileWriter();
+  /** The top-level directories (and files) with something written into the sibling. */
+  private readonly stagedTops = new Set<string>();
   private release: Held | undefined;
   private staged = false;
   /** The first directory above dist/ this stage had to make, until dist/ is in place. */
@@ -79,6 +84,7 @@ export class DistStage implements OutputSink {
       for (const dir of byTopDir(files.keys()).keys()) this.retract(dir);
       for (const [path, bytes] of files)
         if (this.comparison.compare(path, bytes).differs) this.write(path, bytes);
+      this.files.flush();
     } catch (e) {
       this.discard();
       throw unwritable(this.outDir, e);
@@ -92,6 +98,7 @@ export class DistStage implements OutputSink {
       const outcome = { added: added.length, updated: changed.length, removed: removed.length };
       if (outcome.added + outcome.updated + outcome.removed === 0) return { changed: false, ...outcome };
       if (!this.staged) this.open();
+      this.files.drain();
       this.comparison.assertUnchanged();
       for (const path of this.comparison.paths('same')) this.link(path);
       this.swap();
@@ -121,7 +128,9 @@ export class DistStage implements OutputSink {
   /** Forgets a top-level directory put before, and what of it was staged. */
   private retract(dir: string): void {
     this.comparison.retract(dir);
-    if (!this.staged) return;
+    if (!this.stagedTops.delete(dir)) return;
+    // Its files may still be on their way: written before they are removed.
+    this.files.drain();
     const staged = join(this.tmp, dir);
     rmSync(staged, { recursive: true, force: true });
     for (const made of this.dirs)
@@ -145,7 +154,8 @@ export class DistStage implements OutputSink {
     if (!this.staged) this.open();
     const target = join(this.tmp, path);
     this.dirFor(target);
-    writeFileSync(target, bytes);
+    this.stagedTops.add(topOf(path));
+    this.files.write(target, bytes);
   }
 
   /** A file equal to dist/'s, as a hard link to it; its bytes written where the file system refuses the link. */
@@ -171,6 +181,8 @@ export class DistStage implements OutputSink {
   }
 
   private discard(): void {
+    this.files.stop();
+    this.stagedTops.clear();
     if (this.staged) rmSync(this.tmp, { recursive: true, force: true });
     this.staged = false;
   }

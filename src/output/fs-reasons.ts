@@ -12,6 +12,7 @@ const REASONS: Readonly<Record<string, string>> = {
   EISDIR: 'a directory is in the way',
   EEXIST: 'a file is in the way of the directory',
   ELOOP: 'a link is in the way (specforge never follows one)',
+  ENAMETOOLONG: 'a file name is longer than the file system allows',
 };
 
 /** The reason for `e`'s errno code, or undefined when it is not a failure of the place written to (a bug). */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DistCompare, DistStage } from '../../src/output/dist-stage.js';
+import { WRITE_HERE_FIRST } from '../../src/output/file-writer.js';
 import { readTree, writeDist } from '../../src/output/dist-writer.js';
 import { filesDigest, OutputTally } from '../../src/output/output-tally.js';
 import { tempDir } from '../support/tmp.js';
@@ -35,6 +36,46 @@ describe('DistStage', () => {
     stage.put(chart('a', { 'x.yaml': 'x: 2\n' }));
     stage.put(chart('c', { 'z.yaml': 'z: 1\n' }));
     stage.close();
+    expect(readTree(out)).toEqual(chart('a', { 'x.yaml': 'x: 1\n' }));
+    expect(readdirSync(dirname(out)).sort()).toEqual(before);
+  });
+});
+
+describe('DistStage with many files (written beside the build, src/output/file-writer.ts)', () => {
+  /** `n` spec files of one chart, `tag` in each. */
+  const many = (n: number, tag: string): Record<string, string> =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}.yaml`, `${tag}: ${i}\n`]));
+
+  it('writes every file, and a chart put again replaces all that was written of it', () => {
+    const out = join(tempDir(), 'dist');
+    const stage = new DistStage(out);
+    stage.put(chart('a', many(WRITE_HERE_FIRST + 300, 'first')));
+    stage.put(chart('b', many(WRITE_HERE_FIRST, 'b')));
+    stage.put(chart('a', many(3, 'again')));
+    stage.finish();
+    expect(readTree(out)).toEqual(
+      new Map([...chart('a', many(3, 'again')), ...chart('b', many(WRITE_HERE_FIRST, 'b'))]),
+    );
+  });
+
+  it('fails with a sentence naming the place, and leaves dist/ as it was, when a file cannot be written', () => {
+    const out = join(tempDir(), 'dist');
+    writeDist(out, chart('a', { 'x.yaml': 'x: 1\n' }));
+    const before = readdirSync(dirname(out)).sort();
+    const stage = new DistStage(out);
+    const files = { ...many(WRITE_HERE_FIRST + 100, 'b'), [`${'n'.repeat(300)}.yaml`]: 'x\n' };
+    let thrown: unknown;
+    try {
+      stage.put(chart('b', files));
+      stage.finish();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(String(thrown)).toMatch(
+      new RegExp(
+        `cannot write ${out}: a file name is longer than the file system allows \\(.*/b/n{300}\\.yaml\\); it was left unchanged`,
+      ),
+    );
     expect(readTree(out)).toEqual(chart('a', { 'x.yaml': 'x: 1\n' }));
     expect(readdirSync(dirname(out)).sort()).toEqual(before);
   });

@@ -1,0 +1,48 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileWriter, WRITE_HERE_FIRST } from '../../src/output/file-writer.js';
+import { tempDir } from '../support/tmp.js';
+
+/** `n` files of distinct bytes, in one directory. */
+function files(dir: string, n: number): [string, string][] {
+  mkdirSync(dir, { recursive: true });
+  return Array.from({ length: n }, (_, i) => [join(dir, `f${i}.yaml`), `i: ${i}\n${'x'.repeat(i % 97)}\n`]);
+}
+
+describe('FileWriter', () => {
+  it('writes every file given, the first here and the rest on its thread, each with its bytes', () => {
+    const dir = join(tempDir(), 'out');
+    const all = files(dir, WRITE_HERE_FIRST * 3 + 7);
+    const writer = new FileWriter();
+    for (const [path, bytes] of all) writer.write(path, bytes);
+    writer.drain();
+    writer.stop();
+    expect(readdirSync(dir)).toHaveLength(all.length);
+    for (const [path, bytes] of all) expect(readFileSync(path, 'utf8')).toBe(bytes);
+  });
+
+  it("throws a write that failed on its thread from drain, with the code and path of the file system's error", () => {
+    const dir = join(tempDir(), 'out');
+    const all = files(dir, WRITE_HERE_FIRST + 100);
+    // Well past the files written here: this one goes to the thread, whose directory does not exist.
+    const missing = join(dir, 'missing', 'f.yaml');
+    all.splice(WRITE_HERE_FIRST + 50, 0, [missing, 'x\n']);
+    const writer = new FileWriter();
+    // Each write here is fine; the thread's failure comes back from drain, and again when asked again.
+    for (const [path, bytes] of all.slice(0, WRITE_HERE_FIRST + 51)) writer.write(path, bytes);
+    const failure = (): unknown => {
+      try {
+        writer.drain();
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    for (const thrown of [failure(), failure()]) {
+      expect(thrown).toBeInstanceOf(Error);
+      expect(thrown).toMatchObject({ code: 'ENOENT', path: missing });
+    }
+    writer.stop();
+  });
+});
