@@ -1,21 +1,24 @@
 import { writeFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { workerEntry } from '../util/worker-entry.js';
+import { workerEntry, type WorkerEntry } from '../util/worker-entry.js';
 
 /**
  * Files written on a thread of their own while this one goes on building the next charts: creating a file is
- * kernel work (on some disks most of a fresh render's time: docs/benchmarks.md, "Files written beside the build"),
+ * kernel work (on some disks most of a fresh render's time: docs/decisions.md, "Files written beside the build"),
  * and on a second core it overlaps the build instead of adding to it. A render that writes few files writes them
- * here, with no thread to start. The same bytes in the same places either way; {@link drain} returns when every
- * file given is written, or throws the first failure, as a write here would have.
+ * here, with no thread to start. The same bytes in the same places either way; {@link FileWriter.drain} returns
+ * when every file given is written, or throws the first failure.
  */
 
 /** The shared counters' slots: files the thread has taken (written or skipped), whether it started, whether to stop. */
 export const DONE = 0;
 export const READY = 1;
 export const FAILED = 2;
-/** The value of `FAILED` when the thread failed; {@link CANCELLED} when this thread told it to write nothing more. */
-const FAILED_WRITE = 1;
+/** `READY`: the thread took up the work ({@link STARTED}), or this thread wrote the files itself ({@link GAVE_UP}). */
+export const STARTED = 1;
+const GAVE_UP = 2;
+/** `FAILED`: the thread's first write failed ({@link FAILED_WRITE}), or it was told to write nothing more. */
+export const FAILED_WRITE = 1;
 const CANCELLED = 2;
 
 /** Files the thread is sent at once: path and bytes. */
@@ -33,10 +36,34 @@ export interface WriteFailure {
 export const WRITE_HERE_FIRST = 200;
 /** Files per message to the thread. */
 const BATCH = 64;
-/** Files sent and not yet written, at most: beyond, {@link FileWriter.write} waits (memory stays bounded). */
+/** Files sent and not yet written (a count of files, not of bytes): beyond, {@link FileWriter.write} waits. */
 const MAX_PENDING = 1024;
 /** How long the thread may take to start before this thread writes what it was sent itself. */
 const START_WAIT_MS = 10_000;
+/** How long a started thread may write nothing while files wait before the writing fails. */
+const STALL_MS = 60_000;
+
+/** How a wait for the thread ended. */
+type Waited = 'done' | 'gave-up' | 'stalled';
+
+/** How a {@link FileWriter} starts its thread and how long it waits for it (the defaults are the product's). */
+export interface FileWriterOptions {
+  /**
+   * The thread's module.
+   * @default - src/output/file-writer-thread.ts beside this module (its build in lib/)
+   */
+  readonly thread?: WorkerEntry;
+  /**
+   * How long the thread may take to start before the files it was sent are written here.
+   * @default 10000
+   */
+  readonly startWaitMs?: number;
+  /**
+   * How long a started thread may take no file while files wait before the writing fails.
+   * @default 60000
+   */
+  readonly stallMs?: number;
+}
 
 /** Writes files, the first {@link WRITE_HERE_FIRST} here and the rest on a thread; see the module comment. */
 export class FileWriter {
@@ -44,9 +71,14 @@ export class FileWriter {
   private writtenHere = 0;
   /** Set when no thread could start or it did not in time: every file is written here from then on. */
   private here = false;
+  /** A failure of writing here what the thread did not take: thrown again when asked. */
+  private failure: unknown;
+
+  constructor(private readonly options: FileWriterOptions = {}) {}
 
   /** Writes `bytes` to `path` (its directory exists), here or on the thread; throws a failure already known. */
   write(path: string, bytes: string): void {
+    this.throwFailure();
     if (this.thread === undefined && (this.here || this.writtenHere < WRITE_HERE_FIRST)) {
       writeFileSync(path, bytes);
       this.writtenHere++;
@@ -55,7 +87,9 @@ export class FileWriter {
     this.thread ??= this.start();
     if (this.thread === undefined) return this.write(path, bytes);
     this.thread.send(path, bytes);
-    this.fallBackIfNotStarted();
+    if (this.thread.pending() > MAX_PENDING)
+      this.settle(this.thread.waitFor(this.thread.sent - MAX_PENDING / 2));
+    this.throwFailure();
   }
 
   /** Sends what is batched to the thread now (the end of a chart). */
@@ -65,10 +99,11 @@ export class FileWriter {
 
   /** Returns when every file given is written; throws the first failure. */
   drain(): void {
-    this.thread?.flush();
-    this.thread?.waitFor(this.thread.sent);
-    this.fallBackIfNotStarted();
-    this.thread?.throwFailure();
+    if (this.thread !== undefined) {
+      this.thread.flush();
+      this.settle(this.thread.waitFor(this.thread.sent));
+    }
+    this.throwFailure();
   }
 
   /** Writes nothing more of what was given, waits until the thread is idle, and ends it. Safe to call again. */
@@ -80,20 +115,36 @@ export class FileWriter {
 
   private start(): WriterThread | undefined {
     try {
-      return new WriterThread();
+      return new WriterThread(this.options);
     } catch {
       this.here = true;
       return undefined;
     }
   }
 
-  /** A thread that has not started in {@link START_WAIT_MS}: what it was sent is written here, and all from now. */
-  private fallBackIfNotStarted(): void {
-    const unsent = this.thread?.takeBackIfNotStarted();
-    if (unsent === undefined) return;
+  /** What a wait for the thread means here: the files it did not start on written here, or a stall as a failure. */
+  private settle(waited: Waited): void {
+    const thread = this.thread;
+    if (waited === 'done' || thread === undefined) return;
+    if (waited === 'stalled') {
+      const seconds = (this.options.stallMs ?? STALL_MS) / 1000;
+      this.failure = new Error(
+        `the thread writing the files made no progress for ${seconds} s (it stopped, or the disk does not answer)`,
+      );
+      return;
+    }
     this.thread = undefined;
     this.here = true;
-    for (const [path, bytes] of unsent) writeFileSync(path, bytes);
+    try {
+      for (const [path, bytes] of thread.takeBack()) writeFileSync(path, bytes);
+    } catch (e) {
+      this.failure = e;
+    }
+  }
+
+  private throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+    this.thread?.throwFailure();
   }
 }
 
@@ -104,14 +155,18 @@ class WriterThread {
   private readonly counts = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
   private readonly failures: MessagePort;
   private readonly worker: Worker;
-  private readonly startedAt = Date.now();
+  private readonly startedAt = performance.now();
   private batch: [string, string][] = [];
   /** The batches sent before the thread started, to write here should it not start in time. */
   private inFlight: FileBatch[] = [];
   private failure: WriteFailure | undefined;
+  private readonly startWaitMs: number;
+  private readonly stallMs: number;
 
-  constructor() {
-    const entry = workerEntry('file-writer-thread', import.meta.url);
+  constructor(options: FileWriterOptions) {
+    this.startWaitMs = options.startWaitMs ?? START_WAIT_MS;
+    this.stallMs = options.stallMs ?? STALL_MS;
+    const entry = options.thread ?? workerEntry('file-writer-thread', import.meta.url);
     const { port1, port2 } = new MessageChannel();
     this.failures = port1;
     this.worker = new Worker(entry.url, {
@@ -120,40 +175,54 @@ class WriterThread {
       transferList: [port2],
     });
     this.worker.unref();
-    // A thread that cannot start says so here only asynchronously; takeBackIfNotStarted covers it.
+    // A thread that cannot start says so only asynchronously, while this thread may be waiting: waitFor covers it.
     this.worker.on('error', () => undefined);
   }
 
   send(path: string, bytes: string): void {
     this.batch.push([path, bytes]);
     if (this.batch.length >= BATCH) this.flush();
-    if (this.sent - Atomics.load(this.counts, DONE) > MAX_PENDING) this.waitFor(this.sent - MAX_PENDING / 2);
-    this.throwFailure();
+  }
+
+  /** Files sent and not yet taken. */
+  pending(): number {
+    return this.sent - Atomics.load(this.counts, DONE);
   }
 
   flush(): void {
     if (this.batch.length === 0) return;
     this.worker.postMessage(this.batch);
     // Kept only until the thread has started: after that nothing is taken back.
-    if (Atomics.load(this.counts, READY) === 0) this.inFlight.push(this.batch);
+    if (Atomics.load(this.counts, READY) !== STARTED) this.inFlight.push(this.batch);
     else this.inFlight = [];
     this.sent += this.batch.length;
     this.batch = [];
   }
 
-  /** Waits until the thread has taken `count` files, or has not started in time. */
-  waitFor(count: number): void {
+  /**
+   * Waits until the thread has taken `count` files; 'gave-up' when it has not started in time (and now never will:
+   * the handshake on `READY`), 'stalled' when it started but took nothing for too long.
+   */
+  waitFor(count: number): Waited {
+    let last = Atomics.load(this.counts, DONE);
+    let since = performance.now();
     for (;;) {
       const done = Atomics.load(this.counts, DONE);
-      if (done >= count || this.notStarted()) return;
+      if (done >= count) return 'done';
+      const now = performance.now();
+      if (done !== last) [last, since] = [done, now];
+      if (
+        now - this.startedAt > this.startWaitMs &&
+        Atomics.compareExchange(this.counts, READY, 0, GAVE_UP) === 0
+      )
+        return 'gave-up';
+      if (Atomics.load(this.counts, READY) === STARTED && now - since > this.stallMs) return 'stalled';
       Atomics.wait(this.counts, DONE, done, 100);
     }
   }
 
-  /** Everything sent and batched, when the thread has not started in time (and is told to write nothing). */
-  takeBackIfNotStarted(): FileBatch | undefined {
-    if (!this.notStarted()) return undefined;
-    Atomics.store(this.counts, FAILED, CANCELLED);
+  /** Everything sent and batched, from a thread that gave up before starting (it writes none of it). */
+  takeBack(): FileBatch {
     void this.worker.terminate();
     const files = [...this.inFlight.flat(), ...this.batch];
     this.inFlight = [];
@@ -165,19 +234,17 @@ class WriterThread {
   throwFailure(): void {
     if (Atomics.load(this.counts, FAILED) !== FAILED_WRITE) return;
     this.failure ??= receiveMessageOnPort(this.failures)?.message as WriteFailure | undefined;
-    if (this.failure !== undefined) throw writeError(this.failure);
+    throw this.failure === undefined
+      ? new Error('the thread writing the files failed without saying why')
+      : writeError(this.failure);
   }
 
   stop(): void {
-    if (Atomics.load(this.counts, FAILED) === 0) Atomics.store(this.counts, FAILED, CANCELLED);
+    Atomics.compareExchange(this.counts, FAILED, 0, CANCELLED);
     this.batch = [];
     this.waitFor(this.sent);
     this.failures.close();
     void this.worker.terminate();
-  }
-
-  private notStarted(): boolean {
-    return Atomics.load(this.counts, READY) === 0 && Date.now() - this.startedAt > START_WAIT_MS;
   }
 }
 

@@ -13,7 +13,8 @@ function files(dir: string, n: number): [string, string][] {
 describe('FileWriter', () => {
   it('writes every file given, the first here and the rest on its thread, each with its bytes', () => {
     const dir = join(tempDir(), 'out');
-    const all = files(dir, WRITE_HERE_FIRST * 3 + 7);
+    // More than the files it lets wait for the disk at once (1,024): the writer waits for its thread on the way.
+    const all = files(dir, 2500);
     const writer = new FileWriter();
     for (const [path, bytes] of all) writer.write(path, bytes);
     writer.drain();
@@ -45,4 +46,30 @@ describe('FileWriter', () => {
     }
     writer.stop();
   });
+
+  it('writes what it sent its thread itself when the thread does not start in time', () => {
+    const dir = join(tempDir(), 'out');
+    const all = files(dir, WRITE_HERE_FIRST + 150);
+    const writer = new FileWriter({ thread: support('never-starts.mjs'), startWaitMs: 300 });
+    for (const [path, bytes] of all) writer.write(path, bytes);
+    writer.drain();
+    writer.stop();
+    for (const [path, bytes] of all) expect(readFileSync(path, 'utf8')).toBe(bytes);
+  });
+
+  it('fails, and stops without waiting for ever, when its thread started and writes nothing', () => {
+    const dir = join(tempDir(), 'out');
+    const writer = new FileWriter({ thread: support('stalls.mjs'), stallMs: 300 });
+    for (const [path, bytes] of files(dir, WRITE_HERE_FIRST + 10)) writer.write(path, bytes);
+    expect(() => writer.drain()).toThrow(
+      'the thread writing the files made no progress for 0.3 s (it stopped, or the disk does not answer)',
+    );
+    writer.stop();
+    expect(readdirSync(dir)).toHaveLength(WRITE_HERE_FIRST);
+  });
 });
+
+/** A stand-in thread of test/support/workers/. */
+function support(name: string): { url: URL } {
+  return { url: new URL(`../support/workers/${name}`, import.meta.url) };
+}
