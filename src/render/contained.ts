@@ -7,7 +7,7 @@ import { CHART_MODULE_FILES } from './load-module.js';
 import { renderFrom } from './render-dir.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult, RunOptions, SinkRunOptions } from './types.js';
-import { putAll } from '../output/output-tally.js';
+import type { OutputSink } from '../output/output-tally.js';
 import { renderWorkerEntry } from './worker-entry.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
@@ -17,8 +17,8 @@ import type { GitopsTool } from '../gitops/settings.js';
  * longer than the time limit (an endless loop included) or ends the thread (`process.exit`, also from a timer it
  * left behind) becomes an error naming it. Without modules the render runs here, with no thread to pay for. The
  * worker is the one next to this module (src/render/worker-entry.ts): the source under test, or the build in lib/.
- * With `run.sink`, the files go to it (src/render/emit.ts): from this thread's render chart by chart, from the
- * worker's once it is done.
+ * With `run.sink`, the files go to it chart by chart (src/render/emit.ts), from the worker's render as from this
+ * thread's: the worker posts each chart's files as it puts them, and this thread puts them into the sink at once.
  */
 export async function renderContained(
   chartsDir: string,
@@ -27,17 +27,19 @@ export async function renderContained(
 ): Promise<RenderResult> {
   if (!hasModules(chartsDir)) return renderFrom(chartsDir, gitops, run);
   const { sink, ...options } = run;
-  const result = await renderInWorker(chartsDir, gitops, options);
-  if (sink === undefined || result.errors.length > 0) return result;
-  putAll(sink, result.files);
-  return { ...result, files: new Map() };
+  return renderInWorker(chartsDir, gitops, options, sink);
 }
 
-/** The render of a charts directory with chart modules, in a worker thread watched from here. */
+/**
+ * The render of a charts directory with chart modules, in a worker thread watched from here; with `sink`, the files
+ * the worker's render puts are put into it as they come (a render with errors may have put some: its owner discards
+ * them, as with this thread's render).
+ */
 function renderInWorker(
   chartsDir: string,
   gitops: readonly GitopsTool[],
   run: RunOptions,
+  sink: OutputSink | undefined,
 ): Promise<RenderResult> {
   return new Promise((resolve, reject) => {
     const entry = renderWorkerEntry();
@@ -45,6 +47,8 @@ function renderInWorker(
       entry.url,
       entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] },
     );
+    // How many puts of the worker's this thread has taken: the worker waits when it is too far ahead.
+    const taken = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     let running: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -70,6 +74,14 @@ function renderInWorker(
       } else if (m.type === 'module-end') {
         running = undefined;
         clearTimeout(timer);
+      } else if (m.type === 'files') {
+        try {
+          sink?.put(m.files);
+        } catch (e) {
+          settle(e instanceof Error ? e : new Error(String(e)));
+        }
+        Atomics.add(taken, 0, 1);
+        Atomics.notify(taken, 0);
       } else if (m.type === 'done') settle(withStray(m.result, m.stray));
       else
         settle(m.message.startsWith('charts directory') ? new UsageError(m.message) : new Error(m.message));
@@ -85,7 +97,7 @@ function renderInWorker(
         ),
       ),
     );
-    worker.postMessage({ chartsDir, gitops: [...gitops], run });
+    worker.postMessage({ chartsDir, gitops: [...gitops], run, streamed: sink !== undefined, taken });
   });
 }
 
@@ -96,10 +108,11 @@ function renderInWorker(
  */
 const WATCHDOG_GRACE_MS = 2_000;
 
-/** What the worker posts: module boundaries (src/render/module-guard.ts), then the result. */
+/** What the worker posts: module boundaries (src/render/module-guard.ts), each chart's files, then the result. */
 type WorkerMessage =
   | { readonly type: 'module-start'; readonly file: string }
   | { readonly type: 'module-end' }
+  | { readonly type: 'files'; readonly files: ReadonlyMap<string, string> }
   | { readonly type: 'done'; readonly result: RenderResult; readonly stray: readonly Stray[] }
   | { readonly type: 'failed'; readonly message: string };
 
