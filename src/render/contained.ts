@@ -75,6 +75,8 @@ function renderInWorker(
         running = undefined;
         clearTimeout(timer);
       } else if (m.type === 'files') {
+        // Nothing more after the render settled: its owner may have closed the sink.
+        if (settled) return;
         try {
           sink?.put(m.files);
         } catch (e) {
