@@ -16,6 +16,11 @@ function copy(value: unknown, depth: number): unknown {
     throw new Error(`specforge: props nested more than ${MAX_DEPTH} levels deep (a cycle?)`);
   if (Array.isArray(value)) return value.map((v) => copy(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = copy(v, depth + 1);
+  // Keys, not entries: no [key, value] array per property (about 4 % of a 10,000-spec validate, docs/benchmarks.md).
+  const from = value as Record<string, unknown>;
+  for (const k of Object.keys(from)) {
+    const v = from[k];
+    if (v !== undefined) out[k] = copy(v, depth + 1);
+  }
   return out;
 }
