@@ -17,11 +17,11 @@ import { formatError } from './rules/problem-format.js';
 /** Renders charts/ into dist/ and gives cdk8s its per-chart files; the exit code. */
 async function synth(scratch: string): Promise<number> {
   const stage = new DistStage('dist');
+  const listing = new Listing(scratch, stage);
+  let done = false;
   try {
-    const listing = new Listing(scratch, stage);
     const result = await renderContained('charts', [], { sink: listing });
     if (result.errors.length > 0) {
-      listing.discard();
       for (const e of result.errors) process.stderr.write(`${formatError(e)}\n`);
       const n = result.errors.length;
       process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
@@ -39,8 +39,11 @@ async function synth(scratch: string): Promise<number> {
     process.stdout.write(
       `specforge: ${result.objectCount} objects in ${listing.charts} charts; dist ${outcome.changed ? 'updated' : 'already up to date'}.\n`,
     );
+    done = true;
     return 0;
   } finally {
+    // A render that failed, or threw, leaves no listing of the charts it had put.
+    if (!done) listing.discard();
     stage.close();
   }
 }

@@ -61,6 +61,8 @@ function renderInWorker(
       else resolve(result);
     };
     worker.on('message', (m: WorkerMessage) => {
+      // Nothing more after the render settled: its owner may have closed the sink, and no watchdog is started.
+      if (settled) return;
       if (m.type === 'module-start') {
         running = m.file;
         clearTimeout(timer);
@@ -75,12 +77,12 @@ function renderInWorker(
         running = undefined;
         clearTimeout(timer);
       } else if (m.type === 'files') {
-        // Nothing more after the render settled: its owner may have closed the sink.
-        if (settled) return;
         try {
           sink?.put(m.files);
         } catch (e) {
+          // The worker stays waiting (nothing more is taken) until it is ended.
           settle(e instanceof Error ? e : new Error(String(e)));
+          return;
         }
         Atomics.add(taken, 0, 1);
         Atomics.notify(taken, 0);

@@ -1,7 +1,8 @@
 /**
  * The worker a render with chart modules runs in (src/render/contained.ts): it renders a charts directory, posts
- * each chart's files as they are made when asked to, and then the result. Chart modules run here, so a `process.exit` or an endless loop in one ends this thread, not the
- * command, and the main thread reports it naming the module.
+ * each chart's files as they are made when asked to, and then the result. Chart modules run here, so a
+ * `process.exit` or an endless loop in one ends this thread, not the command, and the main thread reports it naming
+ * the module.
  */
 import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './render-dir.js';

@@ -37,3 +37,25 @@ describe('renderContained', () => {
     expect(done - a).toBeGreaterThan(400);
   });
 });
+
+describe('renderContained with a sink that fails', () => {
+  it("rejects with the sink's error and puts nothing more", async () => {
+    const charts = writeFiles(tempDir('contained-', base), {
+      'a/chart.mjs': configMap('a'),
+      'b/chart.mjs': configMap('b'),
+      'c/chart.mjs': configMap('c'),
+    });
+    const puts: string[] = [];
+    const sink = {
+      put: (files: ReadonlyMap<string, string>) => {
+        puts.push([...files.keys()][0] ?? '');
+        throw new Error('no space left');
+      },
+    };
+    await expect(renderContained(charts, [], { sink })).rejects.toThrow('no space left');
+    await new Promise((r) => setTimeout(r, 300));
+    // Only chart a's put: the worker's later charts were not taken (it waited, and was ended).
+    expect(puts).toHaveLength(1);
+    expect(puts[0]).toMatch(/^a\//);
+  });
+});
