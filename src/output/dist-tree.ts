@@ -112,8 +112,16 @@ export function unreadEntry(text: string): string | undefined {
  * saying what it is ({@link unreadEntry}), so it differs from any render and is never followed or opened.
  */
 export function readTree(dir: string): Map<string, string> {
+  return readEntries(dir, listTree(dir));
+}
+
+/** The text of each entry of `dir` that {@link listTree} (or {@link listOwnedTree}) found ({@link entryText}). */
+export function readEntries(
+  dir: string,
+  entries: ReadonlyMap<string, string | undefined>,
+): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [path, kind] of listTree(dir)) out.set(path, entryText(dir, path, kind));
+  for (const [path, kind] of entries) out.set(path, entryText(dir, path, kind));
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
-import { entryText, listOwnedTree } from './dist-tree.js';
+import { entryText, listOwnedTree, readEntries } from './dist-tree.js';
 import {
   DistCompare,
   DistStage,
@@ -97,8 +97,7 @@ export function diffDist(
 export function readDist(outDir: string, options: DistOptions = {}): Map<string, string> {
   const out = resolve(outDir);
   return readLocked(outDir, options, new Map<string, string>(), () => {
-    const entries = listOwnedTree(outDir, out);
-    return new Map([...entries].map(([path, kind]) => [path, entryText(out, path, kind)]));
+    return readEntries(out, listOwnedTree(outDir, out));
   });
 }
 

@@ -127,9 +127,8 @@ export class FileWriter {
     const thread = this.thread;
     if (waited === 'done' || thread === undefined) return;
     if (waited === 'stalled') {
-      const seconds = (this.options.stallMs ?? STALL_MS) / 1000;
       this.failure = new Error(
-        `the thread writing the files made no progress for ${seconds} s (it stopped, or the disk does not answer)`,
+        `the thread writing the files made no progress for ${thread.stallMs / 1000} s (it stopped, or the disk does not answer)`,
       );
       return;
     }
@@ -161,7 +160,8 @@ class WriterThread {
   private inFlight: FileBatch[] = [];
   private failure: WriteFailure | undefined;
   private readonly startWaitMs: number;
-  private readonly stallMs: number;
+  /** How long the thread may take no file while files wait ({@link FileWriterOptions.stallMs}). */
+  readonly stallMs: number;
 
   constructor(options: FileWriterOptions) {
     this.startWaitMs = options.startWaitMs ?? START_WAIT_MS;

@@ -80,12 +80,6 @@ export function filesDigest(files: ReadonlyMap<string, string>): string {
   return outputDigest(dirDigests(files));
 }
 
-/** Puts `files` (paths relative to dist/) into `sink`, one top-level directory at a time, in name order. */
-export function putAll(sink: OutputSink, files: ReadonlyMap<string, string>): void {
-  const byDir = filesByTopDir(files);
-  for (const dir of [...byDir.keys()].sort()) sink.put(byDir.get(dir) ?? new Map());
-}
-
 /** `files` split by their top-level entry of dist/, each part in the order given. */
 export function filesByTopDir(files: ReadonlyMap<string, string>): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
@@ -98,8 +92,9 @@ export function filesByTopDir(files: ReadonlyMap<string, string>): Map<string, M
 export function byTopDir(paths: Iterable<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const path of paths) {
-    const own = out.get(topOf(path));
-    if (own === undefined) out.set(topOf(path), [path]);
+    const top = topOf(path);
+    const own = out.get(top);
+    if (own === undefined) out.set(top, [path]);
     else own.push(path);
   }
   return out;

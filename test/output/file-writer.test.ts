@@ -11,7 +11,7 @@ function files(dir: string, n: number): [string, string][] {
 }
 
 describe('FileWriter', () => {
-  it('writes every file given, the first here and the rest on its thread, each with its bytes', () => {
+  it('writes every file given, more than may wait for the disk at once, each with its bytes', () => {
     const dir = join(tempDir(), 'out');
     // More than the files it lets wait for the disk at once (1,024): the writer waits for its thread on the way.
     const all = files(dir, 2500);
