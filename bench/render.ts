@@ -39,12 +39,16 @@ function specforge(args: readonly string[], cli = CLI): Sample {
   return timeCommand(process.execPath, [cli, ...args], 'gnu-time');
 }
 
+/**
+ * A render into a fresh dist/. The output is kept until the bench ends (the work directory goes as a whole): on ext4
+ * without a journal, as on these machines, the kernel skips every inode freed in the last one to six minutes when it
+ * makes a file, one by one, so a run right after 10,000 files were deleted spends seconds creating its own
+ * (docs/benchmarks.md, "Deleted files make the next render slow"). That would measure the previous run's `rm`.
+ */
 function renderSample(charts: string, work: string, extra: readonly string[] = []): Sample {
   const out = mkdtempSync(join(work, 'dist-'));
   rmSync(out, { recursive: true });
-  const sample = specforge(['render', charts, '--out', out, ...extra]);
-  rmSync(out, { recursive: true, force: true });
-  return sample;
+  return specforge(['render', charts, '--out', out, ...extra]);
 }
 
 /** The 1-minute load average now, and a row's "start → end" text. */
@@ -259,7 +263,6 @@ async function main(): Promise<void> {
         start,
       ]),
     );
-    rmSync(bigOut, { recursive: true, force: true });
 
     // Calibration against the issue's reference shape: 10,000 Deployment+Service pairs only.
     const pairsChart = join(work, 'helm-pairs');
