@@ -2,6 +2,9 @@ import type { Manifest } from '../rules/manifest.js';
 import { SPEC_KIND_LABEL } from '../rules/labels.js';
 import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP } from '../rules/vocabulary.js';
 
+/** The charts the note names; a repository of a thousand charts gets a line, not a page of names. */
+const NAMED_CHARTS = 5;
+
 /**
  * The NodePool path, whole or said (docs/decisions.md, "A NodePool without the controller is a note"): a NodePool
  * resource does nothing without its CRD (the API server refuses it) and the controller (no Node is labelled). When
@@ -14,7 +17,12 @@ export function controllerNotes(
   const withPools = charts.filter((c) => c.objects.some(isNodePool)).map((c) => c.chart);
   if (withPools.length === 0) return [];
   if (charts.some((c) => c.objects.some((o) => isNodePoolCrd(o) || isControllerBundle(o)))) return [];
-  const which = withPools.length === 1 ? `chart ${withPools[0]}` : `charts ${withPools.join(', ')}`;
+  const named = withPools.slice(0, NAMED_CHARTS).join(', ');
+  const rest = withPools.length - NAMED_CHARTS;
+  const which =
+    withPools.length === 1
+      ? `chart ${named}`
+      : `charts ${named}${rest > 0 ? ` and ${rest} more (${withPools.length} in all)` : ''}`;
   return [
     `${which} render${withPools.length === 1 ? 's' : ''} NodePool resources (${NODEPOOL_GROUP}), but no chart renders ` +
       `the NodePool CRD or the controller that acts on them: without them the API server refuses the NodePools and ` +

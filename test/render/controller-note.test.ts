@@ -29,6 +29,14 @@ describe('controllerNotes', () => {
     expect(notes[0]).toContain("new ControllerBundle(chart, 'specforge-controller', { image })");
   });
 
+  it('names the first five charts with NodePools and counts the rest', () => {
+    const charts = Array.from({ length: 12 }, (_, i) => ({ chart: `c${i}`, objects: [nodePool] }));
+    expect(controllerNotes(charts)[0]).toMatch(
+      /^charts c0, c1, c2, c3, c4 and 7 more \(12 in all\) render NodePool resources /,
+    );
+    expect(controllerNotes(charts.slice(0, 5))[0]).toMatch(/^charts c0, c1, c2, c3, c4 render NodePool /);
+  });
+
   it('says nothing when a chart renders the CRD, or the controller bundle without it, or there is no NodePool', () => {
     const bundle = {
       apiVersion: 'apps/v1',
