@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load } from 'js-yaml';
 import { generateCharts } from './generate.js';
-import { median, ROOT, timeCommand, type Sample } from './harness.js';
+import { median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
 
 const RUNS = 5;
 const SPECS = Number(process.env.BENCH_SPECS ?? 10000);
@@ -89,7 +89,7 @@ function main(): void {
       `construct door / spec door: ${(c.seconds / s.seconds).toFixed(2)}× the time (target ≤ 1.2×)`,
     );
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP === undefined) setAside(work);
   }
 }
 

@@ -13,12 +13,12 @@
  * Prints a Markdown report for docs/benchmarks.md and docs/decisions.md.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateCharts, generateHelmChart } from './generate.js';
-import { ensureHelm, median, ROOT, RUNS, timeCommand, type Sample } from './harness.js';
+import { ensureHelm, median, ROOT, RUNS, setAside, timeCommand, type Sample } from './harness.js';
 import { index, objectsIn } from '../src/diff/compare.js';
 import { kindKey } from '../src/diff/manifests.js';
 import { diffFields } from '../src/diff/structural.js';
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${report}\n`);
     if (text.seconds > h.seconds) process.exitCode = 1;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    setAside(work);
   }
 }
 

