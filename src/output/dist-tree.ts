@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
+import { readOpened } from '../util/read-opened.js';
 import { UsageError } from '../util/usage-error.js';
 import { PROVENANCE_FILE } from './provenance.js';
 
@@ -180,7 +181,7 @@ function readBoundedText(path: string): string {
     if (st.size > MAX_SPEC_FILE_BYTES)
       return `${UNREAD}a file of ${(st.size / 1024 / 1024).toFixed(1)} MiB (at most ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB is read)`;
     try {
-      return STRICT_UTF8.decode(readFileSync(fd));
+      return STRICT_UTF8.decode(readOpened(fd, st.size));
     } catch {
       return `${UNREAD}a file that is not UTF-8 text`;
     }

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import type { LocatedProblem } from '../rules/problem.js';
 import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
+import { readOpened } from '../util/read-opened.js';
 import { entryError } from './chart-tree.js';
 
 /**
@@ -48,7 +49,7 @@ function readRegularFile(path: string): Buffer | undefined {
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > MAX_SPEC_FILE_BYTES) return undefined;
-    return readFileSync(fd);
+    return readOpened(fd, st.size);
   } finally {
     closeSync(fd);
   }
