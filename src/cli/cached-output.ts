@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { distDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
 import { ignoredNote } from '../render/chart-cache.js';
@@ -33,13 +36,24 @@ export async function lookUpOutput(
   cacheDir: string | undefined,
 ): Promise<CachedOutput | undefined> {
   if (cacheDir === undefined || hasModules(chartsDir)) return undefined;
-  const loaded = await loadCharts(chartsDir);
+  // On a second core, dist/ is read while the charts are (src/output/dist-digest-beside.ts); the thread is awaited
+  // whatever happens, so it has let go of dist/'s lock before anything else reads or writes there.
+  const beside =
+    availableParallelism() > 1 && existsSync(outDir) ? distDigestBeside(outDir) : Promise.resolve(undefined);
+  let loaded: LoadedCharts;
+  let digestBeside: string | undefined;
+  try {
+    loaded = await loadCharts(chartsDir);
+  } finally {
+    digestBeside = await beside;
+  }
   if (loaded.errors.length > 0) return { loaded, notes: [] };
   const cache = new OutputCache(cacheDir);
   const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
-  if (record === undefined || distDigest(outDir) !== record.digest) return { loaded, key, notes };
+  if (record === undefined || (digestBeside ?? distDigest(outDir)) !== record.digest)
+    return { loaded, key, notes };
   return { loaded, key, upToDate: record, notes };
 }
 
