@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { load } from 'js-yaml';
 import { generateCharts } from './generate.js';
-import { median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
+import { afterRemovals, median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
 
 const RUNS = 5;
 const SPECS = Number(process.env.BENCH_SPECS ?? 10000);
@@ -49,6 +49,7 @@ function row(what: string, m: Sample, load: string): string {
 }
 
 function main(): void {
+  afterRemovals();
   const work = process.env.BENCH_KEEP ?? mkdtempSync(join(tmpdir(), 'specforge-bench-constructs-'));
   try {
     const charts = join(work, 'charts');
@@ -59,7 +60,8 @@ function main(): void {
     const specDoor: Sample[] = [];
     const constructDoor: Sample[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const out = join(work, `dist-${i}`);
+      // A fresh dist/ each run (the work directory may be kept, BENCH_KEEP), removed only with it.
+      const out = join(mkdtempSync(join(work, 'dist-')), 'dist');
       specDoor.push(
         timeCommand(
           process.execPath,

@@ -18,7 +18,16 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateCharts, generateHelmChart } from './generate.js';
-import { ensureHelm, median, ROOT, RUNS, setAside, timeCommand, type Sample } from './harness.js';
+import {
+  afterRemovals,
+  ensureHelm,
+  median,
+  ROOT,
+  RUNS,
+  setAside,
+  timeCommand,
+  type Sample,
+} from './harness.js';
 import { index, objectsIn } from '../src/diff/compare.js';
 import { kindKey } from '../src/diff/manifests.js';
 import { diffFields } from '../src/diff/structural.js';
@@ -132,6 +141,7 @@ async function micro(before: Map<string, string>, after: Map<string, string>): P
 }
 
 async function main(): Promise<void> {
+  afterRemovals();
   const work = mkdtempSync(join(tmpdir(), 'specforge-bench-diff-'));
   try {
     const bumped = bumpedSpecs();

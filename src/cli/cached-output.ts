@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { distDigestBeside } from '../output/dist-digest-beside.js';
+import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
 import { ignoredNote } from '../render/chart-cache.js';
@@ -36,24 +36,33 @@ export async function lookUpOutput(
   cacheDir: string | undefined,
 ): Promise<CachedOutput | undefined> {
   if (cacheDir === undefined || hasModules(chartsDir)) return undefined;
-  // On a second core, dist/ is read while the charts are (src/output/dist-digest-beside.ts); the thread is awaited
-  // whatever happens, so it has let go of dist/'s lock before anything else reads or writes there.
+  // On a second core, dist/ is read while the charts are (src/output/dist-digest-beside.ts); the thread is stopped
+  // when its digest is not needed, and this thread has let go of dist/'s lock before anything else reads or writes
+  // there.
   const beside =
-    availableParallelism() > 1 && existsSync(outDir) ? distDigestBeside(outDir) : Promise.resolve(undefined);
-  let loaded: LoadedCharts;
-  let digestBeside: string | undefined;
+    availableParallelism() > 1 && existsSync(outDir) ? DistDigestBeside.start(outDir) : undefined;
   try {
-    loaded = await loadCharts(chartsDir);
+    const loaded = await loadCharts(chartsDir);
+    if (loaded.errors.length > 0) return { loaded, notes: [] };
+    return await lookUp(loaded, beside, { outDir, asked, cacheDir });
   } finally {
-    digestBeside = await beside;
+    await beside?.stop();
   }
-  if (loaded.errors.length > 0) return { loaded, notes: [] };
+}
+
+/** The record of charts read without error, and whether dist/ holds what it names. */
+async function lookUp(
+  loaded: LoadedCharts,
+  beside: DistDigestBeside | undefined,
+  { outDir, asked, cacheDir }: { outDir: string; asked: readonly string[]; cacheDir: string },
+): Promise<CachedOutput> {
   const cache = new OutputCache(cacheDir);
   const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
-  if (record === undefined || (digestBeside ?? distDigest(outDir)) !== record.digest)
-    return { loaded, key, notes };
+  if (record === undefined) return { loaded, key, notes };
+  const digest = (await beside?.digest()) ?? distDigest(outDir);
+  if (digest !== record.digest) return { loaded, key, notes };
   return { loaded, key, upToDate: record, notes };
 }
 

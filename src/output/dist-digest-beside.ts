@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry, type WorkerEntry } from '../util/worker-entry.js';
+import { lockToRead, type Held } from './dist-lock.js';
 
 /**
  * `distDigest` (src/output/dist-writer.ts) of an output directory, worked out on a thread of its own while the
@@ -8,32 +9,79 @@ import { workerEntry, type WorkerEntry } from '../util/worker-entry.js';
  * result only at the end. On two cores they now overlap (docs/benchmarks.md, "check --cache reads dist/ beside the
  * charts").
  *
- * The thread takes dist/'s lock to read, as the render's thread does, and always runs to its end, never terminated
- * (a terminated thread would leave the lock held): whoever starts one awaits it before touching dist/ again. Any
- * failure (the thread cannot start, dist/ cannot be read) resolves to undefined, and the caller works the digest out
- * on its own thread, so what it says is the same sentence as before.
+ * The caller's thread holds dist/'s lock while the thread reads, so a thread that is stopped or dies cannot leave
+ * it held. The lock is tried once: when another run holds it, nothing starts here, and the caller's own
+ * `distDigest` waits for it as before and says what it says. Any failure of the thread (it cannot start, dist/
+ * cannot be read) gives no digest, and the caller works it out on its own thread, in the same words as before.
  */
-export function distDigestBeside(
-  outDir: string,
-  thread: WorkerEntry = workerEntry('dist-digest-thread', import.meta.url),
-): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    let worker: Worker;
+export class DistDigestBeside {
+  private release: Held | undefined;
+  private readonly answer: Promise<string | undefined>;
+  private readonly worker: Worker | undefined;
+
+  /** Starts reading `outDir` on a thread; undefined when its lock is taken by another run or cannot be taken. */
+  static start(
+    outDir: string,
+    thread: WorkerEntry = workerEntry('dist-digest-thread', import.meta.url),
+  ): DistDigestBeside | undefined {
+    let release: Held | undefined;
+    try {
+      release = lockToRead(outDir, { lockWaitMs: 0 });
+    } catch {
+      return undefined;
+    }
+    return new DistDigestBeside(outDir, thread, release);
+  }
+
+  private constructor(outDir: string, thread: WorkerEntry, release: Held | undefined) {
+    this.release = release;
+    let worker: Worker | undefined;
     try {
       worker = new Worker(thread.url, {
         ...(thread.execArgv === undefined ? {} : { execArgv: [...thread.execArgv] }),
         workerData: { outDir },
       });
     } catch {
-      resolve(undefined);
-      return;
+      worker = undefined;
     }
-    let digest: string | undefined;
-    worker.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m !== null && typeof (m as { digest?: unknown }).digest === 'string')
-        digest = (m as { digest: string }).digest;
+    this.worker = worker;
+    this.answer = new Promise((resolve) => {
+      if (worker === undefined) {
+        resolve(undefined);
+        return;
+      }
+      let digest: string | undefined;
+      worker.on('message', (m: unknown) => {
+        if (typeof m === 'object' && m !== null && typeof (m as { digest?: unknown }).digest === 'string')
+          digest = (m as { digest: string }).digest;
+      });
+      worker.on('error', () => undefined);
+      worker.on('exit', () => resolve(digest));
     });
-    worker.on('error', () => undefined);
-    worker.on('exit', () => resolve(digest));
-  });
+  }
+
+  /** The digest, or undefined when the thread gave none; dist/'s lock is let go before it resolves. */
+  async digest(): Promise<string | undefined> {
+    try {
+      return await this.answer;
+    } finally {
+      this.letGo();
+    }
+  }
+
+  /** Stops the thread if it still runs, and lets go of dist/'s lock. */
+  async stop(): Promise<void> {
+    try {
+      await this.worker?.terminate();
+      await this.answer;
+    } finally {
+      this.letGo();
+    }
+  }
+
+  private letGo(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
 }

@@ -106,9 +106,15 @@ export function readDist(outDir: string, options: DistOptions = {}): Map<string,
  * instead of holding them all.
  */
 export function distDigest(outDir: string, options: DistOptions = {}): string {
+  return readLocked(outDir, options, filesDigest(new Map()), () => digestOfHeld(outDir));
+}
+
+/**
+ * {@link distDigest} of an output directory whose lock the caller holds (src/output/dist-digest-beside.ts: the lock
+ * is taken by the thread that waits for this one).
+ */
+export function digestOfHeld(outDir: string): string {
   const out = resolve(outDir);
-  return readLocked(outDir, options, filesDigest(new Map()), () => {
-    const entries = listOwnedTree(outDir, out);
-    return outputDigest(dirDigestsOf(entries.keys(), (path) => entryText(out, path, entries.get(path))));
-  });
+  const entries = listOwnedTree(outDir, out);
+  return outputDigest(dirDigestsOf(entries.keys(), (path) => entryText(out, path, entries.get(path))));
 }

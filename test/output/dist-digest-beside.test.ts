@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { distDigestBeside } from '../../src/output/dist-digest-beside.js';
-import { distDigest, writeDist } from '../../src/output/dist-writer.js';
+import { DistDigestBeside } from '../../src/output/dist-digest-beside.js';
+import { lockToRead } from '../../src/output/dist-lock.js';
 import { MARKER } from '../../src/output/dist-tree.js';
+import { distDigest, writeDist } from '../../src/output/dist-writer.js';
 import { tempDir } from '../support/tmp.js';
 
 const stand = (name: string) => ({ url: new URL(`../support/workers/${name}`, import.meta.url) });
@@ -20,27 +21,58 @@ function dist(charts: number): string {
   return out;
 }
 
-describe('distDigestBeside', () => {
-  it('works out the digest distDigest gives, and has let go of the lock of dist/ when it resolves', async () => {
+/** Whether another run could take dist/'s lock now, without waiting. */
+function lockFree(out: string): boolean {
+  try {
+    lockToRead(out, { lockWaitMs: 0 })?.();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('DistDigestBeside', () => {
+  it("works out distDigest's digest on its thread, holding dist/'s lock until the digest is taken", async () => {
     const out = dist(30);
-    expect(await distDigestBeside(out)).toBe(distDigest(out));
-    // No wait for the lock: a thread still holding it would make this throw.
-    expect(() =>
-      writeDist(out, new Map([['c0/kustomization.yaml', `${MARKER}\n`]]), { lockWaitMs: 0 }),
-    ).not.toThrow();
+    const beside = DistDigestBeside.start(out);
+    expect(beside).toBeDefined();
+    expect(lockFree(out)).toBe(false);
+    expect(await beside?.digest()).toBe(distDigest(out));
+    expect(lockFree(out)).toBe(true);
   });
 
-  it("resolves to its thread's answer, and to undefined when the thread fails, cannot load or answers nothing", async () => {
+  it('lets go of the lock when stopped, its thread still running or not', async () => {
+    const out = dist(300);
+    const beside = DistDigestBeside.start(out, stand('never-ends.mjs'));
+    expect(lockFree(out)).toBe(false);
+    await beside?.stop();
+    expect(lockFree(out)).toBe(true);
+    await beside?.stop();
+    expect(lockFree(out)).toBe(true);
+  });
+
+  it('starts nothing while another run holds the lock of dist/', () => {
     const out = dist(1);
-    expect(await distDigestBeside(out, stand('posts-digest.mjs'))).toBe('from the thread');
-    expect(await distDigestBeside(out, stand('throws.mjs'))).toBeUndefined();
-    expect(await distDigestBeside(out, stand('no-such-thread.mjs'))).toBeUndefined();
-    expect(await distDigestBeside(out, stand('never-starts.mjs'))).toBeUndefined();
-    // A dist/ that specforge did not write: the thread's distDigest throws, and the caller says why itself.
+    const release = lockToRead(out, {});
+    try {
+      expect(DistDigestBeside.start(out)).toBeUndefined();
+    } finally {
+      release?.();
+    }
+  });
+
+  it("gives its thread's answer, and none when the thread fails, cannot load or answers nothing", async () => {
+    const out = dist(1);
+    const digestWith = (name: string) => DistDigestBeside.start(out, stand(name))?.digest();
+    expect(await digestWith('posts-digest.mjs')).toBe('from the thread');
+    expect(await digestWith('throws.mjs')).toBeUndefined();
+    expect(await digestWith('no-such-thread.mjs')).toBeUndefined();
+    // A dist/ that specforge did not write: the thread's digest fails, and the caller's own says why.
     const foreign = join(tempDir(), 'foreign');
     mkdirSync(foreign);
     writeFileSync(join(foreign, 'notes.txt'), 'mine\n');
     expect(() => distDigest(foreign)).toThrow(/was not written by specforge/);
-    expect(await distDigestBeside(foreign)).toBeUndefined();
+    expect(await DistDigestBeside.start(foreign)?.digest()).toBeUndefined();
+    expect(lockFree(foreign)).toBe(true);
   });
 });
