@@ -31,7 +31,10 @@ export function setAside(dir: string): void {
   renameSync(dir, join(mkdtempSync(join(SET_ASIDE, `${basename(dir)}-`)), 'dir'));
 }
 
-/** Removes what the benches set aside, and notes when: the last step of `npm run bench`, whatever came before. */
+/**
+ * Removes what the benches set aside, and notes when: the first step of `npm run bench` (what a stopped run left)
+ * and its last, whatever came before.
+ */
 export function removeSetAside(): void {
   if (!existsSync(SET_ASIDE)) return;
   rmSync(SET_ASIDE, { recursive: true, force: true });
@@ -39,11 +42,12 @@ export function removeSetAside(): void {
 }
 
 /**
- * Called before a bench times anything: removes what an earlier run left set aside (one that failed before its last
- * step), then waits until the last removal is {@link REMOVAL_SETTLES_MS} old, saying so, so no row measures it.
+ * Called before a bench times anything: waits until the last removal of what the benches set aside is
+ * {@link REMOVAL_SETTLES_MS} old, saying so, so no row measures it. What an earlier run left set aside (one stopped
+ * before its last step) is removed by `npm run bench`'s first step, not here: the benches of one run leave each
+ * other's directories alone until the end.
  */
 export function afterRemovals(): void {
-  removeSetAside();
   const at = existsSync(REMOVED_AT) ? Number(readFileSync(REMOVED_AT, 'utf8')) : Number.NaN;
   const wait = Number.isFinite(at) ? at + REMOVAL_SETTLES_MS - Date.now() : 0;
   if (wait <= 0) return;
