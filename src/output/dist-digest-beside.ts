@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../util/worker-entry.js';
+import { startWorker, workerEntry, type WorkerEntry } from '../util/worker-entry.js';
 import { lockToRead, type Held } from './dist-lock.js';
 
 /**
@@ -37,10 +37,7 @@ export class DistDigestBeside {
     this.release = release;
     let worker: Worker | undefined;
     try {
-      worker = new Worker(thread.url, {
-        ...(thread.execArgv === undefined ? {} : { execArgv: [...thread.execArgv] }),
-        workerData: { outDir },
-      });
+      worker = startWorker(thread, { workerData: { outDir } });
     } catch {
       worker = undefined;
     }

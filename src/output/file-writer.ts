@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { workerEntry, type WorkerEntry } from '../util/worker-entry.js';
+import { startWorker, workerEntry, type WorkerEntry } from '../util/worker-entry.js';
 
 /**
  * Files written on a thread of their own while this one goes on building the next charts: creating a file is
@@ -169,8 +169,7 @@ class WriterThread {
     const entry = options.thread ?? workerEntry('file-writer-thread', import.meta.url);
     const { port1, port2 } = new MessageChannel();
     this.failures = port1;
-    this.worker = new Worker(entry.url, {
-      ...(entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] }),
+    this.worker = startWorker(entry, {
       workerData: { counts: this.counts, failures: port2 },
       transferList: [port2],
     });

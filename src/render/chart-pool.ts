@@ -3,6 +3,7 @@ import type { CheckedChart } from './check-chart.js';
 import { fromWire, type WireChart } from './chart-wire.js';
 import type { SpecChartInput } from './types.js';
 import { workerEntry } from './worker-entry.js';
+import { startWorker } from '../util/worker-entry.js';
 
 /**
  * Charts of spec files rendered on several worker threads (`--jobs`): each worker takes the next chart as soon as it
@@ -50,7 +51,7 @@ export class ChartPool {
     for (let i = 0; i < Math.min(workers, inputs.length) && this.failure === undefined; i++) {
       let w: Worker;
       try {
-        w = new Worker(entry.url, entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] });
+        w = startWorker(entry);
       } catch (e) {
         this.fail(
           new Error(`a render worker could not start: ${e instanceof Error ? e.message : String(e)}`),

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { CHART_MODULE_FILES } from './load-module.js';
@@ -9,6 +8,7 @@ import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult, RunOptions, SinkRunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 import { renderWorkerEntry } from './worker-entry.js';
+import { startWorker } from '../util/worker-entry.js';
 import type { GitopsTool } from '../gitops/settings.js';
 
 /**
@@ -43,10 +43,7 @@ function renderInWorker(
 ): Promise<RenderResult> {
   return new Promise((resolve, reject) => {
     const entry = renderWorkerEntry();
-    const worker = new Worker(
-      entry.url,
-      entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] },
-    );
+    const worker = startWorker(entry);
     // How many puts of the worker's this thread has taken: the worker waits when it is too far ahead.
     const taken = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     let running: string | undefined;

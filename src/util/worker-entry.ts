@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** How to start a worker thread of specforge's: its module, and the Node options it needs. */
 export interface WorkerEntry {
@@ -21,6 +22,14 @@ export interface WorkerEntry {
 export function workerEntry(name: string, here: string): WorkerEntry {
   if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { url: new URL(`./${name}.js`, here) };
   return { url: new URL(`./${name}.ts`, here), execArgv: ['--import', tsxLoader(name, here)] };
+}
+
+/** A worker thread running `entry`, with the Node options it needs and `options` (data, transfers). */
+export function startWorker(entry: WorkerEntry, options: WorkerOptions = {}): Worker {
+  return new Worker(entry.url, {
+    ...options,
+    ...(entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] }),
+  });
 }
 
 function tsxLoader(name: string, here: string): string {
