@@ -6,6 +6,8 @@ export default defineConfig({
     // The JSON report lets .ci/run print a plain "N passed, N failed, N skipped" line.
     reporters: ['default', 'json'],
     outputFile: { json: '.cache/vitest-report.json' },
+    // One temporary directory for the whole run (TMPDIR), removed when it ends: test/support/run-tmpdir.ts.
+    globalSetup: ['test/support/run-tmpdir.ts'],
     projects: [
       {
         extends: true,

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedBefore, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
-import { tempDir } from '../support/tmp.js';
+import { repoTempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import {
   byId,
@@ -260,7 +260,7 @@ gitopsDescribe(
       it('applies every object, none before what it needs, in the kind order specforge assumes', () => {
         // The example repository, plus a chart whose workload runs on a NodePool's RuntimeClass (no spec kind sets
         // runtimeClassName; a chart module does).
-        const root = tempDir('argocd-repo-', join(ROOT, '.cache'));
+        const root = repoTempDir('argocd-repo-');
         try {
           cpSync(join(ROOT, 'charts'), join(root, 'charts'), { recursive: true });
           mkdirSync(join(root, 'charts/gpu-shop'));
@@ -320,7 +320,7 @@ gitopsDescribe(
       // objects specforge puts in a later wave ahead of what they need fails every time.
       it('with the objects specforge waves moved before what they need, the same sync fails: the waves are needed', async () => {
         const fresh = await privateControlPlane(true);
-        const dist = join(tempDir('argocd-dist-', join(ROOT, '.cache')), 'dist');
+        const dist = join(repoTempDir('argocd-dist-'), 'dist');
         try {
           cpSync(DIST, dist, { recursive: true });
           const files = (collisionFreeGroups(dist)[0] ?? []).flatMap((c) => chartFiles(dist, c));

@@ -9,7 +9,7 @@ import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { expect, it } from 'vitest';
-import { tempDir } from '../support/tmp.js';
+import { repoTempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { distCharts, distObjects, idOf, type Manifest } from './dist-objects.js';
 import { clusterDescribe } from './helpers.js';
@@ -131,7 +131,7 @@ clusterDescribe(
     });
 
     it("removing a spec, rendering again and applying with pruning removes exactly that spec's objects", async () => {
-      const root = tempDir('prune-', join(ROOT, '.cache'));
+      const root = repoTempDir('prune-');
       const charts = join(root, 'charts');
       cpSync(join(ROOT, 'examples/cdk8s-app/specs'), charts, { recursive: true });
       const render = (): void => {

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { KubeClient, isStatus } from '../../src/kube/client.js';
-import { tempDir } from '../support/tmp.js';
+import { repoTempDir } from '../support/tmp.js';
 import { startPrivateControlPlane, type ControlPlane } from './control-plane.js';
 import { ROOT, run, type Run } from './gitops-tools.js';
 import { adminConfig } from './kubeconfig.js';
@@ -63,7 +63,7 @@ export function seedPlane(): SeedPlane {
       );
     },
     workDir(prefix) {
-      const d = tempDir(prefix, join(ROOT, '.cache'));
+      const d = repoTempDir(prefix);
       dirs.push(d);
       return d;
     },

@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppService, ChartNamespace, ManifestObject, Myapp, NodePool, Podroute } from '../../src/index.js';
-import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 import { COPIES, removeProjects, runApp } from '../support/two-cdk8s.js';
 
 /**
@@ -154,7 +154,7 @@ describe('escape hatches on specforge objects', () => {
       '',
     ].join('\n');
     // Inside the repository, so `import ... from 'specforge'` resolves to this package (lib/).
-    const charts = writeFiles(tempDir('hatches-', join(resolve(import.meta.dirname, '../..'), '.cache')), {
+    const charts = writeFiles(repoTempDir('hatches-'), {
       'shop/chart.mjs': module,
     });
     const dist = join(tempDir(), 'dist');

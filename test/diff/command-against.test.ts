@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempBase, run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * `specforge diff --against REF` reads REF from git's objects: into memory for charts of spec files, into a
@@ -13,7 +13,7 @@ import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Inside this repository, so a chart module's `import ... from 'specforge'` resolves to this package.
-const BASE = join(ROOT, '.cache', 'test-diff');
+const BASE = repoTempBase();
 
 /** A git repository holding `charts/` with copies of the named example charts and `files`, committed. */
 function repository(charts: readonly string[], files: Record<string, string> = {}) {

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir } from '../support/tmp.js';
+import { repoTempBase, run, tempDir } from '../support/tmp.js';
 
 /**
  * `specforge diff` end to end, on copies of the example charts: each scenario renders the charts into dist/, makes
@@ -14,7 +14,7 @@ import { run, tempDir } from '../support/tmp.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const GOLDEN = join(import.meta.dirname, 'golden');
 // Inside the repository, so a chart module's `import ... from 'specforge'` resolves to this package.
-const BASE = join(ROOT, '.cache', 'test-diff');
+const BASE = repoTempBase();
 const UPDATE = process.env.SPECFORGE_UPDATE_GOLDEN === '1';
 
 /** A directory holding `charts/` with copies of the named example charts (in the repository, or `base`). */

@@ -1,10 +1,10 @@
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tempDir } from '../support/tmp.js';
+import { repoTempBase, tempDir } from '../support/tmp.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 // Inside the repository, so a chart module's `import ... from 'specforge'` resolves to this package.
-export const BASE = join(ROOT, '.cache', 'test-diff');
+export const BASE = repoTempBase();
 
 /** A directory holding `charts/` with copies of the named example charts (in the repository, or `base`). */
 export function workspace(

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
 /**
@@ -52,7 +52,7 @@ describe('two charts, one object, with GitOps generation on', () => {
 
   it('refuses the same object from two chart modules, naming the modules', async () => {
     const module = `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'ops' } }); };\n`;
-    const root = tempDir('collide-', join(process.cwd(), '.cache'));
+    const root = repoTempDir('collide-');
     writeFiles(root, { 'charts/a/chart.mjs': module, 'charts/b/chart.mjs': module });
     const r = await run(['render', join(root, 'charts'), '--out', join(root, 'dist'), '--gitops', 'flux']);
     expect(r.code).toBe(1);
@@ -95,7 +95,7 @@ describe('two charts, one object, with GitOps generation on', () => {
   it('refuses excluding a chart a deployed chart needs', async () => {
     const ns = `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'n', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ops' } }); };\n`;
     const cm = `import { ApiObject } from 'cdk8s';\nexport default (chart) => { new ApiObject(chart, 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ops' } }); };\n`;
-    const root = tempDir('needs-', join(process.cwd(), '.cache'));
+    const root = repoTempDir('needs-');
     writeFiles(root, {
       'charts/base/chart.mjs': ns,
       'charts/app/chart.mjs': cm,

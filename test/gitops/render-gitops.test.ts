@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
 const APP = WEB_APP_SPEC;
@@ -33,7 +33,7 @@ describe('specforge render with GitOps objects', () => {
   });
 
   it('reports a bad charts/gitops.yaml with its file, line and field, and leaves dist/ untouched', async () => {
-    const root = tempDir('gitops-', join(process.cwd(), '.cache'));
+    const root = repoTempDir('gitops-');
     cpSync('charts', join(root, 'charts'), { recursive: true });
     cpSync('dist', join(root, 'dist'), { recursive: true });
     writeFileSync(join(root, 'charts/gitops.yaml'), 'flux:\n  interval: often\n');
@@ -47,7 +47,7 @@ describe('specforge render with GitOps objects', () => {
 
   it('fails a render whose charts need each other, naming both and why', async () => {
     // Chart modules hold arbitrary objects; a and b each need a Namespace the other renders.
-    const root = tempDir('cycle-', join(process.cwd(), '.cache'));
+    const root = repoTempDir('cycle-');
     const module = (ns: string, other: string): string => `import { ApiObject } from 'cdk8s';
 export default function (chart) {
   new ApiObject(chart, 'ns', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: '${ns}' } });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCharts } from '../../src/render/render.js';
-import { run, tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * Chart modules (chart.mjs/chart.ts) are user code: what they do to the process becomes an error naming the
@@ -12,10 +12,9 @@ import { run, tempDir, writeFiles } from '../support/tmp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Inside the repository, so `import ... from 'specforge'` resolves to this package.
-const base = join(ROOT, '.cache', 'test-modules');
 
 function chart(module: string, extra: Record<string, string> = {}): string {
-  return writeFiles(tempDir('modules-', base), { 'm/chart.mjs': module, ...extra });
+  return writeFiles(repoTempDir('modules-'), { 'm/chart.mjs': module, ...extra });
 }
 
 async function render(charts: string): Promise<{ code: number; err: string; out: string; dist: string }> {
@@ -85,7 +84,7 @@ describe('chart modules', () => {
   it('names the line in a TypeScript module (chart.ts) the same way', async () => {
     const module =
       "import type { Chart } from 'cdk8s';\n\nexport default async function (chart: Chart): Promise<void> {\n  const n: number = 1;\n  if (n) throw new Error('no database');\n}\n";
-    const charts = writeFiles(tempDir('modules-', base), { 'm/chart.ts': module });
+    const charts = writeFiles(repoTempDir('modules-'), { 'm/chart.ts': module });
     const r = await render(charts);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(

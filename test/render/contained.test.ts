@@ -1,23 +1,20 @@
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderContained } from '../../src/render/contained.js';
-import { tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * A charts directory with chart modules renders in a worker thread (src/render/contained.ts); its files still reach
  * the sink chart by chart, as the worker's render makes them, not all at once when it is done.
+ *
+ * The charts are written inside the repository (repoTempDir), so a module's `import ... from 'cdk8s'` resolves.
  */
-
-const ROOT = resolve(import.meta.dirname, '../..');
-// Inside the repository, so a module's `import ... from 'cdk8s'` resolves.
-const base = join(ROOT, '.cache', 'test-modules');
 
 const configMap = (name: string, waitMs = 0) =>
   `import { ApiObject } from 'cdk8s';\nexport default async (chart) => {\n  await new Promise((r) => setTimeout(r, ${waitMs}));\n  new ApiObject(chart, 'x', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ${JSON.stringify(name)} } });\n};\n`;
 
 describe('renderContained', () => {
   it("puts each chart's files into the sink as the worker makes them, before the render is done", async () => {
-    const charts = writeFiles(tempDir('contained-', base), {
+    const charts = writeFiles(repoTempDir('contained-'), {
       'a/chart.mjs': configMap('a'),
       'z/chart.mjs': configMap('z', 800),
     });
@@ -40,7 +37,7 @@ describe('renderContained', () => {
 
 describe('renderContained with a sink that fails', () => {
   it("rejects with the sink's error and puts nothing more", async () => {
-    const charts = writeFiles(tempDir('contained-', base), {
+    const charts = writeFiles(repoTempDir('contained-'), {
       'a/chart.mjs': configMap('a'),
       'b/chart.mjs': configMap('b'),
       'c/chart.mjs': configMap('c'),

@@ -2,7 +2,7 @@ import { cpSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
-import { run, tempDir } from '../support/tmp.js';
+import { repoTempDir, run, tempDir } from '../support/tmp.js';
 
 describe('rendering', () => {
   it('is byte-identical across runs, directories and input order', async () => {
@@ -10,7 +10,7 @@ describe('rendering', () => {
     const outB = join(tempDir(), 'dist');
     // Same charts under another path, with directory entries created in reverse order.
     // Under the repo, so the chart module's `import 'specforge'` resolves as it does for users.
-    const copy = join(tempDir('charts-copy-', join(process.cwd(), '.cache')), 'charts');
+    const copy = join(repoTempDir('charts-copy-'), 'charts');
     for (const chart of readdirSync('charts').reverse())
       cpSync(join('charts', chart), join(copy, chart), { recursive: true });
     expect((await run(['render', 'charts', '--out', outA])).code).toBe(0);

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderContained } from '../../src/render/contained.js';
 import { renderWorkerEntry } from '../../src/render/worker-entry.js';
-import { tempDir, writeFiles } from '../support/tmp.js';
+import { repoTempDir, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * Chart modules run in a worker thread (src/render/contained.ts): the worker is the one next to the running code,
@@ -17,7 +17,7 @@ describe('render worker', () => {
     // The module reports the renderer's frames that called it.
     const module =
       "export default () => {\n  const frames = new Error().stack.split('\\n').filter((l) => l.includes('/render/'));\n  throw new Error(frames.join(' | '));\n};\n";
-    const charts = writeFiles(tempDir('worker-', join(ROOT, '.cache', 'test-modules')), {
+    const charts = writeFiles(repoTempDir('worker-'), {
       'm/chart.mjs': module,
     });
     const { errors } = await renderContained(charts);

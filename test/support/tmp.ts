@@ -10,6 +10,19 @@ export function tempDir(prefix = 'specforge-test-', base = tmpdir()): string {
   return mkdtempSync(join(base, prefix));
 }
 
+/**
+ * A fresh temporary directory inside the repository, where chart modules resolve `specforge` as in a user's project:
+ * under the test run's own directory (test/support/run-tmpdir.ts), which goes when the run ends.
+ */
+export function repoTempDir(prefix: string): string {
+  return tempDir(prefix, repoTempBase());
+}
+
+/** Where {@link repoTempDir} makes its directories. */
+export function repoTempBase(): string {
+  return process.env.SPECFORGE_TEST_REPO_TMPDIR ?? join(process.cwd(), '.cache');
+}
+
 /** Writes `files` (path relative to `root` → text) and returns `root`. */
 export function writeFiles(root: string, files: Readonly<Record<string, string>>): string {
   for (const [path, text] of Object.entries(files)) {

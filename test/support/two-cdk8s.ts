@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tempDir } from './tmp.js';
+import { repoTempDir } from './tmp.js';
 
 /**
  * A cdk8s app the way a user's project can be laid out: its own `node_modules/cdk8s` (a separate copy, so its
@@ -22,7 +22,7 @@ function project(layout: Layout): string {
   if (known !== undefined) return known;
   // Under the repository, so anything the project does not hold itself (constructs, cdk8s-plus) resolves to this
   // repository's node_modules, as in a monorepo.
-  const dir = tempDir('cdk8s-app-', join(ROOT, '.cache'));
+  const dir = repoTempDir('cdk8s-app-');
   if (layout === 'two copies') {
     const modules = join(dir, 'node_modules');
     mkdirSync(modules);

@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoTempBase } from './tmp.js';
+import { REPO_TMPDIR_ENV, RUN_TMPDIR_ENV, runTmpdir } from './run-tmpdir.js';
+
+describe('the test run’s temporary directory', () => {
+  it('is where this test, and the programs it starts, make their scratch directories', () => {
+    const dir = process.env[RUN_TMPDIR_ENV];
+    expect(dir).toBeDefined();
+    expect(tmpdir()).toBe(dir);
+    const made = execFileSync('sh', ['-c', 'mktemp -d'], { encoding: 'utf8' }).trim();
+    expect(made.startsWith(`${dir}/`)).toBe(true);
+    expect(repoTempBase()).toBe(process.env[REPO_TMPDIR_ENV]);
+  });
+
+  it('is made once, and removed with all that was made in it when the run ends', () => {
+    const outer = mkdtempSync(join(tmpdir(), 'run-tmpdir-'));
+    try {
+      const env: NodeJS.ProcessEnv = { TMPDIR: outer };
+      const repoCache = join(outer, 'repo', '.cache');
+      const teardown = runTmpdir({ env, repoCache });
+      const dir = env[RUN_TMPDIR_ENV] as string;
+      const repoDir = env[REPO_TMPDIR_ENV] as string;
+      expect(dirname(dir)).toBe(outer);
+      expect(dirname(repoDir)).toBe(repoCache);
+      expect(env.TMPDIR).toBe(dir);
+      // The next project's setup finds it and leaves it alone.
+      expect(runTmpdir({ env, repoCache })).toBeUndefined();
+      for (const d of [dir, repoDir]) {
+        mkdirSync(join(d, 'first-hour-x', 'node_modules'), { recursive: true });
+        writeFileSync(join(d, 'first-hour-x', 'node_modules', 'big'), 'x');
+      }
+      teardown?.();
+      expect(existsSync(dir)).toBe(false);
+      expect(existsSync(repoDir)).toBe(false);
+      expect(existsSync(repoCache)).toBe(true);
+      expect(env).toEqual({ TMPDIR: outer });
+    } finally {
+      rmSync(outer, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept, and said so, when SPECFORGE_KEEP_TMP is set', () => {
+    const outer = mkdtempSync(join(tmpdir(), 'run-tmpdir-'));
+    try {
+      const said: string[] = [];
+      const env: NodeJS.ProcessEnv = { TMPDIR: outer, SPECFORGE_KEEP_TMP: '1' };
+      const teardown = runTmpdir({ env, repoCache: join(outer, '.cache'), warn: (l) => said.push(l) });
+      const dirs = [env[RUN_TMPDIR_ENV] as string, env[REPO_TMPDIR_ENV] as string];
+      teardown?.();
+      for (const d of dirs) expect(existsSync(d)).toBe(true);
+      expect(said).toEqual(dirs.map((d) => `kept the test run's temporary directory ${d}`));
+    } finally {
+      rmSync(outer, { recursive: true, force: true });
+    }
+  });
+});
