@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ describe('the test run’s temporary directory', () => {
       expect(dirname(dir)).toBe(outer);
       expect(dirname(repoDir)).toBe(repoCache);
       expect(env.TMPDIR).toBe(dir);
+      for (const d of [dir, repoDir]) expect(statSync(d).mode & 0o7777).toBe(0o1777);
       // The next project's setup finds it and leaves it alone.
       expect(runTmpdir({ env, repoCache })).toBeUndefined();
       for (const d of [dir, repoDir]) {

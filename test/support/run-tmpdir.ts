@@ -13,7 +13,7 @@
  * Each project runs its global setup, and the root's runs once more: the first call makes the directories, the
  * others find them and leave their removal to the first.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,9 @@ export function runTmpdir(options: RunTmpdirOptions = {}): (() => void) | undefi
   const repoCache = options.repoCache ?? join(ROOT, '.cache');
   mkdirSync(repoCache, { recursive: true });
   const repoDir = mkdtempSync(join(repoCache, 'test-run-'));
+  // As /tmp is: the tests that run specforge as an unprivileged user (test/support/as-nobody.ts) reach their
+  // directories through these, and that user's own temporary files go here too.
+  for (const d of [dir, repoDir]) chmodSync(d, 0o1777);
   env.TMPDIR = dir;
   env[RUN_TMPDIR_ENV] = dir;
   env[REPO_TMPDIR_ENV] = repoDir;
