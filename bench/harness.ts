@@ -85,8 +85,8 @@ export function timeCommand(
   const argv =
     rssFrom === 'gnu-time'
       ? ['-f', 'MAXRSS_KB=%M CPU_S=%U+%S', cmd, ...args]
-      : // The flag bin/specforge.js would restart itself with, given here: a restart would leave measure.mjs behind.
-        ['--max-semi-space-size=16', join(ROOT, 'bench/measure.mjs'), ...args];
+      : // The flags bin/specforge.js would restart itself with, given here: a restart would leave measure.mjs behind.
+        ['--max-semi-space-size=16', '--heap-growing-percent=60', join(ROOT, 'bench/measure.mjs'), ...args];
   const bin = rssFrom === 'gnu-time' ? '/usr/bin/time' : process.execPath;
   const start = performance.now();
   const r = spawnSync(bin, argv, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: ROOT });

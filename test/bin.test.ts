@@ -40,7 +40,7 @@ describe('bin/specforge.js', () => {
 
   // process.execve: Node.js 22.15 and later (not 23.0-23.10), not on Windows; elsewhere the command runs as it is.
   it.skipIf(typeof process.execve !== 'function')(
-    'starts itself again in the same process with 16 MB semi-spaces and its environment, unless told otherwise',
+    'starts itself again in the same process with 16 MB semi-spaces, a slower-growing heap and its environment, unless told otherwise',
     () => {
       // A preloaded probe, kept across the restart (it is on the node command line), says where it ended up.
       const probe = join(tempDir(), 'probe.cjs');
@@ -57,10 +57,18 @@ describe('bin/specforge.js', () => {
         });
       const restarted = run({ NODE_OPTIONS: '' });
       expect(restarted.status).toBe(0);
-      expect(restarted.stderr).toBe(`${restarted.pid} kept --max-semi-space-size=16 --require ${probe}\n`);
-      // A size of the user's own, and the long-lived controller: no restart.
+      expect(restarted.stderr).toBe(
+        `${restarted.pid} kept --max-semi-space-size=16 --heap-growing-percent=60 --require ${probe}\n`,
+      );
+      // A size or growth of the user's own, and the long-lived controller: no restart.
       const own = run({ NODE_OPTIONS: '--max-semi-space-size=8' });
       expect(own.stderr).toBe(`${own.pid} kept --require ${probe}\n`);
+      const growth = spawnSync(
+        process.execPath,
+        ['--heap-growing-percent=20', '--require', probe, BIN, '--version'],
+        { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PROBE_VALUE: 'kept', NODE_OPTIONS: '' } },
+      );
+      expect(growth.stderr).toBe(`${growth.pid} kept --heap-growing-percent=20 --require ${probe}\n`);
       const controller = run({ NODE_OPTIONS: '' }, ['controller', '--help']);
       expect(controller.stderr).toBe(`${controller.pid} kept --require ${probe}\n`);
     },

@@ -7,7 +7,7 @@ import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
-import { skeletonOf } from './skeleton.js';
+import { skeletonsOf } from './skeleton.js';
 import type { RenderOptions, RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
 
@@ -50,7 +50,7 @@ export class Emission {
     if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
     this.charts.push({
       input: part.input,
-      built: { ...part.built, objects: part.built.objects.map(skeletonOf) },
+      built: { ...part.built, objects: skeletonsOf(part.built.objects) },
       ...(keep ? { kept: part } : {}),
     });
   }

@@ -3,7 +3,7 @@ import { SYNC_OPTIONS, SYNC_WAVE, syncAnnotations } from '../../src/gitops/argoc
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependencies, locatedKey } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
-import { skeletonOf } from '../../src/render/skeleton.js';
+import { skeletonOf, skeletonsOf } from '../../src/render/skeleton.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import type { RenderedObject } from '../../src/rules/objects.js';
@@ -147,6 +147,50 @@ describe('skeletonOf', () => {
         spec: { template: { spec: { runtimeClassName: 'fast' } } },
       },
       source: { file: 'charts/apps/0.yaml', document: 1 },
+    });
+  });
+
+  it('gives the same answers when a chart’s skeletons are made together (skeletonsOf)', () => {
+    const whole = crossChart(rendered(CHARTS, (o) => o));
+    const together = rendered(CHARTS, (o) => o).map((c) => ({ ...c, objects: skeletonsOf(c.objects) }));
+    expect(crossChart(together)).toEqual(whole);
+  });
+
+  it('is small: no empty spec, and one labels and one source object for all the objects of a spec', () => {
+    const source = { file: 'charts/apps/web.yaml', document: 1 };
+    const metadata = (name: string) => ({ name, labels: labels('appservice', 'web') });
+    const objects = [
+      {
+        json: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: metadata('web'), spec: { replicas: 2 } },
+        source: { ...source },
+      },
+      {
+        json: { apiVersion: 'v1', kind: 'Service', metadata: metadata('web'), spec: { type: 'NodePort' } },
+        source: { ...source },
+      },
+      {
+        json: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'other', labels: labels('appservice', 'other') },
+        },
+        source: { ...source, document: 2 },
+      },
+    ];
+    const [deployment, service, other] = skeletonsOf(objects);
+    expect(deployment?.json).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', labels: { [SPEC_KIND_LABEL]: 'appservice', [SPEC_NAME_LABEL]: 'web' } },
+    });
+    expect(Object.keys(service?.json ?? {})).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(service?.source).toBe(deployment?.source);
+    expect(service?.json.metadata?.labels).toBe(deployment?.json.metadata?.labels);
+    expect(other?.source).not.toBe(deployment?.source);
+    expect(other?.source).toEqual({ ...source, document: 2 });
+    expect(other?.json.metadata?.labels).toEqual({
+      [SPEC_KIND_LABEL]: 'appservice',
+      [SPEC_NAME_LABEL]: 'other',
     });
   });
 });
