@@ -1,4 +1,12 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 
@@ -94,20 +102,35 @@ export function entryError(path: string, found: string): LocatedProblem {
  * cannot be read is an error in `errors` (the run goes on and reports everything else too).
  */
 export function entries(dir: string, errors?: LocatedProblem[]): string[] {
-  let names: string[];
+  return typedEntries(dir, errors).map((e) => e.name);
+}
+
+/**
+ * {@link entries} with what the directory itself says each is (`readdir`'s entry types; Node asks `lstat` where a
+ * file system does not say): a plain file or directory needs no `lstat` of its own, anything else ({@link inspect})
+ * does.
+ */
+function typedEntries(dir: string, errors?: LocatedProblem[]): { name: string; plain?: 'file' | 'dir' }[] {
+  let listed: Dirent[];
   try {
-    names = readdirSync(dir);
+    listed = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     if (errors === undefined) throw e;
     errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
     return [];
   }
-  return names.filter((n) => !n.startsWith('.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return listed
+    .filter((d) => !d.name.startsWith('.'))
+    .map((d) => ({
+      name: d.name,
+      ...(d.isFile() ? { plain: 'file' as const } : d.isDirectory() ? { plain: 'dir' as const } : {}),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**
  * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
- * (`sub/web.yaml`), with their real paths. Every directory is read once: a link to one already read (a loop back
+ * (`sub/web.yaml`), with their real paths (and sizes, for those looked at through a link). Every directory is read once: a link to one already read (a loop back
  * into an ancestor, or a second path to the same directory) is a problem, so links cannot make the walk loop or
  * grow exponentially.
  */
@@ -115,14 +138,19 @@ export function listYamlFiles(
   chartDir: string,
   root: string,
   errors: LocatedProblem[],
-): { rel: string; real: string; size: number }[] {
-  const out: { rel: string; real: string; size: number }[] = [];
+): { rel: string; real: string; size?: number }[] {
+  const out: { rel: string; real: string; size?: number }[] = [];
   const visited = new Set<string>();
   const walk = (rel: string, real: string): void => {
-    for (const name of entries(join(chartDir, rel), errors)) {
+    for (const { name, plain } of typedEntries(join(chartDir, rel), errors)) {
       const relPath = rel === '' ? name : `${rel}/${name}`;
+      // A plain file: its name decides, its size is seen when it is read (src/render/read-text.ts).
+      if (plain === 'file') {
+        if (isYamlName(name)) out.push({ rel: relPath, real: join(real, name) });
+        continue;
+      }
       const path = join(chartDir, relPath);
-      const e = inspect(path, root, real);
+      const e: Entry = plain === 'dir' ? { kind: 'dir', real: join(real, name) } : inspect(path, root, real);
       if (e.kind === 'dir' && visited.has(e.real))
         errors.push(
           entryError(

@@ -7,19 +7,19 @@ import { entryError } from './chart-tree.js';
 /**
  * The text of a regular file of a charts directory (a spec, chart.yaml, gitops.yaml), or undefined after recording
  * why it cannot be one: too large, unreadable, no longer a regular file, not UTF-8. `real` is its real path, `size`
- * the size seen when it was inspected (src/render/chart-tree.ts).
+ * the size seen when it was inspected, if it was (src/render/chart-tree.ts); else the size it has when opened.
  */
 export function readSpecText(
   file: string,
   real: string,
-  size: number,
+  size: number | undefined,
   errors: LocatedProblem[],
 ): string | undefined {
-  if (size > MAX_SPEC_FILE_BYTES) {
+  if (size !== undefined && size > MAX_SPEC_FILE_BYTES) {
     errors.push(tooLarge(file, size));
     return undefined;
   }
-  let bytes: Buffer | undefined;
+  let bytes: Buffer | number | undefined;
   try {
     bytes = readRegularFile(real);
   } catch (e) {
@@ -32,6 +32,10 @@ export function readSpecText(
     errors.push(entryError(file, 'an entry that stopped being a regular file while it was read'));
     return undefined;
   }
+  if (typeof bytes === 'number') {
+    errors.push(tooLarge(file, bytes));
+    return undefined;
+  }
   const decoded = decodeSpecBytes(bytes, file);
   if ('error' in decoded) {
     errors.push(decoded.error);
@@ -42,13 +46,14 @@ export function readSpecText(
 
 /**
  * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO since it
- * was inspected): opened without blocking, checked with fstat, then read.
+ * was inspected): opened without blocking, checked with fstat, then read. Its size instead when that is too large.
  */
-function readRegularFile(path: string): Buffer | undefined {
+function readRegularFile(path: string): Buffer | number | undefined {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_SPEC_FILE_BYTES) return undefined;
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_SPEC_FILE_BYTES) return st.size;
     return readOpened(fd, st.size);
   } finally {
     closeSync(fd);

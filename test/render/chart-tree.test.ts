@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
 import { PROVENANCE_FILE } from '../../src/output/provenance.js';
+import { MAX_SPEC_FILE_BYTES } from '../../src/specs/decode.js';
 import { app, okPorts } from '../support/bad-input-cases.js';
 import { asNobody } from '../support/as-nobody.js';
 import { run, tempDir, writeFiles } from '../support/tmp.js';
@@ -151,4 +152,18 @@ describe('the charts directory on disk', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('150000 errors');
   }, 120_000);
+
+  it('refuses a spec file over the size limit with its size, whether read directly or through a link', async () => {
+    const charts = writeFiles(tempDir(), { 'a/keep.yaml': web, 'shared/.big.yaml': '' });
+    writeFileSync(join(charts, 'a/big.yaml'), Buffer.alloc(MAX_SPEC_FILE_BYTES + 1, 0x20));
+    writeFileSync(join(charts, 'shared/.big.yaml'), Buffer.alloc(MAX_SPEC_FILE_BYTES + 1, 0x20));
+    symlinkSync('../shared/.big.yaml', join(charts, 'a/linked.yaml'));
+    const r = await render(charts);
+    expect(r.code).toBe(1);
+    expect(r.dist.size).toBe(0);
+    const found = `expected a spec file of at most 16 MiB, found 16.0 MiB`;
+    expect(r.err).toContain(`${join(charts, 'a/big.yaml')}: ${found}`);
+    expect(r.err).toContain(`${join(charts, 'a/linked.yaml')}: ${found}`);
+    expect(r.err).not.toContain('stopped being a regular file');
+  });
 });
