@@ -130,9 +130,9 @@ function typedEntries(dir: string, errors?: LocatedProblem[]): { name: string; p
 
 /**
  * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
- * (`sub/web.yaml`), with their real paths (and sizes, for those looked at through a link). Every directory is read once: a link to one already read (a loop back
- * into an ancestor, or a second path to the same directory) is a problem, so links cannot make the walk loop or
- * grow exponentially.
+ * (`sub/web.yaml`), with their real paths (and sizes, for those looked at through a link). Every directory is read
+ * once: a link to one already read (a loop back into an ancestor, or a second path to the same directory) is a
+ * problem, so links cannot make the walk loop or grow exponentially.
  */
 export function listYamlFiles(
   chartDir: string,
@@ -150,21 +150,26 @@ export function listYamlFiles(
         continue;
       }
       const path = join(chartDir, relPath);
-      const e: Entry = plain === 'dir' ? { kind: 'dir', real: join(real, name) } : inspect(path, root, real);
-      if (e.kind === 'dir' && visited.has(e.real))
-        errors.push(
-          entryError(
-            path,
-            `a symbolic link to ${e.real}, a directory already read (a loop, or a second path)`,
-          ),
-        );
-      else if (e.kind === 'dir') {
-        visited.add(e.real);
-        walk(relPath, e.real);
-      } else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) continue;
-      else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
-      else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
+      take(
+        relPath,
+        name,
+        plain === 'dir' ? { kind: 'dir', real: join(real, name) } : inspect(path, root, real),
+      );
     }
+  };
+  /** An entry that is a directory, a link or something else: walked, listed, or an error. */
+  const take = (relPath: string, name: string, e: Entry): void => {
+    const path = join(chartDir, relPath);
+    if (e.kind === 'dir' && visited.has(e.real))
+      errors.push(
+        entryError(path, `a symbolic link to ${e.real}, a directory already read (a loop, or a second path)`),
+      );
+    else if (e.kind === 'dir') {
+      visited.add(e.real);
+      walk(relPath, e.real);
+    } else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) return;
+    else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
+    else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
   };
   const real = realpathSync(chartDir);
   visited.add(real);
