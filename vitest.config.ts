@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+const RUN_TMPDIR = 'test/support/run-tmpdir.ts';
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     // The JSON report lets .ci/run print a plain "N passed, N failed, N skipped" line.
     reporters: ['default', 'json'],
     outputFile: { json: '.cache/vitest-report.json' },
-    // One temporary directory for the whole run (TMPDIR), removed when it ends: test/support/run-tmpdir.ts.
-    globalSetup: ['test/support/run-tmpdir.ts'],
+    // One temporary directory for the whole run (TMPDIR), removed when it ends: test/support/run-tmpdir.ts. The
+    // projects that start a cluster name it again first, so that within them it is set up before the cluster and
+    // torn down after it (its last teardown removes it). Removing a run's files takes longer than vitest's 10 s.
+    globalSetup: [RUN_TMPDIR],
+    teardownTimeout: 180_000,
     projects: [
       {
         extends: true,
@@ -24,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
-          globalSetup: ['test/cluster/global-setup.ts'],
+          globalSetup: [RUN_TMPDIR, 'test/cluster/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -36,7 +41,7 @@ export default defineConfig({
         test: {
           name: 'nodes',
           include: ['test/nodes/**/*.test.ts'],
-          globalSetup: ['test/nodes/global-setup.ts'],
+          globalSetup: [RUN_TMPDIR, 'test/nodes/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

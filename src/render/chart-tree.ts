@@ -102,7 +102,15 @@ export function entryError(path: string, found: string): LocatedProblem {
  * cannot be read is an error in `errors` (the run goes on and reports everything else too).
  */
 export function entries(dir: string, errors?: LocatedProblem[]): string[] {
-  return typedEntries(dir, errors).map((e) => e.name);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if (errors === undefined) throw e;
+    errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
+    return [];
+  }
+  return names.filter((n) => !n.startsWith('.')).sort(byName);
 }
 
 /**
@@ -110,12 +118,11 @@ export function entries(dir: string, errors?: LocatedProblem[]): string[] {
  * file system does not say): a plain file or directory needs no `lstat` of its own, anything else ({@link inspect})
  * does.
  */
-function typedEntries(dir: string, errors?: LocatedProblem[]): { name: string; plain?: 'file' | 'dir' }[] {
+function typedEntries(dir: string, errors: LocatedProblem[]): readonly TypedEntry[] {
   let listed: Dirent[];
   try {
     listed = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    if (errors === undefined) throw e;
     errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
     return [];
   }
@@ -125,7 +132,27 @@ function typedEntries(dir: string, errors?: LocatedProblem[]): { name: string; p
       name: d.name,
       ...(d.isFile() ? { plain: 'file' as const } : d.isDirectory() ? { plain: 'dir' as const } : {}),
     }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort(byName);
+}
+
+/** An entry of a directory: its name, and whether the directory says it is a plain file or directory. */
+interface TypedEntry {
+  readonly name: string;
+  readonly plain?: 'file' | 'dir';
+}
+
+/** Byte order of names, the same on every machine. */
+function byName(a: string | TypedEntry, b: string | TypedEntry): number {
+  const x = typeof a === 'string' ? a : a.name;
+  const y = typeof b === 'string' ? b : b.name;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A YAML file under a chart directory: its path in the chart, its real path, its size when it was looked at. */
+export interface ChartYamlFile {
+  readonly rel: string;
+  readonly real: string;
+  readonly size?: number;
 }
 
 /**
@@ -134,12 +161,8 @@ function typedEntries(dir: string, errors?: LocatedProblem[]): { name: string; p
  * once: a link to one already read (a loop back into an ancestor, or a second path to the same directory) is a
  * problem, so links cannot make the walk loop or grow exponentially.
  */
-export function listYamlFiles(
-  chartDir: string,
-  root: string,
-  errors: LocatedProblem[],
-): { rel: string; real: string; size?: number }[] {
-  const out: { rel: string; real: string; size?: number }[] = [];
+export function listYamlFiles(chartDir: string, root: string, errors: LocatedProblem[]): ChartYamlFile[] {
+  const out: ChartYamlFile[] = [];
   const visited = new Set<string>();
   const walk = (rel: string, real: string): void => {
     for (const { name, plain } of typedEntries(join(chartDir, rel), errors)) {

@@ -45,11 +45,12 @@ export function readSpecText(
 }
 
 /**
- * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO since it
- * was inspected): opened without blocking, checked with fstat, then read. Its size instead when that is too large.
+ * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO, or a link
+ * out of the charts directory, since it was listed): opened without blocking or following a link (`path` is a real
+ * path, never a link), checked with fstat, then read. Its size instead when that is too large.
  */
 function readRegularFile(path: string): Buffer | number | undefined {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return undefined;

@@ -12,23 +12,23 @@ import type { RenderedObject } from '../rules/objects.js';
  * objects need not stay in memory once its files are out. Pure.
  *
  * A skeleton stays until the render ends, one for each of up to hundreds of thousands of objects, so it is kept
- * small: no empty `spec`, only the fields of {@link RenderedObject}, and the labels and source of a spec's objects
- * shared ({@link skeletonsOf}). Its strings are those of the object: copying them out of the texts they were cut
+ * small: no empty `spec`, and the spec labels of a spec's objects shared ({@link skeletonsOf}; their source is
+ * one object already). Its strings are those of the object: copying them out of the texts they were cut
  * from saved 68 MB at 100,000 specs but cost 1.7 s (docs/benchmarks.md).
  */
-export function skeletonOf(o: RenderedObject, shared: Shared = new Map()): RenderedObject {
+export function skeletonOf(o: RenderedObject): RenderedObject {
+  return skeletonSharing(o, new Map());
+}
+
+/** {@link skeletonOf}, its spec labels shared with the skeletons made before it with `shared`. */
+function skeletonSharing(o: RenderedObject, shared: Shared): RenderedObject {
   const { json } = o;
   const metadata = json.metadata ?? {};
   const meta: Record<string, unknown> = {};
   if (metadata.name !== undefined) meta.name = metadata.name;
   if (metadata.namespace !== undefined) meta.namespace = metadata.namespace;
   const labels = picked(metadata.labels, [SPEC_KIND_LABEL, SPEC_NAME_LABEL]);
-  if (labels !== undefined)
-    meta.labels = once(
-      shared,
-      `labels\0${present(labels[SPEC_KIND_LABEL])}\0${present(labels[SPEC_NAME_LABEL])}`,
-      labels,
-    );
+  if (labels !== undefined) meta.labels = sharedLabels(shared, labels);
   const annotations = picked(metadata.annotations, [SYNC_WAVE, SYNC_OPTIONS]);
   if (annotations !== undefined) meta.annotations = annotations;
   const skeleton: Record<string, unknown> = {
@@ -38,34 +38,35 @@ export function skeletonOf(o: RenderedObject, shared: Shared = new Map()): Rende
   };
   const spec = specSkeleton(json);
   if (spec !== undefined) skeleton.spec = spec;
-  const { source: from, origin } = o;
-  if (from === undefined) return origin === undefined ? { json: skeleton } : { json: skeleton, origin };
-  const source = once(shared, `source\0${from.document}\0${from.file}`, from);
-  return origin === undefined ? { json: skeleton, source } : { json: skeleton, source, origin };
+  return { ...o, json: skeleton };
 }
 
-/**
- * The skeletons of one chart's objects: equal spec labels and sources (the objects of one spec) are one object.
- */
+/** The skeletons of one chart's objects: equal spec labels (the objects of one spec) are one object. */
 export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[] {
   const shared: Shared = new Map();
-  return objects.map((o) => skeletonOf(o, shared));
-}
-
-/** A value in a key of {@link once}: absent and the text "undefined" told apart. */
-function present(value: unknown): string {
-  return value === undefined ? '-' : `+${String(value)}`;
+  return objects.map((o) => skeletonSharing(o, shared));
 }
 
 /** The parts of skeletons already made, by what they hold, for skeletons made after them to share. */
-type Shared = Map<string, object>;
+type Shared = Map<string, Record<string, unknown>>;
 
-/** The part of a skeleton equal to `value` made before, or `value` (kept for those after). */
-function once<T extends object>(shared: Shared, key: string, value: T): T {
+/**
+ * The spec labels of a skeleton: those of an earlier object of the same spec when equal. Only string values are
+ * shared (a chart module may set others, which then stay the object's own).
+ */
+function sharedLabels(shared: Shared, labels: Record<string, unknown>): Record<string, unknown> {
+  const kind = labels[SPEC_KIND_LABEL];
+  const name = labels[SPEC_NAME_LABEL];
+  if (!isStringOrAbsent(kind) || !isStringOrAbsent(name)) return labels;
+  const key = `${kind === undefined ? '-' : `+${kind}`}\0${name === undefined ? '-' : `+${name}`}`;
   const found = shared.get(key);
-  if (found !== undefined) return found as T;
-  shared.set(key, value);
-  return value;
+  if (found !== undefined) return found;
+  shared.set(key, labels);
+  return labels;
+}
+
+function isStringOrAbsent(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
 }
 
 /** The parts of `spec` the pass across charts reads: a CRD's group, names.kind and scope; pods' runtimeClassName. */

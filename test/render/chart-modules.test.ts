@@ -11,7 +11,6 @@ import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
-// Inside the repository, so `import ... from 'specforge'` resolves to this package.
 
 function chart(module: string, extra: Record<string, string> = {}): string {
   return writeFiles(repoTempDir('modules-'), { 'm/chart.mjs': module, ...extra });

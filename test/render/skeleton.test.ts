@@ -156,17 +156,17 @@ describe('skeletonOf', () => {
     expect(crossChart(together)).toEqual(whole);
   });
 
-  it('is small: no empty spec, and one labels and one source object for all the objects of a spec', () => {
+  it('is small: no empty spec, and one labels object for all the objects of a spec', () => {
     const source = { file: 'charts/apps/web.yaml', document: 1 };
     const metadata = (name: string) => ({ name, labels: labels('appservice', 'web') });
     const objects = [
       {
         json: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: metadata('web'), spec: { replicas: 2 } },
-        source: { ...source },
+        source,
       },
       {
         json: { apiVersion: 'v1', kind: 'Service', metadata: metadata('web'), spec: { type: 'NodePort' } },
-        source: { ...source },
+        source,
       },
       {
         json: {
@@ -184,13 +184,25 @@ describe('skeletonOf', () => {
       metadata: { name: 'web', labels: { [SPEC_KIND_LABEL]: 'appservice', [SPEC_NAME_LABEL]: 'web' } },
     });
     expect(Object.keys(service?.json ?? {})).toEqual(['apiVersion', 'kind', 'metadata']);
-    expect(service?.source).toBe(deployment?.source);
+    expect(service?.source).toBe(source);
     expect(service?.json.metadata?.labels).toBe(deployment?.json.metadata?.labels);
-    expect(other?.source).not.toBe(deployment?.source);
     expect(other?.source).toEqual({ ...source, document: 2 });
     expect(other?.json.metadata?.labels).toEqual({
       [SPEC_KIND_LABEL]: 'appservice',
       [SPEC_NAME_LABEL]: 'other',
     });
+  });
+
+  it('shares no labels whose values are not text (a chart module may set any), so none takes another’s value', () => {
+    const object = (value: unknown) => ({
+      json: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c', labels: { [SPEC_KIND_LABEL]: value } },
+      },
+    });
+    const [text, list] = skeletonsOf([object('nodepool'), object(['nodepool'])]);
+    expect(text?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: 'nodepool' });
+    expect(list?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: ['nodepool'] });
   });
 });

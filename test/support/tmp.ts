@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/util/io.js';
+import { REPO_TMPDIR_ENV } from './run-tmpdir.js';
 
-/** A fresh temporary directory (under `base`, default the system's; pass the repo's `.cache` where chart modules must resolve `specforge`). */
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** A fresh temporary directory under `base` (default the system's: the test run's own, test/support/run-tmpdir.ts). */
 export function tempDir(prefix = 'specforge-test-', base = tmpdir()): string {
   mkdirSync(base, { recursive: true });
   return mkdtempSync(join(base, prefix));
 }
 
 /**
- * A fresh temporary directory inside the repository, where chart modules resolve `specforge` as in a user's project:
+ * A fresh temporary directory inside the repository (chart modules resolve `specforge` there, as in a user's project):
  * under the test run's own directory (test/support/run-tmpdir.ts), which goes when the run ends.
  */
 export function repoTempDir(prefix: string): string {
@@ -20,7 +23,7 @@ export function repoTempDir(prefix: string): string {
 
 /** Where {@link repoTempDir} makes its directories. */
 export function repoTempBase(): string {
-  return process.env.SPECFORGE_TEST_REPO_TMPDIR ?? join(process.cwd(), '.cache');
+  return process.env[REPO_TMPDIR_ENV] ?? join(ROOT, '.cache');
 }
 
 /** Writes `files` (path relative to `root` → text) and returns `root`. */

@@ -100,6 +100,8 @@ export class NodeCluster {
     private readonly bins: NodeBinaries,
     private readonly options: NodeClusterOptions = {},
   ) {
+    // In /tmp itself, not the test run's directory (test/support/run-tmpdir.ts): the nodes mount file systems in
+    // here, and a recursive removal of the run's directory must never cross a mount left behind. stop() removes it.
     this.dir = mkdtempSync(`/tmp/${this.name}-`);
     this.runDir = `/run/${this.name}`;
   }
