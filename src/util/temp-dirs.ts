@@ -49,8 +49,15 @@ export function makeTempDir(prefix: string): string {
   return dir;
 }
 
-/** Removes the directories `<base>/<prefix>*` whose owner process no longer runs (never one without an owner file). */
-function sweepOrphans(base: string, prefix: string): void {
+/**
+ * Removes the directories `<base>/<prefix>*` whose owner process no longer runs (never one without an owner file,
+ * {@link OWNER_FILE}). `isRunning` is for tests.
+ */
+export function sweepOrphans(
+  base: string,
+  prefix: string,
+  isRunning: (pid: number) => boolean = running,
+): void {
   let names: string[];
   try {
     names = readdirSync(base).filter((n) => n.startsWith(prefix));
@@ -64,7 +71,7 @@ function sweepOrphans(base: string, prefix: string): void {
     } catch {
       continue;
     }
-    if (Number.isInteger(pid) && pid > 0 && !running(pid))
+    if (Number.isInteger(pid) && pid > 0 && !isRunning(pid))
       rmSync(join(base, name), { recursive: true, force: true });
   }
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OWNER_FILE } from '../../src/util/temp-dirs.js';
 import { repoTempBase } from './tmp.js';
 import { REPO_TMPDIR_ENV, RUN_TMPDIR_ENV, runTmpdir } from './run-tmpdir.js';
 
@@ -59,7 +60,7 @@ describe('the test run’s temporary directory', () => {
         const env: NodeJS.ProcessEnv = { TMPDIR: outer };
         runTmpdir({ env, repoCache, isAlive: () => true });
         const dirs = [env[RUN_TMPDIR_ENV] as string, env[REPO_TMPDIR_ENV] as string];
-        for (const d of dirs) writeFileSync(join(d, '.owner-pid'), `${pid}\n`);
+        for (const d of dirs) writeFileSync(join(d, OWNER_FILE), `${pid}\n`);
         return dirs;
       };
       const gone = made(111);

@@ -14,19 +14,11 @@
  * others find them, and the last teardown removes them (after every project's own teardown: the control plane's
  * files are inside).
  */
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWNER_FILE, sweepOrphans } from '../../src/util/temp-dirs.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -38,8 +30,6 @@ export const REPO_TMPDIR_ENV = 'SPECFORGE_TEST_REPO_TMPDIR';
 const USERS_ENV = 'SPECFORGE_TEST_TMPDIR_USERS';
 /** `TMPDIR` as it was before the run, put back by the last teardown. */
 const BEFORE_ENV = 'SPECFORGE_TEST_TMPDIR_BEFORE';
-/** The file naming the process that made a run's directory, for the next run to sweep it if that process is gone. */
-const OWNER_FILE = '.owner-pid';
 const RUN_PREFIX = 'specforge-run-';
 const REPO_PREFIX = 'test-run-';
 
@@ -51,7 +41,7 @@ export interface RunTmpdirOptions {
   readonly repoCache?: string;
   /** @default a line on standard error */
   readonly warn?: (line: string) => void;
-  /** Whether a process still runs. @default `process.kill(pid, 0)` succeeds */
+  /** Whether a process still runs. @default as src/util/temp-dirs.ts tells */
   readonly isAlive?: (pid: number) => boolean;
 }
 
@@ -73,9 +63,9 @@ export function runTmpdir(options: RunTmpdirOptions = {}): () => void {
   const base = before ?? tmpdir();
   const repoCache = options.repoCache ?? join(ROOT, '.cache');
   mkdirSync(repoCache, { recursive: true });
-  const isAlive = options.isAlive ?? processRuns;
-  sweep(base, RUN_PREFIX, isAlive);
-  sweep(repoCache, REPO_PREFIX, isAlive);
+  const isAlive = options.isAlive;
+  sweepOrphans(base, RUN_PREFIX, isAlive);
+  sweepOrphans(repoCache, REPO_PREFIX, isAlive);
   const dirs = [mkdtempSync(join(base, RUN_PREFIX)), mkdtempSync(join(repoCache, REPO_PREFIX))] as const;
   for (const d of dirs) {
     writeFileSync(join(d, OWNER_FILE), `${process.pid}\n`);
@@ -133,35 +123,6 @@ function remove(dirs: readonly string[], env: NodeJS.ProcessEnv, warn: (line: st
     } catch (err) {
       warn(`could not remove the test run's temporary directory ${d}: ${(err as Error).message}`);
     }
-  }
-}
-
-/** Removes the run directories under `base` whose process is gone (a run killed outright). */
-function sweep(base: string, prefix: string, isAlive: (pid: number) => boolean): void {
-  let names: string[];
-  try {
-    names = readdirSync(base).filter((n) => n.startsWith(prefix));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    let pid: number;
-    try {
-      pid = Number(readFileSync(join(base, name, OWNER_FILE), 'utf8').trim());
-    } catch {
-      continue; // Not one of ours, or being made right now.
-    }
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
-      rmSync(join(base, name), { recursive: true, force: true });
-  }
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
