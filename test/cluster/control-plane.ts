@@ -126,6 +126,20 @@ async function waitFor(
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
+/** The last non-empty line of a log file, or '' when there is none. */
+function lastLine(file: string): string {
+  try {
+    return (
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .at(-1) ?? ''
+    ).slice(0, 500);
+  } catch {
+    return '';
+  }
+}
+
 /** SIGTERM, then SIGKILL after `graceMs` (kube-apiserver waits for open watches before it exits). */
 function stopProcess(proc: ChildProcess | undefined, graceMs = 10_000): Promise<void> {
   if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
@@ -190,7 +204,7 @@ export class ControlPlane {
     );
     this.writeKubeconfig('kubeconfig', this.token);
     this.writeKubeconfig('kube-controller-manager.kubeconfig', this.kcmToken);
-    await this.startEtcd(peerPort);
+    await this.startEtcdRetrying(peerPort);
     await this.startApiserver();
     if (this.options.controllerManager === true) {
       await this.options.beforeControllerManager?.(this.info);
@@ -210,13 +224,34 @@ export class ControlPlane {
     writeFileSync(join(this.dir, file), `${kubeconfig}\n`);
   }
 
-  private async startEtcd(peerPort: number): Promise<void> {
+  /**
+   * etcd, started again on other ports (and a fresh data directory) when it exits before it is ready: a port
+   * {@link freePort} found free can be taken by another process before etcd binds it (the node suites' setup picks
+   * ports at the same time). The error names the last line etcd logged.
+   */
+  private async startEtcdRetrying(firstPeerPort: number): Promise<void> {
+    let peerPort = firstPeerPort;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.startEtcd(peerPort, attempt === 1 ? 'etcd' : `etcd-${attempt}`);
+        return;
+      } catch (err) {
+        const said = lastLine(join(this.dir, 'etcd.log'));
+        if (attempt >= 3 || this.etcd?.exitCode === null)
+          throw new Error(`${(err as Error).message}${said === '' ? '' : `; it said: ${said}`}`);
+        this.etcdPort = await freePort();
+        peerPort = await freePort();
+      }
+    }
+  }
+
+  private async startEtcd(peerPort: number, dataDir: string): Promise<void> {
     const client = `http://127.0.0.1:${this.etcdPort}`;
     const out = this.log('etcd');
     this.etcd = spawn(
       this.bins.etcd,
       [
-        `--data-dir=${join(this.dir, 'etcd')}`,
+        `--data-dir=${join(this.dir, dataDir)}`,
         `--listen-client-urls=${client}`,
         `--advertise-client-urls=${client}`,
         `--listen-peer-urls=http://127.0.0.1:${peerPort}`,
@@ -230,7 +265,7 @@ export class ControlPlane {
     closeSync(out);
     const ready = async (): Promise<boolean> => {
       try {
-        return (await fetch(`${client}/health`)).ok;
+        return (await fetch(`${client}/health`, { signal: AbortSignal.timeout(2000) })).ok;
       } catch {
         return false;
       }
