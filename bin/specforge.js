@@ -25,7 +25,8 @@ function fail(what, error) {
 //   next. At 1.6 times, a render of 100,000 specs peaks about 230 MB lower (−31 %), for 3 % more time.
 // A running process cannot change them, so the command starts itself again with them, in the same process
 // (process.execve: same pid, standard streams, environment and signals; Node.js 22.15 and later, but not 23.0 to
-// 23.10; not on Windows). Not when the user chose either (on the node command line or in NODE_OPTIONS), debugs
+// 23.10; not on Windows). Not when the user chose either (a semi-space size on the node command line or in
+// NODE_OPTIONS, a heap growth on the command line: Node refuses that one in NODE_OPTIONS), debugs
 // (--inspect*: a second start would stop twice), or runs the long-lived controller (its image sets its own size);
 // not where the node binary cannot be executed again (a failed execve aborts the process, no fallback is possible),
 // nor under a permission model that forbids it. Preloads (--require, --import) run in both starts.

@@ -1,12 +1,4 @@
-import {
-  lstatSync,
-  readdirSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-  type Dirent,
-  type Stats,
-} from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 
@@ -18,7 +10,7 @@ import type { LocatedProblem } from '../rules/problem.js';
  */
 export type Entry =
   | { readonly kind: 'dir'; readonly real: string }
-  | { readonly kind: 'file'; readonly real: string; readonly size: number }
+  | { readonly kind: 'file'; readonly real: string }
   | { readonly kind: 'other'; readonly what: string }
   /** `always`: a problem whatever the entry is named (a broken link, or a link to a directory outside). */
   | { readonly kind: 'problem'; readonly found: string; readonly always: boolean };
@@ -56,7 +48,7 @@ export function inspect(path: string, root: string, parentReal?: string): Entry 
       always: st.isDirectory(),
     };
   if (st.isDirectory()) return { kind: 'dir', real };
-  if (st.isFile()) return { kind: 'file', real, size: st.size };
+  if (st.isFile()) return { kind: 'file', real };
   return { kind: 'other', what: describeType(st) };
 }
 
@@ -102,15 +94,12 @@ export function entryError(path: string, found: string): LocatedProblem {
  * cannot be read is an error in `errors` (the run goes on and reports everything else too).
  */
 export function entries(dir: string, errors?: LocatedProblem[]): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (e) {
-    if (errors === undefined) throw e;
-    errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
-    return [];
-  }
-  return names.filter((n) => !n.startsWith('.')).sort(byName);
+  return listed(
+    dir,
+    errors,
+    () => readdirSync(dir),
+    (n) => n,
+  );
 }
 
 /**
@@ -118,21 +107,16 @@ export function entries(dir: string, errors?: LocatedProblem[]): string[] {
  * file system does not say): a plain file or directory needs no `lstat` of its own, anything else ({@link inspect})
  * does.
  */
-function typedEntries(dir: string, errors: LocatedProblem[]): readonly TypedEntry[] {
-  let listed: Dirent[];
-  try {
-    listed = readdirSync(dir, { withFileTypes: true });
-  } catch (e) {
-    errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
-    return [];
-  }
-  return listed
-    .filter((d) => !d.name.startsWith('.'))
-    .map((d) => ({
-      name: d.name,
-      ...(d.isFile() ? { plain: 'file' as const } : d.isDirectory() ? { plain: 'dir' as const } : {}),
-    }))
-    .sort(byName);
+function typedEntries(dir: string, errors: LocatedProblem[]): TypedEntry[] {
+  return listed(
+    dir,
+    errors,
+    () => readdirSync(dir, { withFileTypes: true }),
+    (d) => d.name,
+  ).map((d) => ({
+    name: d.name,
+    ...(d.isFile() ? { plain: 'file' as const } : d.isDirectory() ? { plain: 'dir' as const } : {}),
+  }));
 }
 
 /** An entry of a directory: its name, and whether the directory says it is a plain file or directory. */
@@ -141,23 +125,35 @@ interface TypedEntry {
   readonly plain?: 'file' | 'dir';
 }
 
-/** Byte order of names, the same on every machine. */
-function byName(a: string | TypedEntry, b: string | TypedEntry): number {
-  const x = typeof a === 'string' ? a : a.name;
-  const y = typeof b === 'string' ? b : b.name;
-  return x < y ? -1 : x > y ? 1 : 0;
+/** What `read` lists of `dir`, dot entries left out, sorted by name in byte order; an unreadable `dir` as in {@link entries}. */
+function listed<T>(
+  dir: string,
+  errors: LocatedProblem[] | undefined,
+  read: () => T[],
+  nameOf: (e: T) => string,
+): T[] {
+  let all: T[];
+  try {
+    all = read();
+  } catch (e) {
+    if (errors === undefined) throw e;
+    errors.push(entryError(dir, `a directory that cannot be read (${code(e)})`));
+    return [];
+  }
+  return all
+    .filter((e) => !nameOf(e).startsWith('.'))
+    .sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
 }
 
-/** A YAML file under a chart directory: its path in the chart, its real path, its size when it was looked at. */
+/** A YAML file under a chart directory: its path in the chart and its real path. */
 export interface ChartYamlFile {
   readonly rel: string;
   readonly real: string;
-  readonly size?: number;
 }
 
 /**
  * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
- * (`sub/web.yaml`), with their real paths (and sizes, for those looked at through a link). Every directory is read
+ * (`sub/web.yaml`), with their real paths. Every directory is read
  * once: a link to one already read (a loop back into an ancestor, or a second path to the same directory) is a
  * problem, so links cannot make the walk loop or grow exponentially.
  */
@@ -167,7 +163,7 @@ export function listYamlFiles(chartDir: string, root: string, errors: LocatedPro
   const walk = (rel: string, real: string): void => {
     for (const { name, plain } of typedEntries(join(chartDir, rel), errors)) {
       const relPath = rel === '' ? name : `${rel}/${name}`;
-      // A plain file: its name decides, its size is seen when it is read (src/render/read-text.ts).
+      // A plain file: its name decides (its type and size are checked when it is read, src/render/read-text.ts).
       if (plain === 'file') {
         if (isYamlName(name)) out.push({ rel: relPath, real: join(real, name) });
         continue;
@@ -175,14 +171,14 @@ export function listYamlFiles(chartDir: string, root: string, errors: LocatedPro
       const path = join(chartDir, relPath);
       take(
         relPath,
+        path,
         name,
         plain === 'dir' ? { kind: 'dir', real: join(real, name) } : inspect(path, root, real),
       );
     }
   };
   /** An entry that is a directory, a link or something else: walked, listed, or an error. */
-  const take = (relPath: string, name: string, e: Entry): void => {
-    const path = join(chartDir, relPath);
+  const take = (relPath: string, path: string, name: string, e: Entry): void => {
     if (e.kind === 'dir' && visited.has(e.real))
       errors.push(
         entryError(path, `a symbolic link to ${e.real}, a directory already read (a loop, or a second path)`),
@@ -191,7 +187,7 @@ export function listYamlFiles(chartDir: string, root: string, errors: LocatedPro
       visited.add(e.real);
       walk(relPath, e.real);
     } else if (!isYamlName(name) && (e.kind !== 'problem' || !e.always)) return;
-    else if (e.kind === 'file') out.push({ rel: relPath, real: e.real, size: e.size });
+    else if (e.kind === 'file') out.push({ rel: relPath, real: e.real });
     else errors.push(entryError(path, e.kind === 'other' ? e.what : e.found));
   };
   const real = realpathSync(chartDir);

@@ -26,7 +26,7 @@ export async function loadCharts(chartsDir: string): Promise<LoadedCharts> {
     const entry = inspect(path, root);
     if (entry.kind === 'dir') inputs.push(await loadChart(chartsDir, name, root, errors));
     else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
-      const text = readSpecText(path, entry.real, entry.size, errors);
+      const text = readSpecText(path, entry.real, errors);
       if (text !== undefined) gitops = { file: path, text };
     } else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
       errors.push(entryError(path, entry.found));
@@ -76,7 +76,7 @@ async function loadChart(
   const files: ChartFile[] = [];
   for (const f of listYamlFiles(dir, root, errors)) {
     const file = join(dir, f.rel);
-    const text = readSpecText(file, f.real, f.size, errors);
+    const text = readSpecText(file, f.real, errors);
     if (text !== undefined) files.push({ file, rel: f.rel, text });
   }
   const module = await loadModule(dir, root, errors);

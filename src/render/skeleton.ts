@@ -12,16 +12,17 @@ import type { RenderedObject } from '../rules/objects.js';
  * objects need not stay in memory once its files are out. Pure.
  *
  * A skeleton stays until the render ends, one for each of up to hundreds of thousands of objects, so it is kept
- * small: no empty `spec`, and the spec labels of a spec's objects shared ({@link skeletonsOf}; their source is
+ * small: no empty `spec`, and the spec labels of a chart's objects of one spec are one object (their source is
  * one object already). Its strings are those of the object: copying them out of the texts they were cut
  * from saved 68 MB at 100,000 specs but cost 1.7 s (docs/benchmarks.md).
  */
-export function skeletonOf(o: RenderedObject): RenderedObject {
-  return skeletonSharing(o, new Map());
+export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[] {
+  const shared: Shared = new Map();
+  return objects.map((o) => skeletonOf(o, shared));
 }
 
-/** {@link skeletonOf}, its spec labels shared with the skeletons made before it with `shared`. */
-function skeletonSharing(o: RenderedObject, shared: Shared): RenderedObject {
+/** One object's skeleton, its spec labels shared with the skeletons made before it with `shared`. */
+function skeletonOf(o: RenderedObject, shared: Shared): RenderedObject {
   const { json } = o;
   const metadata = json.metadata ?? {};
   const meta: Record<string, unknown> = {};
@@ -39,12 +40,6 @@ function skeletonSharing(o: RenderedObject, shared: Shared): RenderedObject {
   const spec = specSkeleton(json);
   if (spec !== undefined) skeleton.spec = spec;
   return { ...o, json: skeleton };
-}
-
-/** The skeletons of one chart's objects: equal spec labels (the objects of one spec) are one object. */
-export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[] {
-  const shared: Shared = new Map();
-  return objects.map((o) => skeletonSharing(o, shared));
 }
 
 /** The parts of skeletons already made, by what they hold, for skeletons made after them to share. */

@@ -63,9 +63,8 @@ export function runTmpdir(options: RunTmpdirOptions = {}): () => void {
   const base = before ?? tmpdir();
   const repoCache = options.repoCache ?? join(ROOT, '.cache');
   mkdirSync(repoCache, { recursive: true });
-  const isAlive = options.isAlive;
-  sweepOrphans(base, RUN_PREFIX, isAlive);
-  sweepOrphans(repoCache, REPO_PREFIX, isAlive);
+  sweepOrphans(base, RUN_PREFIX, options.isAlive);
+  sweepOrphans(repoCache, REPO_PREFIX, options.isAlive);
   const dirs = [mkdtempSync(join(base, RUN_PREFIX)), mkdtempSync(join(repoCache, REPO_PREFIX))] as const;
   for (const d of dirs) {
     writeFileSync(join(d, OWNER_FILE), `${process.pid}\n`);
