@@ -61,6 +61,8 @@ interface Apply {
   readonly name: string;
   readonly wave: string;
   readonly error?: string;
+  /** When the apply returned, in ms since the epoch. */
+  readonly at: number;
 }
 interface SyncOutcome {
   readonly phase: string;
@@ -76,7 +78,10 @@ async function privateControlPlane(withRoutes = false): Promise<ControlPlane> {
   return cp;
 }
 
-/** gitops-engine's Sync of every object in the YAML files of `dists`' charts. */
+/**
+ * gitops-engine's Sync of every object in the YAML files of `dists`' charts, with the sync options of Argo CD's
+ * application controller (its health checks, its pause between waves).
+ */
 function sync(tools: GitopsTools, cp: ControlPlane, files: readonly string[]): SyncOutcome {
   const out = run(
     tools.argocdProbe,
@@ -296,11 +301,14 @@ gitopsDescribe(
             expect(order.filter((i) => i < 0)).toEqual([]);
             expect(outcome.applies).toHaveLength(objects.length);
             expect(violations(objects, order, checked)).toEqual([]);
-            // Within a wave, gitops-engine applied kinds in the order src/gitops/argocd-order.ts models.
+            // Within a wave, gitops-engine applied kinds in the order src/gitops/argocd-order.ts models; between
+            // waves, it paused as Argo CD's application controller does (2 s).
             for (let i = 1; i < outcome.applies.length; i++) {
               const [a, b] = [outcome.applies[i - 1], outcome.applies[i]];
               if (a !== undefined && b !== undefined && a.wave === b.wave)
                 expect(appliedBefore(b.kind, a.kind), `${a.kind} then ${b.kind}`).toBe(false);
+              if (a !== undefined && b !== undefined && a.wave !== b.wave)
+                expect(b.at - a.at, `${a.kind} then ${b.kind}`).toBeGreaterThanOrEqual(2000);
             }
           }
           // Every kind of need was there to break: CRD, Namespace, RuntimeClass and NodePool.
@@ -310,6 +318,49 @@ gitopsDescribe(
             'its NodePool',
             'its RuntimeClass',
           ]);
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      });
+
+      it("judges a CRD with Argo CD's own health check: one whose names are not accepted fails the sync", () => {
+        // gitops-engine alone has no health check for a CRD, so it would report this sync a success; Argo CD ships a
+        // Lua check (Healthy only once Established) that makes the next wave wait for the CRD to be served.
+        const crd = (plural: string) => ({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `${plural}.probe.specforge.test` },
+          spec: {
+            group: 'probe.specforge.test',
+            scope: 'Namespaced',
+            names: { plural, singular: plural.slice(0, -1), kind: 'Widget', listKind: 'WidgetList' },
+            versions: [
+              { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } },
+            ],
+          },
+        });
+        kubectlAt(cp.info, ['apply', '--server-side', '-f', '-'], { input: JSON.stringify(crd('widgets')) });
+        kubectlAt(cp.info, ['wait', '--for=condition=Established', 'crd/widgets.probe.specforge.test']);
+        const root = repoTempDir('argocd-crd-');
+        try {
+          const file = join(root, 'gadgets.yaml');
+          // A second wave, so that gitops-engine waits for the first to be healthy.
+          const next = {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'after-gadgets', annotations: { [SYNC_WAVE]: '1' } },
+          };
+          writeFileSync(file, `${JSON.stringify(crd('gadgets'))}\n---\n${JSON.stringify(next)}\n`);
+          const outcome = sync(tools, cp, [file]);
+          expect(outcome.phase).toBe('Failed');
+          expect(outcome.results).toEqual([
+            expect.objectContaining({
+              Kind: 'CustomResourceDefinition',
+              Name: 'gadgets.probe.specforge.test',
+              Message: expect.stringMatching(/^CRD names have not been accepted: .*Widget/),
+            }),
+          ]);
+          expect(outcome.applies.map((a) => a.kind)).toEqual(['CustomResourceDefinition']);
         } finally {
           rmSync(root, { recursive: true, force: true });
         }

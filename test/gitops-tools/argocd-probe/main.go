@@ -10,7 +10,10 @@
 //	    gitops-engine's Sync (pkg/sync, the sync loop of Argo CD's application controller) of every object in
 //	    the YAML files, against a real API server, with Argo CD's own kubectl wrapper doing the applies. Runs until
 //	    the operation completes and prints {"phase", "message", "applies": [...], "results": [...]}: applies in
-//	    the order they reached the API server (dry runs excluded).
+//	    the order they reached the API server (dry runs excluded), each with the time it returned (ms since the
+//	    epoch). The sync options are those of Argo CD's application controller (controller/sync.go) that matter
+//	    here: its health checks (gitops-engine's, then the Lua checks Argo CD ships, e.g. a CRD is Healthy only once
+//	    Established) and its pause between waves (2 s, or ARGOCD_SYNC_WAVE_DELAY seconds).
 package main
 
 import (
@@ -24,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +42,7 @@ import (
 	"github.com/argoproj/argo-cd/v3/reposerver/repository"
 	"github.com/argoproj/argo-cd/v3/util/git"
 	utilio "github.com/argoproj/argo-cd/v3/util/io"
+	"github.com/argoproj/argo-cd/v3/util/lua"
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -122,6 +127,7 @@ type apply struct {
 	Name      string `json:"name"`
 	Wave      string `json:"wave"`
 	Error     string `json:"error,omitempty"`
+	At        int64  `json:"at"`
 }
 
 // recordingKubectl is Argo CD's kubectl wrapper with every non-dry-run apply recorded in order.
@@ -149,7 +155,7 @@ func (r *recordingOps) record(obj *unstructured.Unstructured, dry cmdutil.DryRun
 		return
 	}
 	a := apply{Group: obj.GroupVersionKind().Group, Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
-		Wave: obj.GetAnnotations()[common.AnnotationSyncWave]}
+		Wave: obj.GetAnnotations()[common.AnnotationSyncWave], At: time.Now().UnixMilli()}
 	if err != nil {
 		a.Error = err.Error()
 	}
@@ -231,17 +237,37 @@ func readObjects(files []string) ([]*unstructured.Unstructured, error) {
 	return objs, nil
 }
 
-// workloadsHealthy is an Argo CD health override (what a `resource.customizations` health check does) reporting
-// workloads and their exposure Healthy once applied: the test control plane has no nodes to run pods on, and no
-// ingress controller, router or load balancer to give an Ingress, a Route or a Service its address.
-type workloadsHealthy struct{}
+// argocdHealth is the health override Argo CD's application controller syncs with: the Lua checks it ships
+// (lua.ResourceHealthOverrides, with no resource.customizations of its own), before gitops-engine's built-in ones.
+// With workloads set, workloads and their exposure are Healthy once applied, as a `resource.customizations` health
+// check would say: the test control plane has no nodes to run pods on, and no ingress controller, router or load
+// balancer to give an Ingress, a Route or a Service its address.
+type argocdHealth struct {
+	workloads bool
+}
 
-func (workloadsHealthy) GetResourceHealth(obj *unstructured.Unstructured) (*health.HealthStatus, error) {
-	switch obj.GetKind() {
-	case "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Ingress", "Route", "Service":
-		return &health.HealthStatus{Status: health.HealthStatusHealthy, Message: "nothing runs it in the test control plane"}, nil
+func (h argocdHealth) GetResourceHealth(obj *unstructured.Unstructured) (*health.HealthStatus, error) {
+	if h.workloads {
+		switch obj.GetKind() {
+		case "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Ingress", "Route", "Service":
+			return &health.HealthStatus{Status: health.HealthStatusHealthy, Message: "nothing runs it in the test control plane"}, nil
+		}
 	}
-	return nil, nil
+	return lua.ResourceHealthOverrides{}.GetResourceHealth(obj)
+}
+
+// delayBetweenSyncWaves pauses after every wave but the last, as Argo CD's application controller does (its
+// SyncWaveHook of the same name): 2 s, or the whole seconds in ARGOCD_SYNC_WAVE_DELAY.
+func delayBetweenSyncWaves(_ common.SyncPhase, _ int, finalWave bool) error {
+	if finalWave {
+		return nil
+	}
+	delay := 2
+	if v, err := strconv.Atoi(os.Getenv("ARGOCD_SYNC_WAVE_DELAY")); err == nil {
+		delay = v
+	}
+	time.Sleep(time.Duration(delay) * time.Second)
+	return nil
 }
 
 // liveObjects reads the live state of every target, as Argo CD's cluster cache would hold it, with a fresh
@@ -336,12 +362,10 @@ func runSync(args []string) error {
 			copies[i] = t.DeepCopy()
 		}
 		result := gsync.Reconcile(copies, live, *ns, info)
-		opts := []gsync.SyncOpt{gsync.WithLogr(logr.Discard()), gsync.WithServerSideApply(*ssa)}
+		opts := []gsync.SyncOpt{gsync.WithLogr(logr.Discard()), gsync.WithServerSideApply(*ssa),
+			gsync.WithHealthOverride(argocdHealth{workloads: *healthy}), gsync.WithSyncWaveHook(delayBetweenSyncWaves)}
 		if *ssa {
 			opts = append(opts, gsync.WithServerSideApplyManager("argocd-controller"))
-		}
-		if *healthy {
-			opts = append(opts, gsync.WithHealthOverride(workloadsHealthy{}))
 		}
 		if phase != "" {
 			opts = append(opts, gsync.WithInitialState(phase, message, results, startedAt))
