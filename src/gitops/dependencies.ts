@@ -40,9 +40,21 @@ export interface Dependency {
  * Objects nobody renders (a cluster's existing Namespaces, CRDs installed otherwise) are no dependency.
  */
 export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
-  const all: Located[] = charts.flatMap(({ chart, objects }) =>
+  return dependenciesOf(locate(charts));
+}
+
+/** Every object of the charts, located ({@link locatedKey}), in chart order. Pure. */
+export function locate(charts: readonly ChartObjects[]): Located[] {
+  return charts.flatMap(({ chart, objects }) =>
     objects.map((obj) => ({ chart, key: locatedKey(chart, obj), obj })),
   );
+}
+
+/**
+ * {@link dependencies} of objects already located: a render locates its objects once for all that reads them (the
+ * dependency graph, the Argo CD annotations), since a key per object is most of what the pass across charts makes.
+ */
+export function dependenciesOf(all: readonly Located[]): Dependency[] {
   const index = indexProviders(all);
   const out: Dependency[] = [];
   for (const o of all) {

@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { syncAnnotations } from './argocd-order.js';
-import { dependencies, locatedKey } from './dependencies.js';
+import { dependenciesOf, locatedKey } from './dependencies.js';
 import type { Manifest } from '../rules/manifest.js';
 
 /**
@@ -29,10 +29,10 @@ export function addSyncOrder(scope: IConstruct): void {
       .filter((c): c is ApiObject => ApiObject.isApiObject(c) && Chart.of(c) === chart)
       .map((api) => ({ api, json: api.toJson() as Manifest })),
   }));
-  const deps = dependencies(entries.map((e) => ({ chart: e.chart, objects: e.objects.map((o) => o.json) })));
   const located = entries.flatMap((e) =>
     e.objects.map((o) => ({ chart: e.chart, key: locatedKey(e.chart, o.json), obj: o.json, api: o.api })),
   );
+  const deps = dependenciesOf(located);
   const annotations = syncAnnotations(located, deps);
   for (const l of located) {
     const extra = annotations.get(l.key);

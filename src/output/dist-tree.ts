@@ -14,6 +14,7 @@ import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { readOpened } from '../util/read-opened.js';
 import { UsageError } from '../util/usage-error.js';
 import { PROVENANCE_FILE } from './provenance.js';
+import { childPath } from '../util/child-path.js';
 
 /**
  * Reading an output directory: its entries, each file's text within the limits of spec files, and whether
@@ -128,7 +129,7 @@ export function readEntries(
 
 /** The text of an entry {@link listTree} found: a regular file's, else the mark of what it is. */
 export function entryText(dir: string, path: string, kind: string | undefined): string {
-  return kind === undefined ? readBoundedText(join(dir, path)) : `${UNREAD}${kind}`;
+  return kind === undefined ? readBoundedText(childPath(dir, path)) : `${UNREAD}${kind}`;
 }
 
 /**

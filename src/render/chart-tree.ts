@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
+import { childPath } from '../util/child-path.js';
 
 /**
  * What an entry of a charts directory is, with links resolved: only regular files are read and only directories
@@ -165,7 +166,7 @@ export function listYamlFiles(chartDir: string, root: string, errors: LocatedPro
       const relPath = rel === '' ? name : `${rel}/${name}`;
       // A plain file: its name decides (its type and size are checked when it is read, src/render/read-text.ts).
       if (plain === 'file') {
-        if (isYamlName(name)) out.push({ rel: relPath, real: join(real, name) });
+        if (isYamlName(name)) out.push({ rel: relPath, real: childPath(real, name) });
         continue;
       }
       const path = join(chartDir, relPath);

@@ -1,5 +1,11 @@
 import { syncAnnotations, withAnnotations, type SyncAnnotations } from '../gitops/argocd-order.js';
-import { chartCycles, chartDependencies, dependencies, locatedKey } from '../gitops/dependencies.js';
+import {
+  chartCycles,
+  chartDependencies,
+  dependenciesOf,
+  locate,
+  locatedKey,
+} from '../gitops/dependencies.js';
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { filesByTopDir, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
@@ -60,22 +66,18 @@ export class Emission {
     const { errors, charts, objectCount } = this;
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
     const objects = charts.map((c) => ({ chart: c.input.name, objects: c.built.objects.map((o) => o.json) }));
-    const deps = dependencies(objects);
+    const located = locate(objects);
+    const deps = dependenciesOf(located);
     const chartDeps = chartDependencies(objects, deps);
     const cycles = cycleErrors(charts, chartDeps, deps);
     if (cycles.length > 0) return { files: new Map(), errors: cycles, objectCount };
     const deploy = deployment(charts.map(asBuiltChart), chartDeps, this.options.gitops);
     if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
-    const located = charts.flatMap((c) =>
-      c.built.objects.map((o) => ({
-        chart: c.input.name,
-        key: locatedKey(c.input.name, o.json),
-        obj: o.json,
-      })),
-    );
     const annotations = syncAnnotations(located, deps);
+    const annotated = new Set<string>();
+    for (const l of located) if (annotations.has(l.key)) annotated.add(l.chart);
     for (const c of charts) {
-      if (!c.built.objects.some((o) => annotations.has(locatedKey(c.input.name, o.json)))) continue;
+      if (!annotated.has(c.input.name)) continue;
       this.out.put(filesOf(c.kept ?? renderSpecChartAgain(c.input), annotations));
     }
     if (deploy.files.size > 0) this.out.put(deploy.files);

@@ -5,6 +5,7 @@ import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
+import { childPath } from '../util/child-path.js';
 import { loadModule } from './load-module.js';
 import { readSpecText } from './read-text.js';
 import type { ChartInput } from './types.js';
@@ -75,7 +76,7 @@ async function loadChart(
   const dir = join(chartsDir, name);
   const files: ChartFile[] = [];
   for (const f of listYamlFiles(dir, root, errors)) {
-    const file = join(dir, f.rel);
+    const file = childPath(dir, f.rel);
     const text = readSpecText(file, f.real, errors);
     if (text !== undefined) files.push({ file, rel: f.rel, text });
   }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
@@ -20,7 +20,7 @@ export async function loadModule(
   root: string,
   errors: LocatedProblem[],
 ): Promise<{ module: ChartModule; moduleFile: string } | undefined> {
-  const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f) || isLink(f));
+  const file = CHART_MODULE_FILES.map((f) => join(dir, f)).find(present);
   if (file === undefined) return undefined;
   const entry = inspect(file, root);
   if (entry.kind !== 'file') {
@@ -55,9 +55,13 @@ export async function loadModule(
   return undefined;
 }
 
-function isLink(path: string): boolean {
+/**
+ * Whether a directory entry is there (a link counts, whatever it points to): one `lstat` that throws for no missing
+ * name, since at 1,000 charts an `existsSync` and a throwing `lstat` per name cost 70 ms.
+ */
+function present(path: string): boolean {
   try {
-    return lstatSync(path).isSymbolicLink();
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chartCycles, chartDependencies, chartWaves, dependencies } from '../../src/gitops/dependencies.js';
+import {
+  chartCycles,
+  chartDependencies,
+  chartWaves,
+  dependencies,
+  dependenciesOf,
+  locate,
+} from '../../src/gitops/dependencies.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 const names = (deps: ReturnType<typeof dependencies>): string[] =>
@@ -25,6 +32,23 @@ describe('the dependency graph', () => {
       'Deployment/web -> NodePool/gpu',
       'Deployment/web -> RuntimeClass/gpu',
     ]);
+  });
+
+  it('gives the same graph from objects located once, whose keys it reuses', () => {
+    const charts = [
+      { chart: 'controller', objects: [crd] },
+      { chart: 'shop', objects: [ns, deployment, runtimeClass, pool] },
+    ];
+    const located = locate(charts);
+    expect(located.map((l) => l.key)).toEqual([
+      'controller|apiextensions.k8s.io|CustomResourceDefinition||nodepools.nodes.specforge.dev',
+      ...[ns, deployment, runtimeClass, pool].map((o) =>
+        expect.stringMatching(new RegExp(`^shop\\|.*\\|${o.metadata.name}$`)),
+      ),
+    ]);
+    const deps = dependenciesOf(located);
+    expect(deps).toEqual(dependencies(charts));
+    for (const d of deps) expect(located).toContain(d.from);
   });
 
   it("prefers a chart's own Namespace to another chart's of the same name", () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCharts } from '../../src/render/render.js';
@@ -54,6 +54,19 @@ describe('chart modules', () => {
     const r = await render(chart(module));
     expect(r.code).toBe(1);
     expect(r.err).toContain('found Deployment/web (construct m/second) also made by construct m/first');
+  });
+
+  it('finds a chart module that is a broken link, or a directory, and says what it is', async () => {
+    const broken = writeFiles(repoTempDir('modules-'), { 'm/notes.txt': '' });
+    symlinkSync('missing.mjs', join(broken, 'm/chart.mjs'));
+    const r = await render(broken);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('chart.mjs');
+    expect(r.err).toMatch(/a symbolic link to \S*missing\.mjs, which does not exist/);
+    const dir = writeFiles(repoTempDir('modules-'), { 'm/chart.ts/x.txt': '' });
+    const d = await render(dir);
+    expect(d.code).toBe(1);
+    expect(d.err).toMatch(/chart\.ts[\s\S]*a directory/);
   });
 
   it('refuses process.exit while building the chart', async () => {
