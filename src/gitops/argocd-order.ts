@@ -88,44 +88,64 @@ export type SyncAnnotations = Map<string, Record<string, string>>;
  * A wave the object already carries (from a chart module) is kept and ordered around. Requires an acyclic graph.
  */
 export function syncAnnotations(objects: readonly Located[], deps: readonly Dependency[]): SyncAnnotations {
-  const needs = new Map<string, Dependency[]>();
-  for (const d of deps) needs.set(d.from.key, [...(needs.get(d.from.key) ?? []), d]);
-  const waves = syncWaves(objects, needs);
   const out: SyncAnnotations = new Map();
+  for (const [o, annotations] of annotatedObjects(objects, deps)) out.set(o.key, annotations);
+  return out;
+}
+
+/**
+ * {@link syncAnnotations} by located object, for `deps` between these very objects (as `dependenciesOf(objects)`
+ * in src/gitops/dependencies.ts gives them): the objects themselves are the keys, so no key is made for an object
+ * that needs no annotation.
+ */
+export function annotatedObjects(
+  objects: readonly Located[],
+  deps: readonly Dependency[],
+): Map<Located, Record<string, string>> {
+  const needs = new Map<Located, Dependency[]>();
+  for (const d of deps) needs.set(d.from, [...(needs.get(d.from) ?? []), d]);
+  const waves = syncWaves(objects, needs);
+  const out = new Map<Located, Record<string, string>>();
   for (const o of objects) {
     const own = o.obj.metadata?.annotations ?? {};
     const annotations: Record<string, string> = {};
-    const w = waves.get(o.key) ?? 0;
+    const w = waves.get(o) ?? 0;
     if (w !== 0 && own[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
-    const options = withSkipDryRun(o, needs.get(o.key) ?? []);
+    const options = withSkipDryRun(o, needs.get(o) ?? []);
     if (options !== undefined) annotations[SYNC_OPTIONS] = options;
-    if (Object.keys(annotations).length > 0) out.set(o.key, annotations);
+    if (Object.keys(annotations).length > 0) out.set(o, annotations);
   }
   return out;
 }
 
-/** Each object's wave: its own annotation if it has one, else the least that follows everything it needs. */
+/**
+ * Each object's wave: its own annotation if it has one, else the least that follows everything it needs (0, not
+ * kept, for an object that needs nothing).
+ */
 function syncWaves(
   objects: readonly Located[],
-  needs: ReadonlyMap<string, Dependency[]>,
-): Map<string, number> {
-  const waves = new Map<string, number>();
-  const waveOf = (o: Located, seen: Set<string>): number => {
-    const known = waves.get(o.key);
+  needs: ReadonlyMap<Located, Dependency[]>,
+): Map<Located, number> {
+  const waves = new Map<Located, number>();
+  const waveOf = (o: Located, seen: Set<Located>): number => {
+    const known = waves.get(o);
     if (known !== undefined) return known;
     const own = Number.parseInt(String(o.obj.metadata?.annotations?.[SYNC_WAVE] ?? ''), 10);
     let w = Number.isNaN(own) ? 0 : own;
-    if (Number.isNaN(own) && !seen.has(o.key)) {
-      seen.add(o.key);
-      for (const d of needs.get(o.key) ?? []) {
+    if (Number.isNaN(own) && !seen.has(o)) {
+      seen.add(o);
+      for (const d of needs.get(o) ?? []) {
         const dw = waveOf(d.to, seen);
         w = Math.max(w, sameWaveSuffices(d) ? dw : dw + 1);
       }
     }
-    waves.set(o.key, w);
+    waves.set(o, w);
     return w;
   };
-  for (const o of objects) waveOf(o, new Set());
+  for (const o of objects) {
+    const own = o.obj.metadata?.annotations?.[SYNC_WAVE];
+    if (own !== undefined || needs.has(o)) waveOf(o, new Set());
+  }
   return waves;
 }
 

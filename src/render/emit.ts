@@ -1,4 +1,4 @@
-import { syncAnnotations, withAnnotations, type SyncAnnotations } from '../gitops/argocd-order.js';
+import { annotatedObjects, withAnnotations, type SyncAnnotations } from '../gitops/argocd-order.js';
 import {
   chartCycles,
   chartDependencies,
@@ -56,7 +56,7 @@ export class Emission {
     if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
     this.charts.push({
       input: part.input,
-      built: { ...part.built, objects: skeletonsOf(part.built.objects) },
+      built: skeletonOfChart(part.built),
       ...(keep ? { kept: part } : {}),
     });
   }
@@ -73,9 +73,12 @@ export class Emission {
     if (cycles.length > 0) return { files: new Map(), errors: cycles, objectCount };
     const deploy = deployment(charts.map(asBuiltChart), chartDeps, this.options.gitops);
     if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
-    const annotations = syncAnnotations(located, deps);
+    const annotations: SyncAnnotations = new Map();
     const annotated = new Set<string>();
-    for (const l of located) if (annotations.has(l.key)) annotated.add(l.chart);
+    for (const [l, own] of annotatedObjects(located, deps)) {
+      annotations.set(l.key, own);
+      annotated.add(l.chart);
+    }
     for (const c of charts) {
       if (!annotated.has(c.input.name)) continue;
       this.out.put(filesOf(c.kept ?? renderSpecChartAgain(c.input), annotations));
@@ -111,9 +114,23 @@ function hasModule(part: CheckedChart): boolean {
 /** A chart as the pass across charts sees it once its files are out: its objects' skeletons. */
 interface Emitted {
   readonly input: CheckedChart['input'];
-  readonly built: NonNullable<CheckedChart['built']>;
+  readonly built: Omit<Built, 'header'>;
   /** The chart itself, when it cannot be built again (a chart module's). */
   readonly kept?: CheckedChart;
+}
+
+type Built = NonNullable<CheckedChart['built']>;
+
+/**
+ * What stays of a built chart once its files are out: its objects' skeletons, its namespace and what it adopts from;
+ * not its file header, whose closure holds the chart's input and the relative path of every spec file.
+ */
+function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Emitted['built'] {
+  return {
+    objects: skeletonsOf(objects),
+    ...(namespace === undefined ? {} : { namespace }),
+    ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+  };
 }
 
 /** The files of a chart, its objects with the annotations the pass across charts gave them (by located key). */

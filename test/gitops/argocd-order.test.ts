@@ -7,16 +7,13 @@ import {
   syncAnnotations,
   withAnnotations,
 } from '../../src/gitops/argocd-order.js';
-import { dependencies, locatedKey } from '../../src/gitops/dependencies.js';
+import { dependenciesOf, locate, locatedKey } from '../../src/gitops/dependencies.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
-const located = (chart: string, objects: Manifest[]) =>
-  objects.map((obj) => ({ chart, key: locatedKey(chart, obj), obj }));
-
 function annotate(objects: Manifest[]): Map<string, Record<string, string>> {
-  const charts = [{ chart: 'c', objects }];
-  return syncAnnotations(located('c', objects), dependencies(charts));
+  const located = locate([{ chart: 'c', objects }]);
+  return syncAnnotations(located, dependenciesOf(located));
 }
 
 describe("Argo CD's kind order", () => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 import { WEB_APP_SPEC } from '../support/spec-texts.js';
 
@@ -106,5 +107,50 @@ describe('two charts, one object, with GitOps generation on', () => {
     expect(r.err).toContain(
       'exclude[0]: expected no chart a deployed chart needs, found "base", which chart app needs',
     );
+  });
+});
+
+describe('crossChartDuplicates', () => {
+  const object = (kind: string, name: string, namespace?: string, apiVersion = 'v1') => ({
+    json: { apiVersion, kind, metadata: { name, ...(namespace === undefined ? {} : { namespace }) } },
+    source: { file: `charts/x/${kind}-${name}.yaml`, document: 1 },
+  });
+  const chart = (name: string, objects: ReturnType<typeof object>[]) => ({
+    chart: name,
+    origin: `charts/${name}`,
+    objects,
+  });
+
+  it('names each later chart that renders an identity once, however often that chart renders it', () => {
+    const errors = crossChartDuplicates([
+      chart('a', [object('ConfigMap', 'x', 'shop')]),
+      chart('b', [object('ConfigMap', 'x', 'shop'), object('ConfigMap', 'x', 'shop')]),
+      chart('c', [object('ConfigMap', 'x', 'shop')]),
+    ]);
+    expect(errors.map((e) => e.found)).toEqual([
+      expect.stringMatching(/^ConfigMap shop\/x, rendered by chart a .* and by chart b /),
+      expect.stringMatching(/^ConfigMap shop\/x, rendered by chart a .* and by chart c /),
+    ]);
+  });
+
+  it('keys by group, kind, namespace (default when absent, none when cluster-scoped) and name', () => {
+    const errors = crossChartDuplicates([
+      chart('a', [
+        object('ConfigMap', 'x'),
+        object('Namespace', 'shop', 'ignored'),
+        object('Deployment', 'x', 'shop', 'apps/v1'),
+      ]),
+      chart('b', [
+        object('ConfigMap', 'x', 'default'),
+        object('Namespace', 'shop'),
+        object('Deployment', 'x', 'shop', 'extensions/v1beta1'),
+        object('Secret', 'x'),
+        object('ConfigMap', 'x', 'other'),
+      ]),
+    ]);
+    expect(errors.map((e) => e.found.split(',')[0])).toEqual([
+      'ConfigMap default/x',
+      'Namespace shop (cluster-scoped)',
+    ]);
   });
 });

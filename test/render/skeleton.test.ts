@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SYNC_OPTIONS, SYNC_WAVE, syncAnnotations } from '../../src/gitops/argocd-order.js';
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
-import { chartDependencies, dependencies, locatedKey } from '../../src/gitops/dependencies.js';
+import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
 import { skeletonsOf } from '../../src/render/skeleton.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
@@ -107,10 +107,8 @@ const rendered = (charts: typeof CHARTS, map: (objects: RenderedObject[]) => Ren
 /** Every answer of the pass across charts, in plain terms. */
 function crossChart(charts: ReturnType<typeof rendered>) {
   const plain = charts.map((c) => ({ chart: c.chart, objects: c.objects.map((o) => o.json) }));
-  const deps = dependencies(plain);
-  const located = plain.flatMap((c) =>
-    c.objects.map((obj) => ({ chart: c.chart, key: locatedKey(c.chart, obj), obj })),
-  );
+  const located = locate(plain);
+  const deps = dependenciesOf(located);
   return {
     dependencies: deps.map((d) => `${d.from.key} -> ${d.to.key}: ${d.reason}`),
     charts: [...chartDependencies(plain, deps)],
