@@ -76,9 +76,17 @@ export function dependenciesOf(all: readonly Located[]): Dependency[] {
   const out: Dependency[] = [];
   for (const o of all) {
     for (const [to, reason] of needsOf(o, index))
-      if (to !== undefined && to !== o) out.push({ from: o, to, reason });
+      if (to !== undefined && !sameObject(to, o)) out.push({ from: o, to, reason });
   }
   return out;
+}
+
+/**
+ * Whether two located objects are one: the same object, or another of the same chart with the same identity (a cdk8s
+ * app may add two; an object never needs its twin).
+ */
+function sameObject(a: Located, b: Located): boolean {
+  return a === b || (a.chart === b.chart && objectKey(a.obj) === objectKey(b.obj));
 }
 
 /** The objects others can need, by what they are needed for (every chart's, in chart order). */

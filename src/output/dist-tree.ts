@@ -9,7 +9,7 @@ import {
   readFileSync,
   statSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
 import { readOpened } from '../util/read-opened.js';
 import { UsageError } from '../util/usage-error.js';
@@ -114,10 +114,14 @@ export function unreadEntry(text: string): string | undefined {
  * saying what it is ({@link unreadEntry}), so it differs from any render and is never followed or opened.
  */
 export function readTree(dir: string): Map<string, string> {
-  return readEntries(dir, listTree(dir));
+  const normalized = resolve(dir);
+  return readEntries(normalized, listTree(normalized));
 }
 
-/** The text of each entry of `dir` that {@link listTree} (or {@link listOwnedTree}) found ({@link entryText}). */
+/**
+ * The text of each entry of `dir` that {@link listTree} (or {@link listOwnedTree}) found ({@link entryText}); `dir`
+ * normalized (as `path.resolve` gives it), since the entries' paths are joined to it as they are.
+ */
 export function readEntries(
   dir: string,
   entries: ReadonlyMap<string, string | undefined>,
