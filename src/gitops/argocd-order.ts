@@ -86,26 +86,18 @@ export type SyncAnnotations = Map<string, Record<string, string>>;
  * - `SkipDryRunOnMissingResource=true` on a custom resource whose CRD is rendered too (in any chart): Argo CD's
  *   dry run of a sync cannot know a kind whose CRD it has not applied yet.
  * A wave the object already carries (from a chart module) is kept and ordered around. Requires an acyclic graph.
+ * By located object, for `deps` between these very objects (as `dependenciesOf(objects)` in
+ * src/gitops/dependencies.ts gives them), so no key is made for an object that needs no annotation; objects that
+ * need none are absent.
  */
-export function syncAnnotations(objects: readonly Located[], deps: readonly Dependency[]): SyncAnnotations {
-  const out: SyncAnnotations = new Map();
-  for (const [o, annotations] of annotatedObjects(objects, deps)) out.set(o.key, annotations);
-  return out;
-}
-
-/**
- * {@link syncAnnotations} by located object, for `deps` between these very objects (as `dependenciesOf(objects)`
- * in src/gitops/dependencies.ts gives them): the objects themselves are the keys, so no key is made for an object
- * that needs no annotation.
- */
-export function annotatedObjects(
-  objects: readonly Located[],
+export function annotatedObjects<T extends Located>(
+  objects: readonly T[],
   deps: readonly Dependency[],
-): Map<Located, Record<string, string>> {
+): Map<T, Record<string, string>> {
   const needs = new Map<Located, Dependency[]>();
   for (const d of deps) needs.set(d.from, [...(needs.get(d.from) ?? []), d]);
   const waves = syncWaves(objects, needs);
-  const out = new Map<Located, Record<string, string>>();
+  const out = new Map<T, Record<string, string>>();
   for (const o of objects) {
     const own = o.obj.metadata?.annotations ?? {};
     const annotations: Record<string, string> = {};
@@ -119,8 +111,8 @@ export function annotatedObjects(
 }
 
 /**
- * Each object's wave: its own annotation if it has one, else the least that follows everything it needs (0, not
- * kept, for an object that needs nothing).
+ * The wave of each object that needs something, and of what it needs: its own annotation if it has one, else the
+ * least that follows everything it needs. An object missing here needs nothing: its wave is its own, or 0.
  */
 function syncWaves(
   objects: readonly Located[],
@@ -142,10 +134,7 @@ function syncWaves(
     waves.set(o, w);
     return w;
   };
-  for (const o of objects) {
-    const own = o.obj.metadata?.annotations?.[SYNC_WAVE];
-    if (own !== undefined || needs.has(o)) waveOf(o, new Set());
-  }
+  for (const o of objects) if (needs.has(o)) waveOf(o, new Set());
   return waves;
 }
 

@@ -86,7 +86,11 @@ export function dependenciesOf(all: readonly Located[]): Dependency[] {
  * app may add two; an object never needs its twin).
  */
 function sameObject(a: Located, b: Located): boolean {
-  return a === b || (a.chart === b.chart && objectKey(a.obj) === objectKey(b.obj));
+  if (a === b) return true;
+  // Kind and name first: they differ for nearly every dependency, and a key is two strings made per call.
+  if (a.chart !== b.chart || a.obj.kind !== b.obj.kind || a.obj.metadata?.name !== b.obj.metadata?.name)
+    return false;
+  return objectKey(a.obj) === objectKey(b.obj);
 }
 
 /** The objects others can need, by what they are needed for (every chart's, in chart order). */

@@ -1,6 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import type { IConstruct } from 'constructs';
-import { syncAnnotations } from './argocd-order.js';
+import { annotatedObjects } from './argocd-order.js';
 import { dependenciesOf, locatedKey } from './dependencies.js';
 import type { Manifest } from '../rules/manifest.js';
 
@@ -32,11 +32,7 @@ export function addSyncOrder(scope: IConstruct): void {
   const located = entries.flatMap((e) =>
     e.objects.map((o) => ({ chart: e.chart, key: locatedKey(e.chart, o.json), obj: o.json, api: o.api })),
   );
-  const deps = dependenciesOf(located);
-  const annotations = syncAnnotations(located, deps);
-  for (const l of located) {
-    const extra = annotations.get(l.key);
-    if (extra === undefined) continue;
+  for (const [l, extra] of annotatedObjects(located, dependenciesOf(located))) {
     // Through cdk8s' own hatch, which every ApiObject honours (specforge's ManifestObject among them), whichever
     // copy of cdk8s made it.
     for (const [k, v] of Object.entries(extra)) l.api.metadata.addAnnotation(k, v);

@@ -1,17 +1,7 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_SPEC_FILE_BYTES } from '../specs/decode.js';
-import { readOpened } from '../util/read-opened.js';
+import { readRegularFile, type Opened } from '../util/read-opened.js';
 import { UsageError } from '../util/usage-error.js';
 import { PROVENANCE_FILE } from './provenance.js';
 import { childPath } from '../util/child-path.js';
@@ -173,25 +163,20 @@ export function entryKind(entry: {
  * link or a FIFO since it was listed), within the limits of spec files; else what stopped it being read.
  */
 function readBoundedText(path: string): string {
-  let fd: number;
+  let read: Opened;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    read = readRegularFile(path, MAX_SPEC_FILE_BYTES);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
     return `${UNREAD}${code === 'ELOOP' ? 'a symbolic link' : `a file that cannot be read (${code})`}`;
   }
+  if ('notRegular' in read) return `${UNREAD}not a regular file`;
+  if ('tooLarge' in read)
+    return `${UNREAD}a file of ${(read.tooLarge / 1024 / 1024).toFixed(1)} MiB (at most ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB is read)`;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return `${UNREAD}not a regular file`;
-    if (st.size > MAX_SPEC_FILE_BYTES)
-      return `${UNREAD}a file of ${(st.size / 1024 / 1024).toFixed(1)} MiB (at most ${MAX_SPEC_FILE_BYTES / 1024 / 1024} MiB is read)`;
-    try {
-      return STRICT_UTF8.decode(readOpened(fd, st.size));
-    } catch {
-      return `${UNREAD}a file that is not UTF-8 text`;
-    }
-  } finally {
-    closeSync(fd);
+    return STRICT_UTF8.decode(read.bytes);
+  } catch {
+    return `${UNREAD}a file that is not UTF-8 text`;
   }
 }
 

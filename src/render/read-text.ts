@@ -1,7 +1,6 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import type { LocatedProblem } from '../rules/problem.js';
 import { decodeSpecBytes, MAX_SPEC_FILE_BYTES, tooLarge } from '../specs/decode.js';
-import { readOpened } from '../util/read-opened.js';
+import { readRegularFile, type Opened } from '../util/read-opened.js';
 import { entryError } from './chart-tree.js';
 
 /**
@@ -12,7 +11,7 @@ import { entryError } from './chart-tree.js';
 export function readSpecText(file: string, real: string, errors: LocatedProblem[]): string | undefined {
   let read: Opened;
   try {
-    read = readRegularFile(real);
+    read = readRegularFile(real, MAX_SPEC_FILE_BYTES);
   } catch (e) {
     errors.push(
       entryError(file, `a file that cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`),
@@ -33,24 +32,4 @@ export function readSpecText(file: string, real: string, errors: LocatedProblem[
     return undefined;
   }
   return decoded.text;
-}
-
-/** What {@link readRegularFile} found. */
-type Opened = { readonly bytes: Buffer } | { readonly notRegular: true } | { readonly tooLarge: number };
-
-/**
- * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO, or a link
- * out of the charts directory, since it was listed): opened without blocking or following a link (`path` is a real
- * path, never a link), checked with fstat, then read; not read when it is too large.
- */
-function readRegularFile(path: string): Opened {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { notRegular: true };
-    if (st.size > MAX_SPEC_FILE_BYTES) return { tooLarge: st.size };
-    return { bytes: readOpened(fd, st.size) };
-  } finally {
-    closeSync(fd);
-  }
 }

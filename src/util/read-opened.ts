@@ -1,4 +1,4 @@
-import { readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 /**
  * The bytes of a regular file the caller opened and just checked with `fstat` (`size` is what it saw): read to that
@@ -16,4 +16,25 @@ export function readOpened(fd: number, size: number): Buffer {
     read += n;
   }
   return read === size ? bytes : bytes.subarray(0, read);
+}
+
+/** What {@link readRegularFile} found. */
+export type Opened =
+  { readonly bytes: Buffer } | { readonly notRegular: true } | { readonly tooLarge: number };
+
+/**
+ * The bytes of a file that is still a regular file when opened (it could have been swapped for a FIFO or a link
+ * since it was listed): opened without blocking or following a link, checked with `fstat`, then read; not read when
+ * it is over `maxBytes`. Throws what opening or reading throws (`ELOOP`: a link).
+ */
+export function readRegularFile(path: string, maxBytes: number): Opened {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { notRegular: true };
+    if (st.size > maxBytes) return { tooLarge: st.size };
+    return { bytes: readOpened(fd, st.size) };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -4,7 +4,7 @@ import {
   SKIP_DRY_RUN,
   SYNC_OPTIONS,
   SYNC_WAVE,
-  syncAnnotations,
+  annotatedObjects,
   withAnnotations,
 } from '../../src/gitops/argocd-order.js';
 import { dependenciesOf, locate, locatedKey } from '../../src/gitops/dependencies.js';
@@ -13,7 +13,7 @@ import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 function annotate(objects: Manifest[]): Map<string, Record<string, string>> {
   const located = locate([{ chart: 'c', objects }]);
-  return syncAnnotations(located, dependenciesOf(located));
+  return new Map([...annotatedObjects(located, dependenciesOf(located))].map(([l, a]) => [l.key, a]));
 }
 
 describe("Argo CD's kind order", () => {

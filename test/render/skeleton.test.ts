@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYNC_OPTIONS, SYNC_WAVE, syncAnnotations } from '../../src/gitops/argocd-order.js';
+import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
@@ -112,7 +112,7 @@ function crossChart(charts: ReturnType<typeof rendered>) {
   return {
     dependencies: deps.map((d) => `${d.from.key} -> ${d.to.key}: ${d.reason}`),
     charts: [...chartDependencies(plain, deps)],
-    annotations: [...syncAnnotations(located, deps)],
+    annotations: [...annotatedObjects(located, deps)].map(([l, a]) => [l.key, a]),
     duplicates: crossChartDuplicates(charts),
     notes: controllerNotes(plain),
     notesWithoutCrd: controllerNotes(plain.map((c) => ({ ...c, objects: c.objects.slice(1) }))),
