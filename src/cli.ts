@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { checkOutPlace, DistCompare, DistStage, outputEntries } from './output/dist-writer.js';
 import { OutputTally } from './output/output-tally.js';
 import { PROVENANCE_FILE, provenanceFiles, recordedVersion } from './output/provenance.js';
-import { lookUpOutput, recordOutput } from './cli/cached-output.js';
+import { lookUpOutput, recordOutput, vouchForCheckout, type CachedOutput } from './cli/cached-output.js';
 import { renderContained } from './render/contained.js';
 import type { OutputRecord } from './render/output-cache.js';
 import { renderLoaded } from './render/render-dir.js';
@@ -192,39 +192,69 @@ async function renderOrCheck(command: 'render' | 'check', a: RenderArgs, io: Io)
   const { chartsDir, outDir, gitops, run } = a;
   const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
   for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
-  if (cached?.upToDate !== undefined) return upToDate(command, outDir, cached.upToDate, io);
+  if (cached?.upToDate !== undefined) {
+    await vouch(a, cached, io);
+    return upToDate(command, outDir, cached.upToDate, io);
+  }
+  return await renderInto(command, a, cached, io);
+}
+
+/** The render of `render` or `check`, from the charts `cached` read when it read them. */
+async function renderInto(
+  command: 'render' | 'check',
+  a: RenderArgs,
+  cached: CachedOutput | undefined,
+  io: Io,
+): Promise<number> {
+  const { chartsDir, outDir, gitops, run } = a;
   // dist/ takes the render chart by chart as it is made (src/output/dist-stage.ts): compared, and for `render`
   // written into a sibling that replaces it at the end; never held whole.
   const sink = command === 'render' ? new DistStage(outDir) : new DistCompare(outDir);
   try {
-    const result =
-      cached === undefined
-        ? await renderContained(chartsDir, gitops, { ...run, sink })
-        : await renderLoaded(cached.loaded, chartsDir, gitops, { ...run, sink });
+    const loaded = cached?.loaded;
+    const result = await (loaded === undefined
+      ? renderContained(chartsDir, gitops, { ...run, sink })
+      : renderLoaded(loaded, chartsDir, gitops, { ...run, sink }));
     if (failed(result, command === 'render' ? `${outDir} left unchanged` : 'nothing written', io))
       return EXIT_INVALID;
     printNotes(result, io);
     const made = madeOf(sink, result);
     const note = recordOutput(run.cache, cached, made);
     if (note !== undefined) io.err(`specforge: note: ${note}`);
-    return await finish(sink, a, made, io);
+    const done = await finish(sink, a, made, io);
+    await vouch(a, done.matched ? cached : undefined, io);
+    return done.code;
   } finally {
     sink.close();
   }
 }
 
-/** The end of `render` (dist/ swapped, or found up to date) or `check` (the drift report), once all was put. */
+/**
+ * dist/ was found to hold the render of the charts as read: with a cache, a clean checkout's listing of them may
+ * stand for that record next time (src/cli/cached-output.ts).
+ */
+async function vouch(a: RenderArgs, cached: CachedOutput | undefined, io: Io): Promise<void> {
+  const note = await vouchForCheckout(a.run.cache, cached, a, a.gitops);
+  if (note !== undefined) io.err(`specforge: note: ${note}`);
+}
+
+/**
+ * The end of `render` (dist/ swapped, or found up to date) or `check` (the drift report), once all was put: the exit
+ * code, and whether dist/ was found to hold the render already (nothing changed, no drift).
+ */
 async function finish(
   sink: DistStage | DistCompare,
   a: RenderArgs,
   made: OutputRecord,
   io: Io,
-): Promise<number> {
+): Promise<{ code: number; matched: boolean }> {
   const { chartsDir, outDir, gitops } = a;
   const settingsFile = join(chartsDir, GITOPS_SETTINGS_FILE);
   const dropped = droppedTools(outputEntries(outDir), [...sink.tally.dirs.keys()]);
-  if (sink instanceof DistCompare)
-    return await check({ chartsDir, outDir, gitops, settingsFile, dropped }, sink, io);
+  if (sink instanceof DistCompare) {
+    const code = await check({ chartsDir, outDir, gitops, settingsFile, dropped }, sink, io);
+    return { code, matched: code === EXIT_OK };
+  }
   for (const tool of dropped)
     io.err(`specforge: note: ${droppedNote(tool, outDir, settingsFile, 'removes')}`);
   const outcome = sink.finish();
@@ -233,7 +263,7 @@ async function finish(
       ? `specforge: rendered ${plural(made.objects, 'object')} from ${plural(made.charts, 'chart')} into ${outDir} (${outcome.added} added, ${outcome.updated} updated, ${outcome.removed} removed files).`
       : upToDateLine(outDir, made.objects, made.charts),
   );
-  return EXIT_OK;
+  return { code: EXIT_OK, matched: !outcome.changed };
 }
 
 /**

@@ -8,24 +8,32 @@ import { hasModules } from '../render/contained.js';
 import { renderInputs } from '../render/input-digest.js';
 import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
 import { OutputCache, type OutputRecord } from '../render/output-cache.js';
+import { cleanListing } from '../util/clean-checkout.js';
 
 /**
  * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/render/output-cache.ts)
  * for these inputs, and whether dist/ already holds exactly the files it names; after a render, its record. The
  * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
  * module is left to the render as always (undefined: no record is looked up or kept).
+ *
+ * In a git checkout whose charts and dist/ are exactly what git's index lists (src/util/clean-checkout.ts), the
+ * listing is a key of its own: once a run has read the charts and found dist/ holding their render, it vouches for
+ * that listing ({@link vouchForCheckout}), and a later run with the same listing finds the record without reading a
+ * file of either (a CI job on a fresh clone of an unchanged tree, a pre-commit hook).
  */
 
 /** What the cache knew before rendering. */
 export interface CachedOutput {
-  /** The charts as read, to render from when dist/ is not known to be up to date. */
-  readonly loaded: LoadedCharts;
+  /** The charts as read, to render from when dist/ is not known to be up to date; not read when the checkout was. */
+  readonly loaded?: LoadedCharts;
   /** The record's key, when the charts read without error. */
   readonly key?: string;
   /** The record, when dist/ holds exactly the files it names: nothing to render. */
   readonly upToDate?: OutputRecord;
   /** What the cache has to say (an entry it ignored). */
   readonly notes: readonly string[];
+  /** The key of the checkout's listing, when the charts and dist/ were clean in git before they were read. */
+  readonly checkout?: string;
 }
 
 /** Reads the charts and looks up their render's record; undefined without a cache, or when a chart has a module. */
@@ -36,6 +44,14 @@ export async function lookUpOutput(
   cacheDir: string | undefined,
 ): Promise<CachedOutput | undefined> {
   if (cacheDir === undefined || hasModules(chartsDir)) return undefined;
+  const cache = new OutputCache(cacheDir);
+  const checkout = await checkoutKey(cache, { chartsDir, outDir }, asked);
+  const notes: string[] = [];
+  if (checkout !== undefined) {
+    const vouched = cache.readVouched(checkout);
+    if (vouched.record !== undefined) return { key: vouched.key, upToDate: vouched.record, notes, checkout };
+    if (vouched.ignored !== undefined) notes.push(ignoredNote(vouched.ignored, 'the charts were read'));
+  }
   // On a second core, dist/ is read while the charts are (src/output/dist-digest-beside.ts); the thread is stopped
   // when its digest is not needed, and this thread has let go of dist/'s lock before anything else reads or writes
   // there.
@@ -43,8 +59,11 @@ export async function lookUpOutput(
     availableParallelism() > 1 && existsSync(outDir) ? DistDigestBeside.start(outDir) : undefined;
   try {
     const loaded = await loadCharts(chartsDir);
-    if (loaded.errors.length > 0) return { loaded, notes: [] };
-    return await lookUp(loaded, beside, { outDir, asked, cacheDir });
+    const found =
+      loaded.errors.length > 0
+        ? { loaded, notes: [] }
+        : await lookUp(loaded, beside, { outDir, asked, cache });
+    return { ...found, notes: [...notes, ...found.notes], ...(checkout === undefined ? {} : { checkout }) };
   } finally {
     await beside?.stop();
   }
@@ -54,9 +73,8 @@ export async function lookUpOutput(
 async function lookUp(
   loaded: LoadedCharts,
   beside: DistDigestBeside | undefined,
-  { outDir, asked, cacheDir }: { outDir: string; asked: readonly string[]; cacheDir: string },
+  { outDir, asked, cache }: { outDir: string; asked: readonly string[]; cache: OutputCache },
 ): Promise<CachedOutput> {
-  const cache = new OutputCache(cacheDir);
   const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
@@ -77,4 +95,34 @@ export function recordOutput(
 ): string | undefined {
   if (cacheDir === undefined || cached?.key === undefined) return undefined;
   return new OutputCache(cacheDir).write(cached.key, record);
+}
+
+/** The key of the charts and dist/ as git lists them, when both are clean in one checkout (else undefined). */
+async function checkoutKey(
+  cache: OutputCache,
+  place: { readonly chartsDir: string; readonly outDir: string },
+  asked: readonly string[],
+): Promise<string | undefined> {
+  if (!existsSync(place.outDir)) return undefined;
+  const listing = await cleanListing([place.chartsDir, place.outDir]);
+  return 'digest' in listing ? cache.checkoutKey(listing.digest, place, asked, packageVersion()) : undefined;
+}
+
+/**
+ * After dist/ was found to hold exactly the render of the charts as read (the record's files, or a render that
+ * changed nothing): when the checkout was clean in git before they were read and is listed the same now (no file
+ * changed while they were read), keeps that its listing stands for the record. A sentence when the cache could
+ * not be written.
+ */
+export async function vouchForCheckout(
+  cacheDir: string | undefined,
+  cached: CachedOutput | undefined,
+  place: { readonly chartsDir: string; readonly outDir: string },
+  asked: readonly string[],
+): Promise<string | undefined> {
+  if (cacheDir === undefined || cached?.key === undefined || cached.checkout === undefined) return undefined;
+  if (cached.loaded === undefined) return undefined; // found through the checkout: vouched for already
+  const cache = new OutputCache(cacheDir);
+  if ((await checkoutKey(cache, place, asked)) !== cached.checkout) return undefined;
+  return cache.vouch(cached.checkout, cached.key);
 }

@@ -4,9 +4,9 @@
  * and `export-subst` are `git archive`'s, eol and smudge filters the checkout's), symbolic links stay links,
  * submodules are left out (their commits are not in this repository).
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gitOutput } from '../util/git-output.js';
 
 /** One blob or link of the tree. */
 export interface TreeEntry {
@@ -85,25 +85,4 @@ export async function writeTree(
     }
   }
   return [...entries];
-}
-
-/** A git command's whole standard output; rejects with its first line of errors when it fails. */
-function gitOutput(root: string, args: readonly string[], input?: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', root, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.stdin.on('error', () => undefined);
-    child.on('error', (e) => reject(new Error(`git ${args[0]}: ${e.message}`)));
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else {
-        const first = Buffer.concat(err).toString().split('\n')[0] ?? '';
-        reject(new Error(`git ${args[0]} exited with ${code ?? signal}: ${first}`));
-      }
-    });
-    child.stdin.end(input ?? '');
-  });
 }

@@ -44,11 +44,61 @@ export class OutputCache {
     return found.payload === undefined ? found : { record: found.payload };
   }
 
+  /**
+   * The key of a checkout's charts and dist/ as git lists them (`listing`, src/util/clean-checkout.ts), rendered
+   * with the `--gitops` tools `asked` by this specforge: the directories as given on the command line are part of it.
+   */
+  checkoutKey(
+    listing: string,
+    place: { readonly chartsDir: string; readonly outDir: string },
+    asked: readonly string[],
+    version: string,
+  ): string {
+    const { chartsDir, outDir } = place;
+    const text = JSON.stringify({
+      renderer: rendererDigest(),
+      version,
+      listing,
+      chartsDir,
+      outDir,
+      asked: [...asked].sort(),
+    });
+    return `checkout-${createHash('sha256').update(text).digest('hex')}`;
+  }
+
+  /**
+   * The render record vouched for under a checkout's key: the key of the record whose files dist/ was found to hold,
+   * byte for byte, when the charts were last read in a checkout listed the same; and that record, when it is there to
+   * trust.
+   */
+  readVouched(checkoutKey: string): { key?: string; record?: OutputRecord; ignored?: string } {
+    const found = readEntry<{ output: string }>(
+      join(this.dir, `${checkoutKey}.json`),
+      checkoutKey,
+      soundVouch,
+    );
+    if (found.payload === undefined) return found;
+    const key = found.payload.output;
+    return { key, ...this.read(key) };
+  }
+
+  /** Keeps, under a checkout's key, the key of the record its dist/ was found to hold; a sentence when it could not. */
+  vouch(checkoutKey: string, key: string): string | undefined {
+    return writeEntry(this.dir, `${checkoutKey}.json`, checkoutKey, { output: key });
+  }
+
   /** Keeps `record` under `key` (notes of the cache left out); a sentence when it could not. */
   write(key: string, record: OutputRecord): string | undefined {
     const notes = record.notes.filter((n) => !n.startsWith(CACHE_NOTE));
     return writeEntry(this.dir, `${key}.json`, key, { ...record, notes });
   }
+}
+
+function soundVouch(payload: unknown): string | undefined {
+  const output = (payload as { output?: unknown } | null)?.output;
+  return typeof output === 'string' && /^output-[0-9a-f]{64}$/.test(output)
+    ? undefined
+    : 'a damaged entry (not a checkout record)';
 }
 
 function soundRecord(payload: unknown): string | undefined {

@@ -7,8 +7,12 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
+import { lookUpOutput, vouchForCheckout } from '../../src/cli/cached-output.js';
 import { OutputCache } from '../../src/render/output-cache.js';
+import { commitAll, git, isolateGit } from '../support/git-checkout.js';
 import { run, tempDir } from '../support/tmp.js';
+
+isolateGit();
 
 /** A generated charts directory with a dist/ and a cache rendered from it. */
 async function workspace(specs = 60, charts = 3) {
@@ -23,7 +27,9 @@ async function workspace(specs = 60, charts = 3) {
   return { root, dir, out, cache, cmd };
 }
 
-const chartEntries = (cache: string) => readdirSync(cache).filter((e) => !e.startsWith('output-'));
+const chartEntries = (cache: string) =>
+  readdirSync(cache).filter((e) => !e.startsWith('output-') && !e.startsWith('checkout-'));
+const checkoutEntries = (cache: string) => readdirSync(cache).filter((e) => e.startsWith('checkout-'));
 
 describe('check and render with a cache that knows the render', () => {
   it('build no chart when dist/ holds the recorded render, and print what they print without the cache', async () => {
@@ -106,5 +112,88 @@ describe('check and render with a cache that knows the render', () => {
     rmSync(w.cache, { recursive: true });
     expect((await w.cmd('render')).code).toBe(0);
     expect(readdirSync(w.cache).filter((e) => e.startsWith('output-'))).toEqual([]);
+  });
+});
+
+describe('check and render with a cache, in a clean git checkout', () => {
+  /** The workspace committed, with its cache outside the checkout (as a CI cache is restored). */
+  async function committed() {
+    const w = await workspace();
+    rmSync(w.cache, { recursive: true });
+    const cache = join(tempDir('checkout-cache-'), 'cache');
+    const cmd = (command: string, withCache = true) =>
+      run([command, w.dir, '--out', w.out, ...(withCache ? ['--cache', cache] : [])]);
+    commitAll(w.root);
+    return { ...w, cache, cmd };
+  }
+
+  it('find the record without reading a chart once a run has found dist/ holding their render', async () => {
+    const w = await committed();
+    const first = await w.cmd('check'); // renders (no record yet), matches, and vouches for the checkout
+    expect(first.code).toBe(0);
+    expect(checkoutEntries(w.cache)).toHaveLength(1);
+    const found = await lookUpOutput(w.dir, w.out, [], w.cache);
+    expect(found?.upToDate).toBeDefined();
+    expect(found?.loaded).toBeUndefined(); // no chart was read
+    const fast = await w.cmd('check');
+    expect(fast).toEqual(await w.cmd('check', false));
+    expect(await w.cmd('render')).toEqual(await w.cmd('render', false));
+    expect(git(w.root, 'status', '--porcelain')).toBe('');
+  });
+
+  it('check in full when a spec changed, committed or not, and when dist/ was edited and committed', async () => {
+    const w = await committed();
+    expect((await w.cmd('check')).code).toBe(0);
+    const spec = join(w.dir, 'chart-001', readdirSync(join(w.dir, 'chart-001')).sort()[0] as string);
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace(/replicas: \d+/, 'replicas: 9'));
+    const edited = await w.cmd('check');
+    expect(edited.code).toBe(1);
+    expect(edited).toEqual(await w.cmd('check', false));
+    commitAll(w.root);
+    const committedEdit = await w.cmd('check');
+    expect(committedEdit.code).toBe(1);
+    expect(committedEdit).toEqual(await w.cmd('check', false));
+    git(w.root, 'reset', '-q', '--hard', 'HEAD~1');
+    expect((await w.cmd('check')).code).toBe(0);
+    const file = join(w.out, 'chart-000', readdirSync(join(w.out, 'chart-000')).sort()[0] as string);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/replicas: \d+/, 'replicas: 42'));
+    commitAll(w.root);
+    const handEdited = await w.cmd('check');
+    expect(handEdited.code).toBe(1);
+    expect(handEdited.err).toMatch(/out of date: 1 changed, 0 missing, 0 stale files/);
+    expect(handEdited).toEqual(await w.cmd('check', false));
+  });
+
+  it('vouch for no checkout whose listing changed while the charts were read', async () => {
+    const w = await committed();
+    await w.cmd('render'); // the record, and the checkout's: left out so that the charts are read
+    for (const e of checkoutEntries(w.cache)) rmSync(join(w.cache, e));
+    const cached = await lookUpOutput(w.dir, w.out, [], w.cache);
+    expect(cached?.upToDate).toBeDefined();
+    expect(cached?.loaded).toBeDefined();
+    expect(cached?.checkout).toMatch(/^checkout-/);
+    writeFileSync(
+      join(w.dir, 'chart-000', 'late.yaml'),
+      readFileSync(join(w.dir, 'chart-000', readdirSync(join(w.dir, 'chart-000')).sort()[0] as string)),
+    );
+    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(checkoutEntries(w.cache)).toEqual([]);
+    rmSync(join(w.dir, 'chart-000', 'late.yaml'));
+    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(checkoutEntries(w.cache)).toHaveLength(1);
+  });
+
+  it('ignore a damaged checkout entry with a note, and check in full', async () => {
+    const w = await committed();
+    await w.cmd('check');
+    const [entry] = checkoutEntries(w.cache);
+    const path = join(w.cache, entry as string);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/"output":"output-/, '"output":"output-0'));
+    const c = await w.cmd('check');
+    expect(c.code).toBe(0);
+    expect(c.err).toContain(
+      `the chart cache: ignored the entry ${path}: a damaged entry (its checksum does not match)`,
+    );
+    expect(c.out).toBe((await w.cmd('check', false)).out);
   });
 });

@@ -1,0 +1,161 @@
+/**
+ * The listing of a clean checkout's directories (src/util/clean-checkout.ts): a digest that stands for their bytes
+ * only when git vouches that every file there is its blob, byte for byte; otherwise the reason, and no digest.
+ */
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanListing, type Listing } from '../../src/util/clean-checkout.js';
+import { commitAll, git, isolateGit } from '../support/git-checkout.js';
+import { tempDir, writeFiles } from '../support/tmp.js';
+
+isolateGit();
+
+/** A committed repository with charts/ and dist/ (and a README beside them, outside both). */
+function checkout(): { root: string; dirs: string[] } {
+  const root = writeFiles(tempDir('clean-checkout-'), {
+    'README.md': '# a repository\n',
+    'charts/web/app.yaml': 'kind: AppService\n',
+    'charts/web/more/db.yaml': 'kind: Myapp\n',
+    'dist/web/app.k8s.yaml': 'kind: Deployment\n',
+  });
+  commitAll(root);
+  return { root, dirs: [join(root, 'charts'), join(root, 'dist')] };
+}
+
+const digestOf = (l: Listing): string | undefined => ('digest' in l ? l.digest : undefined);
+const whyOf = (l: Listing): string | undefined => ('why' in l ? l.why : undefined);
+
+describe('the listing of a clean checkout', () => {
+  it('gives the same digest for the same committed bytes, in a fresh clone too', async () => {
+    const { root, dirs } = checkout();
+    const first = digestOf(await cleanListing(dirs));
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    const clone = join(tempDir('clean-clone-'), 'repo');
+    git(root, 'clone', '-q', root, clone);
+    expect(digestOf(await cleanListing([join(clone, 'charts'), join(clone, 'dist')]))).toBe(first);
+  });
+
+  it('changes when a file is changed and committed, and not for a file outside the directories', async () => {
+    const { root, dirs } = checkout();
+    const before = digestOf(await cleanListing(dirs));
+    writeFiles(root, { 'README.md': '# another text\n' });
+    commitAll(root);
+    expect(digestOf(await cleanListing(dirs))).toBe(before);
+    writeFiles(root, { 'charts/web/app.yaml': 'kind: AppService # edited\n' });
+    commitAll(root);
+    const after = digestOf(await cleanListing(dirs));
+    expect(after).toMatch(/^[0-9a-f]{64}$/);
+    expect(after).not.toBe(before);
+  });
+
+  it('tells the directories apart: the same files listed from other directories give another digest', async () => {
+    const { root, dirs } = checkout();
+    expect(digestOf(await cleanListing([dirs[1] as string, dirs[0] as string]))).not.toBe(
+      digestOf(await cleanListing(dirs)),
+    );
+    expect(digestOf(await cleanListing([join(root, 'charts', 'web'), dirs[1] as string]))).not.toBe(
+      digestOf(await cleanListing(dirs)),
+    );
+  });
+
+  const unclean: [string, (root: string) => void, RegExp][] = [
+    [
+      'a tracked file edited',
+      (r) => writeFiles(r, { 'charts/web/app.yaml': 'kind: Changed\n' }),
+      /charts\/web\/app\.yaml differs from git's index/,
+    ],
+    ['a file deleted', (r) => rmSync(join(r, 'dist/web/app.k8s.yaml')), /dist\/web\/app\.k8s\.yaml differs/],
+    [
+      'a new file not added',
+      (r) => writeFiles(r, { 'charts/web/new.yaml': 'kind: Myapp\n' }),
+      /charts\/web\/new\.yaml is not tracked by git/,
+    ],
+    [
+      'an ignored file',
+      (r) => {
+        writeFiles(r, { '.gitignore': '*.tmp\n' });
+        commitAll(r);
+        writeFiles(r, { 'charts/web/x.tmp': 'kind: Myapp\n' });
+      },
+      /charts\/web\/x\.tmp is not tracked by git/,
+    ],
+    [
+      'an empty directory',
+      (r) => mkdirSync(join(r, 'charts/empty')),
+      /charts\/empty\/ is not tracked by git/,
+    ],
+    [
+      'a file git is told not to check',
+      (r) => git(r, 'update-index', '--assume-unchanged', 'charts/web/app.yaml'),
+      /charts\/web\/app\.yaml is not checked by git \(tag h\)/,
+    ],
+    [
+      'a file left out of a sparse checkout',
+      (r) => git(r, 'update-index', '--skip-worktree', 'dist/web/app.k8s.yaml'),
+      /dist\/web\/app\.k8s\.yaml is not checked by git \(skip-worktree\)/,
+    ],
+    [
+      'a link',
+      (r) => {
+        symlinkSync('app.yaml', join(r, 'charts/web/link.yaml'));
+        commitAll(r);
+      },
+      /charts\/web\/link\.yaml is not a regular file in git \(mode 120000\)/,
+    ],
+    [
+      'attributes at the top',
+      (r) => {
+        writeFiles(r, { '.gitattributes': '*.yaml text eol=crlf\n' });
+        commitAll(r);
+      },
+      /git attributes may change files on checkout \(.*\/\.gitattributes\)/,
+    ],
+    [
+      'attributes inside the charts',
+      (r) => {
+        writeFiles(r, { 'charts/web/.gitattributes': '*.yaml ident\n' });
+        commitAll(r);
+      },
+      /git attributes may change files on checkout \(charts\/web\/\.gitattributes\)/,
+    ],
+    [
+      'attributes in the repository info',
+      (r) => writeFiles(r, { '.git/info/attributes': '*.yaml filter=x\n' }),
+      /git attributes may change files on checkout \(.*info\/attributes\)/,
+    ],
+    ['core.autocrlf', (r) => git(r, 'config', 'core.autocrlf', 'input'), /core\.autocrlf is input/],
+    [
+      'an attributes file configured',
+      (r) => git(r, 'config', 'core.attributesFile', '/nowhere'),
+      /core\.attributesFile is set/,
+    ],
+  ];
+
+  it.each(unclean)('gives no digest with %s, and says why', async (_, make, why) => {
+    const { root, dirs } = checkout();
+    make(root);
+    const listing = await cleanListing(dirs);
+    expect(digestOf(listing)).toBeUndefined();
+    expect(whyOf(listing)).toMatch(why);
+  });
+
+  it('gives no digest outside git, or for directories of two repositories', async () => {
+    const plain = writeFiles(tempDir('not-git-'), { 'charts/a.yaml': 'x: 1\n', 'dist/a.yaml': 'x: 1\n' });
+    // A temporary directory may sit inside some other work tree: a repository of its own is made one level down.
+    const outside = await cleanListing([join(plain, 'charts'), join(plain, 'nowhere')]);
+    expect(whyOf(outside)).toBe('not in a git work tree');
+    const one = checkout();
+    const two = checkout();
+    expect(whyOf(await cleanListing([one.dirs[0] as string, two.dirs[1] as string]))).toBe(
+      'not in one git work tree',
+    );
+  });
+
+  it('takes a file that was rewritten with the same bytes as clean', async () => {
+    const { root, dirs } = checkout();
+    const before = digestOf(await cleanListing(dirs));
+    writeFileSync(join(root, 'charts/web/app.yaml'), 'kind: AppService\n'); // new times, same bytes
+    expect(digestOf(await cleanListing(dirs))).toBe(before);
+  });
+});
