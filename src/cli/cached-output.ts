@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
-import { ignoredNote } from '../render/chart-cache.js';
+import { ignoredNote, rendererDigest } from '../render/chart-cache.js';
 import { hasModules } from '../render/contained.js';
 import { renderInputs } from '../render/input-digest.js';
 import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
@@ -104,7 +104,9 @@ async function checkoutKey(
   asked: readonly string[],
 ): Promise<string | undefined> {
   if (!existsSync(place.outDir)) return undefined;
-  const listing = await cleanListing([place.chartsDir, place.outDir]);
+  const listed = cleanListing([place.chartsDir, place.outDir]);
+  rendererDigest(); // worked out (once a process) while git lists
+  const listing = await listed;
   return 'digest' in listing ? cache.checkoutKey(listing.digest, place, asked, packageVersion()) : undefined;
 }
 

@@ -36,7 +36,8 @@ const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec
                      Node.js may use, from 1 to 8); the output is the same bytes for any N
   --cache DIR        keep each chart of spec files built and checked in DIR, by the digest of its files and of
                      specforge: an unchanged chart is not built again, with the same output; render and check
-                     build nothing when the output holds what the cache recorded for these inputs (default: no
+                     build nothing when the output holds what the cache recorded for these inputs, and read
+                     nothing when git lists a clean checkout of both as a run before found it (default: no
                      cache; DIR apart from CHARTS_DIR and the output; a damaged entry is ignored, with a note)`;
 
 const GITOPS_FLAG = `  --gitops TOOLS     also generate an Argo CD Application (argocd) and/or a Flux Kustomization (flux) per chart,

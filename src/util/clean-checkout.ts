@@ -37,24 +37,27 @@ export async function cleanListing(dirs: readonly string[]): Promise<Listing> {
   const prefixes = places.map((p) => (p?.prefix ?? '').replace(/\/$/, ''));
   // A directory that is the top of the work tree is all of it.
   const specs = prefixes.includes('') ? [] : ['--', ...prefixes];
+  // The attributes and git's three answers are asked for at once: on a large tree, git's answers take the time.
+  const answers = Promise.all([
+    gitOutput(
+      top,
+      ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=none', ...specs],
+      '',
+      QUIET,
+    ),
+    gitOutput(top, ['ls-files', '--others', '--directory', '-z', ...specs], '', QUIET),
+    gitOutput(top, ['ls-files', '--stage', '-v', '-z', ...specs], '', QUIET),
+  ]);
+  answers.catch(() => undefined); // awaited below, unless the attributes already said no
   const attributes = await attributeSource(top, first.infoAttributes, prefixes);
   if (attributes !== undefined) return { why: attributes };
-  let answers: Buffer[];
+  let answered: Buffer[];
   try {
-    answers = await Promise.all([
-      gitOutput(
-        top,
-        ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=none', ...specs],
-        '',
-        QUIET,
-      ),
-      gitOutput(top, ['ls-files', '--others', '--directory', '-z', ...specs], '', QUIET),
-      gitOutput(top, ['ls-files', '--stage', '-v', '-z', ...specs], '', QUIET),
-    ]);
+    answered = await answers;
   } catch (e) {
     return { why: `git could not list them (${(e as Error).message})` };
   }
-  const [changed, others, staged] = answers as [Buffer, Buffer, Buffer];
+  const [changed, others, staged] = answered as [Buffer, Buffer, Buffer];
   const change = firstRecord(changed);
   if (change !== undefined) return { why: `${change.slice(3)} differs from git's index` };
   const other = firstRecord(others);
@@ -150,23 +153,53 @@ function firstRecord(out: Buffer): string | undefined {
 
 /**
  * The first entry of `git ls-files --stage -v -z` that is not a checked regular file at stage 0 (tag `H`, mode
- * 100644 or 100755), or a `.gitattributes` among them: why the listing cannot stand for the bytes.
+ * 100644 or 100755), or a `.gitattributes` among them: why the listing cannot stand for the bytes. Read as bytes
+ * (a record is `<tag> <mode> <blob id> <stage>\t<path>\0`): a large tree has hundreds of thousands.
  */
 function oddEntry(staged: Buffer): string | undefined {
   let at = 0;
   while (at < staged.length) {
     let end = staged.indexOf(0, at);
     if (end < 0) end = staged.length;
-    const record = staged.toString('utf8', at, end);
+    const tab = staged.indexOf(TAB, at);
+    const regular =
+      staged[at] === H &&
+      staged[at + 1] === SPACE &&
+      (staged.compare(MODE_644, 0, MODE_644.length, at + 2, at + 2 + MODE_644.length) === 0 ||
+        staged.compare(MODE_755, 0, MODE_755.length, at + 2, at + 2 + MODE_755.length) === 0) &&
+      tab > at &&
+      tab < end &&
+      staged[tab - 1] === ZERO &&
+      staged[tab - 2] === SPACE &&
+      !endsWithAttributes(staged, tab + 1, end);
+    if (!regular) return oddRecord(staged.toString('utf8', at, end));
     at = end + 1;
-    const tab = record.indexOf('\t');
-    const path = record.slice(tab + 1);
-    const [tag, mode, , stage] = record.slice(0, tab).split(' ');
-    if (tag !== 'H') return `${path} is not checked by git (${tag === 'S' ? 'skip-worktree' : `tag ${tag}`})`;
-    if (mode !== '100644' && mode !== '100755') return `${path} is not a regular file in git (mode ${mode})`;
-    if (stage !== '0') return `${path} is in conflict`;
-    if (path === '.gitattributes' || path.endsWith('/.gitattributes'))
-      return `git attributes may change files on checkout (${path})`;
   }
   return undefined;
+}
+
+const H = 0x48;
+const SPACE = 0x20;
+const TAB = 0x09;
+const ZERO = 0x30;
+const MODE_644 = Buffer.from('100644 ');
+const MODE_755 = Buffer.from('100755 ');
+const ATTRIBUTES = Buffer.from('.gitattributes');
+
+/** Whether the path at `start`..`end` of `buf` is `.gitattributes` or ends in `/.gitattributes`. */
+function endsWithAttributes(buf: Buffer, start: number, end: number): boolean {
+  const from = end - ATTRIBUTES.length;
+  if (from < start || buf.compare(ATTRIBUTES, 0, ATTRIBUTES.length, from, end) !== 0) return false;
+  return from === start || buf[from - 1] === 0x2f;
+}
+
+/** Why one record of `git ls-files --stage -v` cannot stand for its file's bytes. */
+function oddRecord(record: string): string {
+  const tab = record.indexOf('\t');
+  const path = record.slice(tab + 1);
+  const [tag, mode, , stage] = record.slice(0, tab).split(' ');
+  if (tag !== 'H') return `${path} is not checked by git (${tag === 'S' ? 'skip-worktree' : `tag ${tag}`})`;
+  if (mode !== '100644' && mode !== '100755') return `${path} is not a regular file in git (mode ${mode})`;
+  if (stage !== '0') return `${path} is in conflict`;
+  return `git attributes may change files on checkout (${path})`;
 }

@@ -2,7 +2,7 @@
  * The listing of a clean checkout's directories (src/util/clean-checkout.ts): a digest that stands for their bytes
  * only when git vouches that every file there is its blob, byte for byte; otherwise the reason, and no digest.
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanListing, type Listing } from '../../src/util/clean-checkout.js';
@@ -150,6 +150,15 @@ describe('the listing of a clean checkout', () => {
     expect(whyOf(await cleanListing([one.dirs[0] as string, two.dirs[1] as string]))).toBe(
       'not in one git work tree',
     );
+  });
+
+  it('takes an executable file, and a name that only ends like .gitattributes, as plain files', async () => {
+    const { root, dirs } = checkout();
+    chmodSync(join(root, 'charts/web/app.yaml'), 0o755);
+    writeFiles(root, { 'charts/web/x.gitattributes': 'not attributes\n', 'dist/web/agitattributes': 'x\n' });
+    commitAll(root);
+    expect(git(root, 'ls-files', '--stage', 'charts/web/app.yaml')).toMatch(/^100755 /);
+    expect(digestOf(await cleanListing(dirs))).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('takes a file that was rewritten with the same bytes as clean', async () => {
