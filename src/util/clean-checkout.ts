@@ -164,9 +164,7 @@ function oddEntry(staged: Buffer): string | undefined {
     const tab = staged.indexOf(TAB, at);
     const regular =
       staged[at] === H &&
-      staged[at + 1] === SPACE &&
-      (staged.compare(MODE_644, 0, MODE_644.length, at + 2, at + 2 + MODE_644.length) === 0 ||
-        staged.compare(MODE_755, 0, MODE_755.length, at + 2, at + 2 + MODE_755.length) === 0) &&
+      regularMode(staged, at + 2) &&
       tab > at &&
       tab < end &&
       staged[tab - 1] === ZERO &&
@@ -182,14 +180,22 @@ const H = 0x48;
 const SPACE = 0x20;
 const TAB = 0x09;
 const ZERO = 0x30;
-const MODE_644 = Buffer.from('100644 ');
-const MODE_755 = Buffer.from('100755 ');
 const ATTRIBUTES = Buffer.from('.gitattributes');
+
+/** Whether `buf` holds ` 100644 ` or ` 100755 ` from `at` - 1 (the space after the tag) on. Byte by byte: cheap. */
+function regularMode(buf: Buffer, at: number): boolean {
+  if (buf[at - 1] !== SPACE || buf[at] !== 0x31 || buf[at + 1] !== ZERO || buf[at + 2] !== ZERO) return false;
+  const [a, b, c] = [buf[at + 3], buf[at + 4], buf[at + 5]];
+  const plain = a === 0x36 && b === 0x34 && c === 0x34; // 644
+  const executable = a === 0x37 && b === 0x35 && c === 0x35; // 755
+  return (plain || executable) && buf[at + 6] === SPACE;
+}
 
 /** Whether the path at `start`..`end` of `buf` is `.gitattributes` or ends in `/.gitattributes`. */
 function endsWithAttributes(buf: Buffer, start: number, end: number): boolean {
   const from = end - ATTRIBUTES.length;
-  if (from < start || buf.compare(ATTRIBUTES, 0, ATTRIBUTES.length, from, end) !== 0) return false;
+  if (from < start || buf[end - 1] !== 0x73 || buf.compare(ATTRIBUTES, 0, ATTRIBUTES.length, from, end) !== 0)
+    return false;
   return from === start || buf[from - 1] === 0x2f;
 }
 
