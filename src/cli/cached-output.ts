@@ -8,7 +8,7 @@ import { hasModules } from '../render/contained.js';
 import { renderInputs } from '../render/input-digest.js';
 import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
 import { OutputCache, type OutputRecord } from '../render/output-cache.js';
-import { cleanListing } from '../util/clean-checkout.js';
+import { cleanListing, statDigest } from '../util/clean-checkout.js';
 
 /**
  * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/render/output-cache.ts)
@@ -32,8 +32,12 @@ export interface CachedOutput {
   readonly upToDate?: OutputRecord;
   /** What the cache has to say (an entry it ignored). */
   readonly notes: readonly string[];
-  /** The key of the checkout's listing, when the charts and dist/ were clean in git before they were read. */
-  readonly checkout?: string;
+  /**
+   * The key of the checkout's listing, when the charts and dist/ were clean in git before they were read; and,
+   * when no run had vouched for it, what `lstat` said of them before they were read (src/util/clean-checkout.ts
+   * `statDigest`), for this run's vouch.
+   */
+  readonly checkout?: { readonly key: string; readonly stat?: string };
 }
 
 /** Reads the charts and looks up their render's record; undefined without a cache, or when a chart has a module. */
@@ -48,10 +52,11 @@ export async function lookUpOutput(
   const checkout = await checkoutKey(cache, { chartsDir, outDir }, asked);
   const notes: string[] = [];
   if (checkout !== undefined) {
-    const vouched = cache.readVouched(checkout);
+    const vouched = cache.readVouched(checkout.key);
     if (vouched.record !== undefined) return { key: vouched.key, upToDate: vouched.record, notes, checkout };
     if (vouched.ignored !== undefined) notes.push(ignoredNote(vouched.ignored, 'the charts were read'));
   }
+  const stat = checkout === undefined ? undefined : statDigest([chartsDir, outDir]);
   // On a second core, dist/ is read while the charts are (src/output/dist-digest-beside.ts); the thread is stopped
   // when its digest is not needed, and this thread has let go of dist/'s lock before anything else reads or writes
   // there.
@@ -63,7 +68,11 @@ export async function lookUpOutput(
       loaded.errors.length > 0
         ? { loaded, notes: [] }
         : await lookUp(loaded, beside, { outDir, asked, cache });
-    return { ...found, notes: [...notes, ...found.notes], ...(checkout === undefined ? {} : { checkout }) };
+    return {
+      ...found,
+      notes: [...notes, ...found.notes],
+      ...(checkout === undefined ? {} : { checkout: { key: checkout.key, stat } }),
+    };
   } finally {
     await beside?.stop();
   }
@@ -102,19 +111,20 @@ async function checkoutKey(
   cache: OutputCache,
   place: { readonly chartsDir: string; readonly outDir: string },
   asked: readonly string[],
-): Promise<string | undefined> {
+): Promise<{ key: string } | undefined> {
   if (!existsSync(place.outDir)) return undefined;
   const listed = cleanListing([place.chartsDir, place.outDir]);
   rendererDigest(); // worked out (once a process) while git lists
   const listing = await listed;
-  return 'digest' in listing ? cache.checkoutKey(listing.digest, place, asked, packageVersion()) : undefined;
+  if (!('digest' in listing)) return undefined;
+  return { key: cache.checkoutKey(listing.digest, place, asked, packageVersion()) };
 }
 
 /**
  * After dist/ was found to hold exactly the render of the charts as read (the record's files, or a render that
- * changed nothing): when the checkout was clean in git before they were read and is listed the same now (no file
- * changed while they were read), keeps that its listing stands for the record. A sentence when the cache could
- * not be written.
+ * changed nothing): when the checkout was clean in git before they were read, nothing there was written since (not
+ * even a file written back as it was: `lstat` says the same of every entry), and git lists it the same, keeps that
+ * its listing stands for the record. A sentence when the cache could not be written.
  */
 export async function vouchForCheckout(
   cacheDir: string | undefined,
@@ -125,6 +135,8 @@ export async function vouchForCheckout(
   if (cacheDir === undefined || cached?.key === undefined || cached.checkout === undefined) return undefined;
   if (cached.loaded === undefined) return undefined; // found through the checkout: vouched for already
   const cache = new OutputCache(cacheDir);
-  if ((await checkoutKey(cache, place, asked)) !== cached.checkout) return undefined;
-  return cache.vouch(cached.checkout, cached.key);
+  const { key, stat } = cached.checkout;
+  if (stat === undefined || statDigest([place.chartsDir, place.outDir]) !== stat) return undefined;
+  if ((await checkoutKey(cache, place, asked))?.key !== key) return undefined;
+  return cache.vouch(key, cached.key);
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { gitOutput } from './git-output.js';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { childPath } from './child-path.js';
+import { gitOutput, gitRun, type GitAnswer } from './git-output.js';
 
 /**
  * Directories of a git checkout whose every file is, byte for byte, a blob that git's index names: then the index's
@@ -11,59 +11,86 @@ import { gitOutput } from './git-output.js';
  * are what it checked out: its index keeps each file's size, times and inode from the checkout (a fresh CI clone
  * included), and `git status` compares them, reading a file again only when they changed or are too recent to tell.
  *
- * The listing is given only when nothing can make a file there differ from its blob:
- * - every file under the directories is tracked and unchanged (`git status`), and nothing else is there, ignored
- *   files and empty directories included (`git ls-files --others --directory`);
+ * The listing is given only when git's index is the whole story:
+ * - the directories are where git says they are in its work tree (not another work tree named by `GIT_DIR` or
+ *   `core.worktree`), on a file system whose names git compares byte for byte (`core.ignorecase` and
+ *   `core.precomposeunicode` off);
+ * - every file under them is tracked and unchanged (`git status`, with `core.fsmonitor`, `core.checkStat` and
+ *   `core.trustctime` at the settings that check every file), and nothing else is there: no untracked or ignored
+ *   file, empty directory, FIFO, socket or `.git` (`git ls-files --others --directory`, and a walk of the names);
  * - each entry is a regular file at stage 0 that git checks: no link, submodule, conflict, `assume-unchanged` or
  *   `skip-worktree` entry;
- * - no attribute (end-of-line conversion, filters, `ident`, encodings) and no `core.autocrlf` can make the bytes on
- *   disk other than the blob's: no `.gitattributes` above or in the directories, none in `$GIT_DIR/info`, none
- *   configured or in the places git reads by default.
+ * - no attribute (end-of-line conversion, filters, `ident`, encodings) and no `core.autocrlf` can make the bytes
+ *   on disk other than the blob's: no `.gitattributes` above or in the directories (on disk or in the index),
+ *   none in `$GIT_DIR/info`, none configured, in the user's or the system's place, from `GIT_ATTR_SOURCE` or
+ *   `attr.tree`;
+ * - git printed no warning (an unreadable directory is a warning to git), and its index did not change meanwhile.
  *
- * Anything else gives the reason instead (no git, not a checkout, a change), and the caller reads the files.
+ * Anything else gives the reason instead (no git, not a checkout, a change), and the caller reads the files. What
+ * is left trusted is git's index as git trusts it, and bytes git converted under a setting since removed (a
+ * checkout made with `core.autocrlf` on, which git still calls clean after the setting is gone).
  */
 export type Listing = { readonly digest: string } | { readonly why: string };
 
 /** Run so that paths are taken as they are spelled and `status` writes nothing (not even a refreshed index). */
-const QUIET: Readonly<Record<string, string>> = { GIT_LITERAL_PATHSPECS: '1', GIT_OPTIONAL_LOCKS: '0' };
+const GIT_ENV: Readonly<Record<string, string>> = { GIT_LITERAL_PATHSPECS: '1', GIT_OPTIONAL_LOCKS: '0' };
+
+/** Settings that let git skip looking at a file, put back to git's defaults for the listing. */
+const CHECK_EVERY_FILE = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.checkStat=default',
+  '-c',
+  'core.trustctime=true',
+  '-c',
+  'core.untrackedCache=false',
+];
+
+/** A git that has not answered by then (a hanging file system) gives no listing. */
+const GIT_TIMEOUT_MS = 60_000;
 
 /** The listing of `dirs` (all in one work tree), or why there is none. */
 export async function cleanListing(dirs: readonly string[]): Promise<Listing> {
-  const places = await Promise.all(dirs.map(placeOf));
-  const first = places[0];
-  if (first === undefined || places.some((p) => p === undefined)) return { why: 'not in a git work tree' };
-  const top = first.top;
-  if (places.some((p) => p?.top !== top)) return { why: 'not in one git work tree' };
-  const prefixes = places.map((p) => (p?.prefix ?? '').replace(/\/$/, ''));
+  const where = await workTreeOf(dirs);
+  if ('why' in where) return where;
+  const { top, prefixes, place } = where;
+  const settings = await settingsSource(top, place.infoAttributes, prefixes);
+  if (settings !== undefined) return { why: settings };
+  const indexBefore = statOf(place.index);
+  if (indexBefore === undefined) return { why: 'git has no index' };
   // A directory that is the top of the work tree is all of it.
   const specs = prefixes.includes('') ? [] : ['--', ...prefixes];
-  // The attributes and git's three answers are asked for at once: on a large tree, git's answers take the time.
+  const attributesAbove = specs.length === 0 ? [] : prefixes.flatMap(attributesPathsAbove);
+  const options = { env: GIT_ENV, timeoutMs: GIT_TIMEOUT_MS };
   const answers = Promise.all([
-    gitOutput(
+    gitRun(
       top,
-      ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=none', ...specs],
-      '',
-      QUIET,
+      [
+        ...CHECK_EVERY_FILE,
+        'status',
+        '--porcelain=v1',
+        '-z',
+        '--untracked-files=no',
+        '--ignore-submodules=none',
+        ...specs,
+      ],
+      options,
     ),
-    gitOutput(top, ['ls-files', '--others', '--directory', '-z', ...specs], '', QUIET),
-    gitOutput(top, ['ls-files', '--stage', '-v', '-z', ...specs], '', QUIET),
+    gitRun(top, [...CHECK_EVERY_FILE, 'ls-files', '--others', '--directory', '-z', ...specs], options),
+    gitRun(top, ['ls-files', '--stage', '-v', '-z', ...specs, ...attributesAbove], options),
   ]);
-  answers.catch(() => undefined); // awaited below, unless the attributes already said no
-  const attributes = await attributeSource(top, first.infoAttributes, prefixes);
-  if (attributes !== undefined) return { why: attributes };
-  let answered: Buffer[];
+  answers.catch(() => undefined); // awaited below, after the walk
+  const stray = strayEntry(dirs); // while git works
+  let answered: GitAnswer[];
   try {
     answered = await answers;
   } catch (e) {
     return { why: `git could not list them (${(e as Error).message})` };
   }
-  const [changed, others, staged] = answered as [Buffer, Buffer, Buffer];
-  const change = firstRecord(changed);
-  if (change !== undefined) return { why: `${change.slice(3)} differs from git's index` };
-  const other = firstRecord(others);
-  if (other !== undefined) return { why: `${other} is not tracked by git` };
-  const odd = oddEntry(staged);
-  if (odd !== undefined) return { why: odd };
+  const why = stray ?? unclean(answered, indexBefore, place.index);
+  if (why !== undefined) return { why };
+  const staged = answered[2]?.stdout ?? Buffer.alloc(0);
   const digest = createHash('sha256')
     .update(JSON.stringify(prefixes))
     .update('\0')
@@ -72,12 +99,68 @@ export async function cleanListing(dirs: readonly string[]): Promise<Listing> {
   return { digest };
 }
 
+/** The work tree of `dirs` and their paths in it, when git places each where it is on disk. */
+async function workTreeOf(
+  dirs: readonly string[],
+): Promise<{ top: string; prefixes: string[]; place: Place } | { why: string }> {
+  const places = await Promise.all(dirs.map(placeOf));
+  const place = places[0];
+  if (place === undefined || places.some((p) => p === undefined)) return { why: 'not in a git work tree' };
+  const top = place.top;
+  if (places.some((p) => p?.top !== top)) return { why: 'not in one git work tree' };
+  const prefixes = places.map((p) => (p?.prefix ?? '').replace(/\/$/, ''));
+  const misplaced = dirs.find((dir, i) => !isAt(dir, top, prefixes[i] ?? ''));
+  if (misplaced !== undefined) return { why: `git places ${misplaced} elsewhere in its work tree` };
+  return { top, prefixes, place };
+}
+
+/** What git's three answers say against the listing: a warning, a change, a stray file, an odd entry. */
+function unclean(answered: readonly GitAnswer[], indexBefore: Stats, index: string): string | undefined {
+  const warned = answered.find((a) => a.stderr.length > 0);
+  if (warned !== undefined) return `git warned: ${warned.stderr.toString('utf8').split('\n')[0] ?? ''}`;
+  if (!sameStat(indexBefore, statOf(index))) return "git's index changed while it was read";
+  const [changed, others, staged] = answered.map((a) => a.stdout) as [Buffer, Buffer, Buffer];
+  const change = firstRecord(changed);
+  if (change !== undefined) return `${change.slice(3)} differs from git's index`;
+  const other = firstRecord(others);
+  if (other !== undefined) return `${other} is not tracked by git`;
+  return oddEntry(staged);
+}
+
+/**
+ * The digest of what `lstat` says of every entry under `dirs` (path, type, size, inode, change and modification
+ * times to the nanosecond), in name order: equal twice only when nothing there was written, created, removed or
+ * renamed in between, even a file written back as it was (which git's listing cannot see). No clock is compared.
+ */
+export function statDigest(dirs: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const dir of dirs)
+    walk(
+      dir,
+      (parent, entry) => {
+        const path = childPath(parent, entry.name);
+        let line: string;
+        try {
+          const st = lstatSync(path, { bigint: true });
+          line = `${path}\0${st.mode}\0${st.size}\0${st.ino}\0${st.ctimeNs}\0${st.mtimeNs}\n`;
+        } catch (e) {
+          line = `${path}\0${(e as NodeJS.ErrnoException).code ?? 'unreadable'}\n`;
+        }
+        hash.update(line);
+      },
+      true,
+    );
+  return hash.digest('hex');
+}
+
 interface Place {
   readonly top: string;
   /** The directory's path in the work tree, `/`-separated, ending in `/` (empty at the top). */
   readonly prefix: string;
   /** `$GIT_DIR/info/attributes`, absolute. */
   readonly infoAttributes: string;
+  /** The index file, absolute. */
+  readonly index: string;
 }
 
 async function placeOf(dir: string): Promise<Place | undefined> {
@@ -88,47 +171,157 @@ async function placeOf(dir: string): Promise<Place | undefined> {
       '--show-prefix',
       '--git-path',
       'info/attributes',
+      '--git-path',
+      'index',
     ]);
-    const [top, prefix, info] = out.toString('utf8').split('\n');
-    if (top === undefined || top === '' || prefix === undefined || info === undefined) return undefined;
-    return { top, prefix, infoAttributes: resolve(dir, info) };
+    const [top, prefix, info, index] = out.toString('utf8').split('\n');
+    if (top === undefined || top === '' || prefix === undefined || info === undefined || index === undefined)
+      return undefined;
+    return { top, prefix, infoAttributes: resolve(dir, info), index: resolve(dir, index) };
   } catch {
     return undefined;
   }
 }
 
-/** A place git reads attributes from that exists, or a `core.autocrlf` that converts: why the bytes may differ. */
-async function attributeSource(
+/** Whether `dir` is, on disk, the directory at `prefix` of the work tree at `top`. */
+function isAt(dir: string, top: string, prefix: string): boolean {
+  if (prefix.includes('\uFFFD')) return false; // a name that is not UTF-8: the pathspec would not be it
+  try {
+    return realpathSync(dir) === (prefix === '' ? realpathSync(top) : join(realpathSync(top), prefix));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A setting or attributes file that could make the bytes on disk other than the blobs', or git's view of the names
+ * other than the disk's: why the listing cannot stand for them.
+ */
+async function settingsSource(
   top: string,
   infoAttributes: string,
   prefixes: readonly string[],
 ): Promise<string | undefined> {
   let config: Map<string, string>;
+  let system: string[];
   try {
-    config = parseConfig(await gitOutput(top, ['config', '--list', '-z']));
+    [config, system] = await Promise.all([
+      gitOutput(top, ['config', '--list', '-z']).then(parseConfig),
+      systemAttributes(top),
+    ]);
   } catch (e) {
     return `git could not read its configuration (${(e as Error).message})`;
   }
-  const autocrlf = config.get('core.autocrlf');
-  if (autocrlf !== undefined && !['false', 'no', 'off', '0', ''].includes(autocrlf.toLowerCase()))
-    return `core.autocrlf is ${autocrlf}`;
-  const configured = config.get('core.attributesfile');
-  if (configured !== undefined) return `core.attributesFile is set (${configured})`;
+  const setting = settingProblem(config);
+  if (setting !== undefined) return setting;
   const xdg = process.env.XDG_CONFIG_HOME;
+  const home = process.env.HOME;
+  const userConfig =
+    xdg !== undefined && xdg !== '' ? xdg : home === undefined ? undefined : join(home, '.config');
   const places = [
     infoAttributes,
-    join(xdg === undefined || xdg === '' ? join(homedir(), '.config') : xdg, 'git', 'attributes'),
-    ...(process.env.GIT_ATTR_NOSYSTEM === undefined ? ['/etc/gitattributes'] : []),
-    ...prefixes.flatMap((prefix) => aboveDir(top, prefix)),
+    ...(userConfig === undefined ? [] : [join(userConfig, 'git', 'attributes')]),
+    ...(gitBool(process.env.GIT_ATTR_NOSYSTEM) === true ? [] : system),
+    ...prefixes.flatMap((prefix) => attributesPathsAbove(prefix).map((p) => join(top, p))),
   ];
   const found = places.find((p) => existsSync(p));
   return found === undefined ? undefined : `git attributes may change files on checkout (${found})`;
 }
 
-/** The `.gitattributes` files that apply to a directory from above it: at the top and in each directory down. */
-function aboveDir(top: string, prefix: string): string[] {
+/** A setting of git's that converts bytes, names attributes, or compares names other than byte for byte. */
+function settingProblem(config: ReadonlyMap<string, string>): string | undefined {
+  const autocrlf = config.get('core.autocrlf');
+  if (autocrlf !== undefined && gitBool(autocrlf) !== false) return `core.autocrlf is ${autocrlf}`;
+  for (const key of ['core.ignoreCase', 'core.precomposeUnicode'])
+    if (gitBool(config.get(key.toLowerCase())) === true)
+      return `${key} is on (names are not compared byte for byte)`;
+  for (const key of ['core.attributesFile', 'attr.tree']) {
+    const value = config.get(key.toLowerCase());
+    if (value !== undefined) return `${key} is set (${value})`;
+  }
+  return (process.env.GIT_ATTR_SOURCE ?? '') === '' ? undefined : 'GIT_ATTR_SOURCE is set';
+}
+
+/**
+ * Where git reads the system's attributes: `git var GIT_ATTR_SYSTEM` (git 2.42 and later), else `/etc` and the
+ * `etc` beside git's installation prefix.
+ */
+async function systemAttributes(top: string): Promise<string[]> {
+  try {
+    const named = (await gitOutput(top, ['var', 'GIT_ATTR_SYSTEM'])).toString('utf8').trim();
+    if (named !== '') return [named];
+  } catch {
+    // an older git: the usual places
+  }
+  const execPath = (await gitOutput(top, ['--exec-path'])).toString('utf8').trim();
+  return ['/etc/gitattributes', join(dirname(dirname(execPath)), 'etc', 'gitattributes')];
+}
+
+/** The `.gitattributes` files that apply to a directory from above it, as work-tree paths: the top's and each down. */
+function attributesPathsAbove(prefix: string): string[] {
   const parts = prefix === '' ? [] : prefix.split('/');
-  return parts.map((_, i) => join(top, ...parts.slice(0, i), '.gitattributes'));
+  return parts.map((_, i) => [...parts.slice(0, i), '.gitattributes'].join('/'));
+}
+
+/** A boolean as git reads one (`git_parse_maybe_bool`); undefined when unset. */
+function gitBool(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.toLowerCase();
+  if (['false', 'no', 'off', ''].includes(v)) return false;
+  if (/^-?\d+$/.test(v)) return Number(v) !== 0;
+  return true;
+}
+
+/**
+ * The first entry under `dirs` git cannot answer for: one that is neither a file nor a directory (a FIFO, a socket,
+ * a device; a link git lists and refuses), or a `.git`, which git never lists; undefined when there is none.
+ */
+function strayEntry(dirs: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (const dir of dirs)
+    walk(dir, (parent, entry) => {
+      if (found !== undefined) return;
+      if (entry.name === '.git') found = `${childPath(parent, entry.name)} is a git repository's own`;
+      else if (!entry.isFile() && !entry.isDirectory() && !entry.isSymbolicLink())
+        found = `${childPath(parent, entry.name)} is neither a file nor a directory`;
+    });
+  return found;
+}
+
+/**
+ * Calls `visit` for every entry under `dir`, directories before what they hold (in name order when `sorted`); a
+ * directory that cannot be read is left to git, which reads the same directories.
+ */
+function walk(dir: string, visit: (dir: string, entry: Dirent) => void, sorted = false): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  if (sorted) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    visit(dir, entry);
+    if (entry.isDirectory()) walk(childPath(dir, entry.name), visit, sorted);
+  }
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStat(a: Stats, b: Stats | undefined): boolean {
+  return (
+    b !== undefined &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
+  );
 }
 
 /** `git config --list -z`: `key\nvalue` records (the last of a key wins, as git reads it). */

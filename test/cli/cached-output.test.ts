@@ -171,7 +171,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
     const cached = await lookUpOutput(w.dir, w.out, [], w.cache);
     expect(cached?.upToDate).toBeDefined();
     expect(cached?.loaded).toBeDefined();
-    expect(cached?.checkout).toMatch(/^checkout-/);
+    expect(cached?.checkout?.key).toMatch(/^checkout-/);
     writeFileSync(
       join(w.dir, 'chart-000', 'late.yaml'),
       readFileSync(join(w.dir, 'chart-000', readdirSync(join(w.dir, 'chart-000')).sort()[0] as string)),
@@ -179,7 +179,24 @@ describe('check and render with a cache, in a clean git checkout', () => {
     expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
     expect(checkoutEntries(w.cache)).toEqual([]);
     rmSync(join(w.dir, 'chart-000', 'late.yaml'));
+    // The listing is the same again, but lstat tells the files were written since: still no vouch.
     expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(checkoutEntries(w.cache)).toEqual([]);
+  });
+
+  it('vouch for no checkout where a spec was written back as it was while the charts were read', async () => {
+    const w = await committed();
+    await w.cmd('render');
+    for (const e of checkoutEntries(w.cache)) rmSync(join(w.cache, e));
+    const cached = await lookUpOutput(w.dir, w.out, [], w.cache);
+    expect(cached?.checkout?.stat).toMatch(/^[0-9a-f]{64}$/);
+    await new Promise((r) => setTimeout(r, 20));
+    const spec = join(w.dir, 'chart-001', readdirSync(join(w.dir, 'chart-001')).sort()[0] as string);
+    writeFileSync(spec, readFileSync(spec)); // A, B, A: git lists the same
+    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(checkoutEntries(w.cache)).toEqual([]);
+    const again = await lookUpOutput(w.dir, w.out, [], w.cache); // nothing written since this one
+    expect(await vouchForCheckout(w.cache, again, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
     expect(checkoutEntries(w.cache)).toHaveLength(1);
   });
 

@@ -2,10 +2,11 @@
  * The listing of a clean checkout's directories (src/util/clean-checkout.ts): a digest that stands for their bytes
  * only when git vouches that every file there is its blob, byte for byte; otherwise the reason, and no digest.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanListing, type Listing } from '../../src/util/clean-checkout.js';
+import { cleanListing, statDigest, type Listing } from '../../src/util/clean-checkout.js';
 import { commitAll, git, isolateGit } from '../support/git-checkout.js';
 import { tempDir, writeFiles } from '../support/tmp.js';
 
@@ -124,7 +125,30 @@ describe('the listing of a clean checkout', () => {
       (r) => writeFiles(r, { '.git/info/attributes': '*.yaml filter=x\n' }),
       /git attributes may change files on checkout \(.*info\/attributes\)/,
     ],
+    [
+      'attributes above, in the index but not on disk',
+      (r) => {
+        writeFiles(r, { '.gitattributes': '*.yaml text eol=crlf\n' });
+        commitAll(r);
+        rmSync(join(r, '.gitattributes'));
+      },
+      /git attributes may change files on checkout \(\.gitattributes\)/,
+    ],
     ['core.autocrlf', (r) => git(r, 'config', 'core.autocrlf', 'input'), /core\.autocrlf is input/],
+    ['core.ignorecase', (r) => git(r, 'config', 'core.ignorecase', 'true'), /core\.ignoreCase is on/],
+    [
+      'a FIFO',
+      (r) => execFileSync('mkfifo', [join(r, 'charts/web/pipe.yaml')]),
+      /pipe\.yaml is neither a file nor a directory/,
+    ],
+    [
+      'a repository inside dist/',
+      (r) => {
+        mkdirSync(join(r, 'dist/web/.git'));
+        writeFiles(r, { 'dist/web/.git/stale.yaml': 'kind: Deployment\n' });
+      },
+      /dist\/web\/\.git is a git repository's own/,
+    ],
     [
       'an attributes file configured',
       (r) => git(r, 'config', 'core.attributesFile', '/nowhere'),
@@ -142,9 +166,14 @@ describe('the listing of a clean checkout', () => {
 
   it('gives no digest outside git, or for directories of two repositories', async () => {
     const plain = writeFiles(tempDir('not-git-'), { 'charts/a.yaml': 'x: 1\n', 'dist/a.yaml': 'x: 1\n' });
-    // A temporary directory may sit inside some other work tree: a repository of its own is made one level down.
-    const outside = await cleanListing([join(plain, 'charts'), join(plain, 'nowhere')]);
-    expect(whyOf(outside)).toBe('not in a git work tree');
+    // The temporary directory may sit inside some other work tree: git is told not to look above it.
+    process.env.GIT_CEILING_DIRECTORIES = plain;
+    try {
+      const outside = await cleanListing([join(plain, 'charts'), join(plain, 'dist')]);
+      expect(whyOf(outside)).toBe('not in a git work tree');
+    } finally {
+      delete process.env.GIT_CEILING_DIRECTORIES;
+    }
     const one = checkout();
     const two = checkout();
     expect(whyOf(await cleanListing([one.dirs[0] as string, two.dirs[1] as string]))).toBe(
@@ -159,6 +188,44 @@ describe('the listing of a clean checkout', () => {
     commitAll(root);
     expect(git(root, 'ls-files', '--stage', 'charts/web/app.yaml')).toMatch(/^100755 /);
     expect(digestOf(await cleanListing(dirs))).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('gives no digest for directories git places in another work tree (GIT_DIR, GIT_WORK_TREE)', async () => {
+    const { root } = checkout();
+    const elsewhere = writeFiles(tempDir('elsewhere-'), {
+      'charts/a.yaml': 'x: 1\n',
+      'dist/a.yaml': 'x: 1\n',
+    });
+    process.env.GIT_DIR = join(root, '.git');
+    process.env.GIT_WORK_TREE = root;
+    try {
+      const listing = await cleanListing([join(elsewhere, 'charts'), join(elsewhere, 'dist')]);
+      expect(whyOf(listing)).toMatch(/git places .*charts elsewhere in its work tree/);
+    } finally {
+      delete process.env.GIT_DIR;
+      delete process.env.GIT_WORK_TREE;
+    }
+  });
+
+  it('gives no digest when git prints a warning', async () => {
+    const { dirs } = checkout();
+    process.env.GIT_TRACE = '2'; // git's trace on its standard error stands in for a warning (root reads anything)
+    try {
+      expect(whyOf(await cleanListing(dirs))).toMatch(/^git warned: /);
+    } finally {
+      delete process.env.GIT_TRACE;
+    }
+  });
+
+  it('tells by lstat that a file was written back as it was, which the listing cannot see', async () => {
+    const { root, dirs } = checkout();
+    const listing = await cleanListing(dirs);
+    const before = statDigest(dirs);
+    expect(statDigest(dirs)).toBe(before);
+    await new Promise((r) => setTimeout(r, 20)); // past the coarse clock's tick that stamps file times
+    writeFileSync(join(root, 'charts/web/app.yaml'), 'kind: AppService\n'); // the same bytes
+    expect(statDigest(dirs)).not.toBe(before);
+    expect(digestOf(await cleanListing(dirs))).toBe(digestOf(listing));
   });
 
   it('takes a file that was rewritten with the same bytes as clean', async () => {
