@@ -17,7 +17,7 @@ import { gitOutput, gitRun, type GitAnswer } from './git-output.js';
  *   `core.precomposeunicode` off);
  * - every file under them is tracked and unchanged (`git status`, with `core.fsmonitor`, `core.checkStat` and
  *   `core.trustctime` at the settings that check every file), and nothing else is there: no untracked or ignored
- *   file, empty directory, FIFO, socket or `.git` (`git ls-files --others --directory`, and a walk of the names);
+ *   file, empty directory, link, FIFO, socket or `.git` (a walk of the names: as many files as git lists);
  * - each entry is a regular file at stage 0 that git checks: no link, submodule, conflict, `assume-unchanged` or
  *   `skip-worktree` entry;
  * - no attribute (end-of-line conversion, filters, `ident`, encodings) and no `core.autocrlf` can make the bytes
@@ -77,20 +77,19 @@ export async function cleanListing(dirs: readonly string[]): Promise<Listing> {
       ],
       options,
     ),
-    gitRun(top, [...CHECK_EVERY_FILE, 'ls-files', '--others', '--directory', '-z', ...specs], options),
     gitRun(top, ['ls-files', '--stage', '-v', '-z', ...specs, ...attributesAbove], options),
   ]);
   answers.catch(() => undefined); // awaited below, after the walk
-  const stray = strayEntry(dirs); // while git works
+  const disk = onDisk(dirs); // while git works
   let answered: GitAnswer[];
   try {
     answered = await answers;
   } catch (e) {
     return { why: `git could not list them (${(e as Error).message})` };
   }
-  const why = stray ?? unclean(answered, indexBefore, place.index);
+  const why = typeof disk === 'string' ? disk : unclean(answered, indexBefore, place.index, disk);
   if (why !== undefined) return { why };
-  const staged = answered[2]?.stdout ?? Buffer.alloc(0);
+  const staged = answered[1]?.stdout ?? Buffer.alloc(0);
   const digest = createHash('sha256')
     .update(JSON.stringify(prefixes))
     .update('\0')
@@ -114,17 +113,35 @@ async function workTreeOf(
   return { top, prefixes, place };
 }
 
-/** What git's three answers say against the listing: a warning, a change, a stray file, an odd entry. */
-function unclean(answered: readonly GitAnswer[], indexBefore: Stats, index: string): string | undefined {
+/**
+ * What git's two answers say against the listing and the `files` found on disk: a warning, a change, an odd entry, a
+ * file git does not track.
+ */
+function unclean(
+  answered: readonly GitAnswer[],
+  indexBefore: Stats,
+  index: string,
+  files: number,
+): string | undefined {
   const warned = answered.find((a) => a.stderr.length > 0);
   if (warned !== undefined) return `git warned: ${warned.stderr.toString('utf8').split('\n')[0] ?? ''}`;
   if (!sameStat(indexBefore, statOf(index))) return "git's index changed while it was read";
-  const [changed, others, staged] = answered.map((a) => a.stdout) as [Buffer, Buffer, Buffer];
+  const [changed, staged] = answered.map((a) => a.stdout) as [Buffer, Buffer];
   const change = firstRecord(changed);
   if (change !== undefined) return `${change.slice(3)} differs from git's index`;
-  const other = firstRecord(others);
-  if (other !== undefined) return `${other} is not tracked by git`;
-  return oddEntry(staged);
+  const odd = oddEntry(staged);
+  if (odd !== undefined) return odd;
+  // Every entry git lists is on disk as a regular file (git status said so), so as many files on disk as entries
+  // means no file git does not track, ignored or not.
+  const untracked = files - records(staged);
+  return untracked === 0 ? undefined : `${untracked} files on disk are not tracked by git (or missing)`;
+}
+
+/** How many NUL-ended records `out` holds. */
+function records(out: Buffer): number {
+  let n = 0;
+  for (let at = out.indexOf(0); at >= 0; at = out.indexOf(0, at + 1)) n += 1;
+  return n;
 }
 
 /**
@@ -273,19 +290,37 @@ function gitBool(value: string | undefined): boolean | undefined {
 }
 
 /**
- * The first entry under `dirs` git cannot answer for: one that is neither a file nor a directory (a FIFO, a socket,
- * a device; a link git lists and refuses), or a `.git`, which git never lists; undefined when there is none.
+ * How many regular files there are under `dirs`, or why git cannot answer for what is there: an entry that is not a
+ * regular file or a directory (a link, FIFO, socket or device), a `.git` (git never lists one), an empty directory
+ * (git does not track one; an empty chart directory is a chart), a directory that cannot be read.
  */
-function strayEntry(dirs: readonly string[]): string | undefined {
-  let found: string | undefined;
-  for (const dir of dirs)
-    walk(dir, (parent, entry) => {
-      if (found !== undefined) return;
-      if (entry.name === '.git') found = `${childPath(parent, entry.name)} is a git repository's own`;
-      else if (!entry.isFile() && !entry.isDirectory() && !entry.isSymbolicLink())
-        found = `${childPath(parent, entry.name)} is neither a file nor a directory`;
-    });
-  return found;
+function onDisk(dirs: readonly string[]): number | string {
+  let files = 0;
+  const count = (dir: string): string | undefined => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      return `${dir} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+    }
+    if (entries.length === 0) return `${dir} is an empty directory`;
+    for (const entry of entries) {
+      if (entry.isFile() && entry.name !== '.git') files += 1;
+      else if (entry.isDirectory() && entry.name !== '.git') {
+        const why = count(childPath(dir, entry.name));
+        if (why !== undefined) return why;
+      } else {
+        const path = childPath(dir, entry.name);
+        return entry.name === '.git' ? `${path} is a git repository's own` : `${path} is not a regular file`;
+      }
+    }
+    return undefined;
+  };
+  for (const dir of dirs) {
+    const why = count(dir);
+    if (why !== undefined) return why;
+  }
+  return files;
 }
 
 /**
