@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { childPath } from './child-path.js';
 import { gitOutput, gitRun, type GitAnswer } from './git-output.js';
+import { attributesPathsAbove, settingsSource } from './git-settings.js';
 
 /**
  * Directories of a git checkout whose every file is, byte for byte, a blob that git's index names: then the index's
@@ -211,85 +212,6 @@ function isAt(dir: string, top: string, prefix: string): boolean {
 }
 
 /**
- * A setting or attributes file that could make the bytes on disk other than the blobs', or git's view of the names
- * other than the disk's: why the listing cannot stand for them.
- */
-async function settingsSource(
-  top: string,
-  infoAttributes: string,
-  prefixes: readonly string[],
-): Promise<string | undefined> {
-  let config: Map<string, string>;
-  let system: string[];
-  try {
-    [config, system] = await Promise.all([
-      gitOutput(top, ['config', '--list', '-z']).then(parseConfig),
-      systemAttributes(top),
-    ]);
-  } catch (e) {
-    return `git could not read its configuration (${(e as Error).message})`;
-  }
-  const setting = settingProblem(config);
-  if (setting !== undefined) return setting;
-  const xdg = process.env.XDG_CONFIG_HOME;
-  const home = process.env.HOME;
-  const userConfig =
-    xdg !== undefined && xdg !== '' ? xdg : home === undefined ? undefined : join(home, '.config');
-  const places = [
-    infoAttributes,
-    ...(userConfig === undefined ? [] : [join(userConfig, 'git', 'attributes')]),
-    ...(gitBool(process.env.GIT_ATTR_NOSYSTEM) === true ? [] : system),
-    ...prefixes.flatMap((prefix) => attributesPathsAbove(prefix).map((p) => join(top, p))),
-  ];
-  const found = places.find((p) => existsSync(p));
-  return found === undefined ? undefined : `git attributes may change files on checkout (${found})`;
-}
-
-/** A setting of git's that converts bytes, names attributes, or compares names other than byte for byte. */
-function settingProblem(config: ReadonlyMap<string, string>): string | undefined {
-  const autocrlf = config.get('core.autocrlf');
-  if (autocrlf !== undefined && gitBool(autocrlf) !== false) return `core.autocrlf is ${autocrlf}`;
-  for (const key of ['core.ignoreCase', 'core.precomposeUnicode'])
-    if (gitBool(config.get(key.toLowerCase())) === true)
-      return `${key} is on (names are not compared byte for byte)`;
-  for (const key of ['core.attributesFile', 'attr.tree']) {
-    const value = config.get(key.toLowerCase());
-    if (value !== undefined) return `${key} is set (${value})`;
-  }
-  return (process.env.GIT_ATTR_SOURCE ?? '') === '' ? undefined : 'GIT_ATTR_SOURCE is set';
-}
-
-/**
- * Where git reads the system's attributes: `git var GIT_ATTR_SYSTEM` (git 2.42 and later), else `/etc` and the
- * `etc` beside git's installation prefix.
- */
-async function systemAttributes(top: string): Promise<string[]> {
-  try {
-    const named = (await gitOutput(top, ['var', 'GIT_ATTR_SYSTEM'])).toString('utf8').trim();
-    if (named !== '') return [named];
-  } catch {
-    // an older git: the usual places
-  }
-  const execPath = (await gitOutput(top, ['--exec-path'])).toString('utf8').trim();
-  return ['/etc/gitattributes', join(dirname(dirname(execPath)), 'etc', 'gitattributes')];
-}
-
-/** The `.gitattributes` files that apply to a directory from above it, as work-tree paths: the top's and each down. */
-function attributesPathsAbove(prefix: string): string[] {
-  const parts = prefix === '' ? [] : prefix.split('/');
-  return parts.map((_, i) => [...parts.slice(0, i), '.gitattributes'].join('/'));
-}
-
-/** A boolean as git reads one (`git_parse_maybe_bool`); undefined when unset. */
-function gitBool(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  const v = value.toLowerCase();
-  if (['false', 'no', 'off', ''].includes(v)) return false;
-  if (/^-?\d+$/.test(v)) return Number(v) !== 0;
-  return true;
-}
-
-/**
  * How many regular files there are under `dirs`, or why git cannot answer for what is there: an entry that is not a
  * regular file or a directory (a link, FIFO, socket or device), a `.git` (git never lists one), an empty directory
  * (git does not track one; an empty chart directory is a chart), a directory that cannot be read.
@@ -357,20 +279,6 @@ function sameStat(a: Stats, b: Stats | undefined): boolean {
     a.mtimeMs === b.mtimeMs &&
     a.ctimeMs === b.ctimeMs
   );
-}
-
-/** `git config --list -z`: `key\nvalue` records (the last of a key wins, as git reads it). */
-function parseConfig(out: Buffer): Map<string, string> {
-  const config = new Map<string, string>();
-  for (const record of out.toString('utf8').split('\0')) {
-    if (record === '') continue;
-    const eol = record.indexOf('\n');
-    config.set(
-      (eol < 0 ? record : record.slice(0, eol)).toLowerCase(),
-      eol < 0 ? 'true' : record.slice(eol + 1),
-    );
-  }
-  return config;
 }
 
 function firstRecord(out: Buffer): string | undefined {
