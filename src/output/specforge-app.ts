@@ -1,0 +1,227 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { toYaml } from './yaml.js';
+
+/**
+ * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects
+ * and order, for every `yamlOutputType`) in time linear in the app, and in the YAML `specforge render` writes.
+ *
+ * cdk8s's `App.synth()` writes each chart through `chart.toJson()`, and each of those walks the whole app again
+ * (its dependencies and its validations): 100 charts walk the app 101 times. Its YAML writer (the `yaml` package)
+ * costs 125–220 µs an object. This one walks the app once, validates it once (the same validations, the same error)
+ * and writes with specforge's emitter (`output/yaml.ts`: the bytes of the spec door's files; a document that is not
+ * plain JSON data, such as a `Date`, goes through cdk8s's writer). docs/benchmarks.md, "The construct door".
+ *
+ * A chart whose class overrides `toJson()` is asked for its JSON as cdk8s asks it.
+ */
+export class SpecforgeApp extends App {
+  private readonly recordsConstructMetadata: boolean;
+
+  /**
+   * @param props as cdk8s's `App`: `outdir` (default `CDK8S_OUTDIR` or `dist`), `outputFileExtension` (default
+   *   `.k8s.yaml`), `yamlOutputType` (default one file per chart), `resolvers`, `recordConstructMetadata` (default
+   *   `CDK8S_RECORD_CONSTRUCT_METADATA=true`)
+   */
+  public constructor(props: AppProps = {}) {
+    super(props);
+    this.recordsConstructMetadata =
+      props.recordConstructMetadata ?? process.env['CDK8S_RECORD_CONSTRUCT_METADATA'] === 'true';
+  }
+
+  /** Writes every chart's manifests into `outdir`, as cdk8s's `App.synth()` lays them out. */
+  public override synth(): void {
+    mkdirSync(this.outdir, { recursive: true });
+    const walk = new AppWalk(this);
+    walk.validate();
+    const indexed = walk.resolveDependencies();
+    const charts = this.charts;
+    for (const { path, docs } of this.layout(walk, charts, indexed)) {
+      if (docs === undefined) mkdirSync(join(this.outdir, path), { recursive: true });
+      else writeFileSync(join(this.outdir, path), yamlDocuments(docs), { encoding: 'utf8' });
+    }
+    if (this.recordsConstructMetadata) {
+      const resources: Record<string, { path: string }> = {};
+      for (const object of charts.flatMap((c) => walk.objectsOf(c)))
+        resources[object.name] = { path: object.node.path };
+      writeFileSync(
+        join(this.outdir, 'construct-metadata.json'),
+        JSON.stringify({ version: '1.0.0', resources }),
+      );
+    }
+  }
+
+  /** The files of `yamlOutputType` (cdk8s's names), one at a time; an entry without documents is a directory. */
+  private *layout(walk: AppWalk, charts: readonly Chart[], indexed: boolean): Generator<OutputEntry> {
+    const ext = this.outputFileExtension;
+    const name = chartNamer(indexed);
+    switch (this.yamlOutputType) {
+      case YamlOutputType.FILE_PER_APP:
+        if (charts.length > 0) yield { path: `app${ext}`, docs: charts.flatMap((c) => walk.chartJson(c)) };
+        return;
+      case YamlOutputType.FILE_PER_CHART:
+        for (const chart of charts) yield { path: `${name(chart)}${ext}`, docs: walk.chartJson(chart) };
+        return;
+      case YamlOutputType.FILE_PER_RESOURCE:
+        for (const doc of charts.flatMap((c) => walk.chartJson(c)))
+          if (doc !== undefined) yield { path: `${resourceFileName(doc)}${ext}`, docs: [doc] };
+        return;
+      case YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE:
+        for (const chart of charts) {
+          const folder = name(chart);
+          yield { path: folder };
+          for (const object of walk.objectsOf(chart))
+            yield {
+              path: join(folder, `${resourceFileName(object)}${ext}`),
+              docs: [object.toJson() as unknown],
+            };
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Every chart's manifests as one YAML text, as cdk8s's `App.synthYaml()` gives them. */
+  public override synthYaml(): string {
+    const walk = new AppWalk(this);
+    walk.resolveDependencies();
+    walk.validate();
+    return yamlDocuments(this.charts.flatMap((c) => walk.chartJson(c)));
+  }
+}
+
+/** A file of the output (with its documents) or a directory (without). */
+interface OutputEntry {
+  readonly path: string;
+  readonly docs?: readonly unknown[];
+}
+
+/**
+ * One synth's view of the construct tree: each subtree listed once (cdk8s's `SynthRequestCache`, kept for the whole
+ * synth instead of one chart's), each construct's chart looked up once.
+ */
+class AppWalk {
+  private readonly subtrees = new Map<IConstruct, IConstruct[]>();
+  private readonly charts = new Map<IConstruct, Chart>();
+
+  public constructor(private readonly app: App) {}
+
+  /** Runs every construct's validations; throws cdk8s's error, naming each construct, when any fails. */
+  public validate(): void {
+    const errors: string[] = [];
+    for (const child of this.all(this.app)) {
+      for (const error of child.node.validate()) errors.push(`[${child.node.path}] ${error}`);
+    }
+    if (errors.length > 0)
+      throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
+  }
+
+  /**
+   * Turns nested charts and dependencies between constructs into dependencies between charts and between their
+   * API objects, as cdk8s does before it writes; whether any chart depends on another (the files are then numbered).
+   */
+  public resolveDependencies(): boolean {
+    let dependantCharts = false;
+    const everything = this.all(this.app);
+    for (const parent of everything.filter((x) => x instanceof Chart)) {
+      for (const child of parent.node.children.filter((x) => x instanceof Chart)) {
+        parent.node.addDependency(child);
+        dependantCharts = true;
+      }
+    }
+    const deps = (): { source: IConstruct; target: IConstruct }[] =>
+      everything.flatMap((source) => source.node.dependencies.map((target) => ({ source, target })));
+    for (const { source, target } of deps()) {
+      const sourceChart = this.chartOf(source);
+      const targetChart = this.chartOf(target);
+      if (sourceChart !== targetChart) {
+        sourceChart.node.addDependency(targetChart);
+        dependantCharts = true;
+      }
+    }
+    for (const { source, target } of deps()) {
+      const targets = this.apiObjectsIn(target);
+      for (const s of this.apiObjectsIn(source)) s.node.addDependency(...targets.filter((t) => t !== s));
+    }
+    return dependantCharts;
+  }
+
+  /** The chart's own API objects (not those of nested charts), in dependency order. */
+  public objectsOf(chart: Chart): ApiObject[] {
+    return new DependencyGraph(chart.node)
+      .topology()
+      .filter((x): x is ApiObject => x instanceof ApiObject && this.chartOf(x) === chart);
+  }
+
+  /** What `chart.toJson()` gives, without cdk8s walking the app again for each chart. */
+  public chartJson(chart: Chart): unknown[] {
+    if (chart.toJson !== Chart.prototype.toJson) return Object.values(chart.toJson() as object);
+    return this.objectsOf(chart).map((o) => o.toJson() as unknown);
+  }
+
+  private all(scope: IConstruct): IConstruct[] {
+    let list = this.subtrees.get(scope);
+    if (list === undefined) this.subtrees.set(scope, (list = scope.node.findAll()));
+    return list;
+  }
+
+  /** API objects under `scope` (itself included) whose closest chart is `scope`'s. */
+  private apiObjectsIn(scope: IConstruct): ApiObject[] {
+    const chart = this.chartOf(scope);
+    return this.all(scope).filter((c): c is ApiObject => c instanceof ApiObject && this.chartOf(c) === chart);
+  }
+
+  private chartOf(c: IConstruct): Chart {
+    let chart = this.charts.get(c);
+    if (chart === undefined) this.charts.set(c, (chart = Chart.of(c)));
+    return chart;
+  }
+}
+
+/** cdk8s's chart file and folder names: the chart's DNS label, numbered in order when charts depend on others. */
+function chartNamer(indexed: boolean): (chart: Chart) => string {
+  let index = 0;
+  return (chart) => {
+    const label = Names.toDnsLabel(chart);
+    return indexed ? `${(index++).toString().padStart(4, '0')}-${label}` : label;
+  };
+}
+
+/** cdk8s's file name of one resource: `<kind>.<name>`, only letters, digits, `-`, `_` and `.` kept. */
+function resourceFileName(object: unknown): string {
+  const o = object as { kind?: unknown; metadata?: { name?: unknown } };
+  return `${String(o.kind)}.${String(o.metadata?.name)}`.replace(/[^0-9a-zA-Z-_.]/g, '');
+}
+
+/** Documents as cdk8s's `Yaml.stringify` separates them, each in specforge's YAML where it is plain data. */
+function yamlDocuments(docs: readonly unknown[]): string {
+  return docs
+    .map((d) => (d === undefined ? '\n' : plainData(d) ? toYaml(d) : Yaml.stringify(d)))
+    .join('---\n');
+}
+
+/** Whether `v` is JSON data specforge's emitter writes as it is: plain objects, arrays, strings, finite numbers. */
+function plainData(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object': {
+      if (v === null) return true;
+      if (Array.isArray(v)) return v.every((x) => x !== undefined && plainData(x));
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined && !plainData(x)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
