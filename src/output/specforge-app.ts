@@ -12,7 +12,7 @@ import { toYaml } from './yaml.js';
  * (its dependencies and its validations): 100 charts walk the app 101 times. Its YAML writer (the `yaml` package)
  * costs 125–220 µs an object. This one walks the app once, validates it once (the same validations, the same error)
  * and writes with specforge's emitter (`output/yaml.ts`: the bytes of the spec door's files; a document that is not
- * plain JSON data, such as a `Date`, goes through cdk8s's writer). docs/benchmarks.md, "The construct door".
+ * plain JSON data, such as a `Date`, goes through cdk8s's writer). docs/benchmarks.md, "With `SpecforgeApp`".
  *
  * A chart whose class overrides `toJson()` is asked for its JSON as cdk8s asks it.
  */

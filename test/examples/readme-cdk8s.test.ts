@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { pathToFileURL } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { repoTempDir, tempDir } from '../support/tmp.js';
 
 /**
  * A cdk8s app set up as the README shows must not share its output with `specforge render` (dist/): `cdk8s synth`
@@ -33,5 +35,24 @@ describe("the README's cdk8s app", () => {
       unknown
     >;
     expect(example).toEqual(readmeCdk8sYaml());
+  });
+});
+
+describe("the README's SpecforgeApp example", () => {
+  it('synthesises the chart it shows', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```ts\n((?:(?!```)[\s\S])*new SpecforgeApp\(\)[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'the README shows a SpecforgeApp').toBeDefined();
+    const outdir = tempDir();
+    const dir = repoTempDir('readme-specforge-app-');
+    const source = (block ?? '')
+      .replace("from 'specforge'", `from ${JSON.stringify(join(ROOT, 'src/index.js'))}`)
+      .replace('new SpecforgeApp()', `new SpecforgeApp({ outdir: ${JSON.stringify(outdir)} })`);
+    writeFileSync(join(dir, 'main.ts'), source);
+    await import(pathToFileURL(join(dir, 'main.ts')).href);
+    const objects = parseAllDocuments(readFileSync(join(outdir, 'shop.k8s.yaml'), 'utf8')).map(
+      (d) => d.toJS() as { kind: string; metadata: { name: string } },
+    );
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Deployment/api', 'Service/api']);
   });
 });
