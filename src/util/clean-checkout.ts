@@ -17,7 +17,9 @@ import { attributesPathsAbove, settingsSource } from './git-settings.js';
  *   `core.worktree`), on a file system whose names git compares byte for byte (`core.ignorecase` and
  *   `core.precomposeunicode` off);
  * - every file under them is tracked and unchanged (`git status`, with `core.fsmonitor`, `core.checkStat` and
- *   `core.trustctime` at the settings that check every file), and nothing else is there: no untracked or ignored
+ *   `core.trustctime` at the settings that check every file; none given when the repository sets the last two
+ *   coarser, since any git command run under them may have refreshed a changed file's entry as unchanged), and
+ *   nothing else is there: no untracked or ignored
  *   file, empty directory, link, FIFO, socket or `.git` (a walk of the names: as many files as git lists);
  * - each entry is a regular file at stage 0 that git checks: no link, submodule, conflict, `assume-unchanged` or
  *   `skip-worktree` entry;

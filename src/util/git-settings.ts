@@ -50,6 +50,13 @@ function settingProblem(config: ReadonlyMap<string, string>): string | undefined
   for (const key of ['core.ignoreCase', 'core.precomposeUnicode'])
     if (gitBool(config.get(key.toLowerCase())) === true)
       return `${key} is on (names are not compared byte for byte)`;
+  // Under coarse checks, any git command may take a changed file for unchanged and refresh its entry with the
+  // file's new stat data (keeping the old blob id): no later check, however strict, can see the change then.
+  const checkStat = config.get('core.checkstat');
+  if (checkStat !== undefined && checkStat.toLowerCase() !== 'default')
+    return `core.checkStat is ${checkStat} (git may have taken a changed file for unchanged)`;
+  if (gitBool(config.get('core.trustctime')) === false)
+    return 'core.trustctime is off (git may have taken a changed file for unchanged)';
   for (const key of ['core.attributesFile', 'attr.tree']) {
     const value = config.get(key.toLowerCase());
     if (value !== undefined) return `${key} is set (${value})`;

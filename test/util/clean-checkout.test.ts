@@ -3,7 +3,7 @@
  * only when git vouches that every file there is its blob, byte for byte; otherwise the reason, and no digest.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanListing, statDigest, type Listing } from '../../src/util/clean-checkout.js';
@@ -150,6 +150,16 @@ describe('the listing of a clean checkout', () => {
       (r) => git(r, 'config', 'core.attributesFile', '/nowhere'),
       /core\.attributesFile is set/,
     ],
+    [
+      'attributes read from a tree',
+      (r) => git(r, 'config', 'attr.tree', 'HEAD'),
+      /attr\.tree is set \(HEAD\)/,
+    ],
+    [
+      'core.precomposeUnicode',
+      (r) => git(r, 'config', 'core.precomposeUnicode', 'true'),
+      /core\.precomposeUnicode is on/,
+    ],
   ];
 
   it.each(unclean)('gives no digest with %s, and says why', async (_, make, why) => {
@@ -202,6 +212,46 @@ describe('the listing of a clean checkout', () => {
       delete process.env.GIT_WORK_TREE;
     }
   });
+
+  it('gives no digest with attributes from a tree named in GIT_ATTR_SOURCE', async () => {
+    const { dirs } = checkout();
+    process.env.GIT_ATTR_SOURCE = 'HEAD';
+    try {
+      expect(whyOf(await cleanListing(dirs))).toBe('GIT_ATTR_SOURCE is set');
+    } finally {
+      delete process.env.GIT_ATTR_SOURCE;
+    }
+  });
+
+  it.each([
+    [
+      'core.checkStat',
+      'minimal',
+      /core\.checkStat is minimal \(git may have taken a changed file for unchanged\)/,
+    ],
+    [
+      'core.trustctime',
+      'false',
+      /core\.trustctime is off \(git may have taken a changed file for unchanged\)/,
+    ],
+  ])(
+    'gives no digest with %s %s, under which git itself takes a changed file for unchanged',
+    async (key, value, why) => {
+      const { root, dirs } = checkout();
+      const file = join(root, 'charts/web/app.yaml');
+      const past = new Date(Date.now() - 60_000); // older than the index, so git does not take the entry as racy
+      utimesSync(file, past, past);
+      git(root, 'update-index', '--refresh');
+      git(root, 'config', 'core.checkStat', 'minimal'); // both, so that the change below gets past git
+      git(root, 'config', 'core.trustctime', 'false');
+      writeFileSync(file, 'kind: AppServicf\n'); // the same size, other bytes
+      utimesSync(file, past, past); // the same modification time
+      expect(git(root, 'status', '--porcelain', '--untracked-files=no')).toBe(''); // git is fooled, and its index refreshed
+      git(root, 'config', '--unset', key === 'core.checkStat' ? 'core.trustctime' : 'core.checkStat');
+      expect(git(root, 'config', key)).toBe(`${value}\n`);
+      expect(whyOf(await cleanListing(dirs))).toMatch(why);
+    },
+  );
 
   it('gives no digest when git prints a warning', async () => {
     const { dirs } = checkout();
