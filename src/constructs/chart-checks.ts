@@ -8,6 +8,7 @@ import type { RenderedObject } from '../rules/objects.js';
 import type { Manifest } from '../rules/manifest.js';
 import { checkWiring } from '../rules/wiring.js';
 import { outdirProblems } from './outdir-check.js';
+import { revalidating } from '../util/revalidation.js';
 
 /**
  * The chart-level checks of the construct door: a validation on every Chart that holds a specforge construct, so
@@ -39,7 +40,9 @@ export function ensureChartChecks(chart: Chart, options: ChartChecksOptions = {}
   if (ARMED in chart) return;
   Object.defineProperty(chart, ARMED, { value: options });
   if (options.checkedByRender === true) return;
-  chart.node.addValidation({ validate: () => (revalidationInSynth() ? [] : chartProblems(chart)) });
+  chart.node.addValidation({
+    validate: () => (revalidationInSynth() || revalidating(chart) ? [] : chartProblems(chart)),
+  });
 }
 
 /**

@@ -2,19 +2,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
 import type { IConstruct } from 'constructs';
-import { toYaml } from './yaml.js';
+import { quoteString, toYaml } from './yaml.js';
+import { REVALIDATING } from '../util/revalidation.js';
+
+/** `Chart.prototype.toJson` as cdk8s defines it, before anything could patch it. */
+const CDK8S_CHART_TO_JSON = Chart.prototype.toJson;
 
 /**
  * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects
- * and order, for every `yamlOutputType`) in time linear in the app, and in the YAML `specforge render` writes.
+ * and order, for every `yamlOutputType`, and the same errors) in time linear in the app, and in the YAML
+ * `specforge render` writes.
  *
  * cdk8s's `App.synth()` writes each chart through `chart.toJson()`, and each of those walks the whole app again
  * (its dependencies and its validations): 100 charts walk the app 101 times. Its YAML writer (the `yaml` package)
- * costs 125–220 µs an object. This one walks the app once, validates it once (the same validations, the same error)
- * and writes with specforge's emitter (`output/yaml.ts`: the bytes of the spec door's files; a document that is not
- * plain JSON data, such as a `Date`, goes through cdk8s's writer). docs/benchmarks.md, "With `SpecforgeApp`".
+ * costs 125–220 µs an object. This one takes the steps of cdk8s's `synth()` and of its first `chart.toJson()`, which
+ * the later ones repeat without finding anything new, and writes with specforge's emitter (`output/yaml.ts`: the
+ * bytes of the spec door's files; a document that is not plain JSON data, such as a `Date`, `-0` or a value left
+ * `undefined`, goes through cdk8s's writer). docs/benchmarks.md, "With `SpecforgeApp`".
  *
- * A chart whose class overrides `toJson()` is asked for its JSON as cdk8s asks it.
+ * A chart whose `toJson()` is not cdk8s's (a subclass's, or a patch) is asked for its JSON as cdk8s asks it. What
+ * it does not repeat: dependencies a later `chart.toJson()` would find added by an earlier one.
  */
 export class SpecforgeApp extends App {
   private readonly recordsConstructMetadata: boolean;
@@ -33,10 +40,12 @@ export class SpecforgeApp extends App {
   /** Writes every chart's manifests into `outdir`, as cdk8s's `App.synth()` lays them out. */
   public override synth(): void {
     mkdirSync(this.outdir, { recursive: true });
-    const walk = new AppWalk(this);
-    walk.validate();
-    const indexed = walk.resolveDependencies();
+    new AppWalk(this).validate();
+    const indexed = new AppWalk(this).resolveDependencies();
     const charts = this.charts;
+    // Every output type but one folder per chart asks each chart for `toJson()`, and the first asks prepares the app.
+    const byChart = this.yamlOutputType !== YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE;
+    const walk = byChart ? this.prepared(charts) : new AppWalk(this);
     for (const { path, docs } of this.layout(walk, charts, indexed)) {
       if (docs === undefined) mkdirSync(join(this.outdir, path), { recursive: true });
       else writeFileSync(join(this.outdir, path), yamlDocuments(docs), { encoding: 'utf8' });
@@ -52,6 +61,34 @@ export class SpecforgeApp extends App {
     }
   }
 
+  /** Every chart's manifests as one YAML text, as cdk8s's `App.synthYaml()` gives them. */
+  public override synthYaml(): string {
+    new AppWalk(this).resolveDependencies();
+    new AppWalk(this).validate();
+    const charts = this.charts;
+    const walk = this.prepared(charts);
+    return yamlDocuments(charts.flatMap((c) => walk.chartJson(c)));
+  }
+
+  /**
+   * What cdk8s's first `chart.toJson()` of a synth does before it lists the chart's objects (when there is a chart):
+   * the app's dependencies resolved and its validations run again, with specforge's chart checks answering as they
+   * did ({@link REVALIDATING}).
+   */
+  private prepared(charts: readonly Chart[]): AppWalk {
+    const walk = new AppWalk(this);
+    if (charts.length === 0) return walk;
+    walk.resolveDependencies();
+    const marked = this as { [REVALIDATING]?: boolean };
+    marked[REVALIDATING] = true;
+    try {
+      new AppWalk(this).validate();
+    } finally {
+      delete marked[REVALIDATING];
+    }
+    return walk;
+  }
+
   /** The files of `yamlOutputType` (cdk8s's names), one at a time; an entry without documents is a directory. */
   private *layout(walk: AppWalk, charts: readonly Chart[], indexed: boolean): Generator<OutputEntry> {
     const ext = this.outputFileExtension;
@@ -64,8 +101,7 @@ export class SpecforgeApp extends App {
         for (const chart of charts) yield { path: `${name(chart)}${ext}`, docs: walk.chartJson(chart) };
         return;
       case YamlOutputType.FILE_PER_RESOURCE:
-        for (const doc of charts.flatMap((c) => walk.chartJson(c)))
-          if (doc !== undefined) yield { path: `${resourceFileName(doc)}${ext}`, docs: [doc] };
+        for (const chart of charts) yield* resourceFiles(walk.chartJson(chart), ext);
         return;
       case YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE:
         for (const chart of charts) {
@@ -81,14 +117,6 @@ export class SpecforgeApp extends App {
       default:
         return;
     }
-  }
-
-  /** Every chart's manifests as one YAML text, as cdk8s's `App.synthYaml()` gives them. */
-  public override synthYaml(): string {
-    const walk = new AppWalk(this);
-    walk.resolveDependencies();
-    walk.validate();
-    return yamlDocuments(this.charts.flatMap((c) => walk.chartJson(c)));
   }
 }
 
@@ -157,7 +185,7 @@ class AppWalk {
 
   /** What `chart.toJson()` gives, without cdk8s walking the app again for each chart. */
   public chartJson(chart: Chart): unknown[] {
-    if (chart.toJson !== Chart.prototype.toJson) return Object.values(chart.toJson() as object);
+    if (chart.toJson !== CDK8S_CHART_TO_JSON) return Object.values(chart.toJson() as object);
     return this.objectsOf(chart).map((o) => o.toJson() as unknown);
   }
 
@@ -189,10 +217,19 @@ function chartNamer(indexed: boolean): (chart: Chart) => string {
   };
 }
 
-/** cdk8s's file name of one resource: `<kind>.<name>`, only letters, digits, `-`, `_` and `.` kept. */
+/** A file for each document (none for an undefined one), named as cdk8s names it. */
+function* resourceFiles(docs: readonly unknown[], ext: string): Generator<OutputEntry> {
+  for (const doc of docs)
+    if (doc !== undefined) yield { path: `${resourceFileName(doc)}${ext}`, docs: [doc] };
+}
+
+/**
+ * cdk8s's file name of one resource: `<kind>.<name>`, only letters, digits, `-`, `_` and `.` kept. As unguarded as
+ * cdk8s's: a document without `metadata` throws the same error.
+ */
 function resourceFileName(object: unknown): string {
-  const o = object as { kind?: unknown; metadata?: { name?: unknown } };
-  return `${String(o.kind)}.${String(o.metadata?.name)}`.replace(/[^0-9a-zA-Z-_.]/g, '');
+  const o = object as { kind: unknown; metadata: { name: unknown } };
+  return `${String(o.kind)}.${String(o.metadata.name)}`.replace(/[^0-9a-zA-Z-_.]/g, '');
 }
 
 /** Documents as cdk8s's `Yaml.stringify` separates them, each in specforge's YAML where it is plain data. */
@@ -202,26 +239,37 @@ function yamlDocuments(docs: readonly unknown[]): string {
     .join('---\n');
 }
 
-/** Whether `v` is JSON data specforge's emitter writes as it is: plain objects, arrays, strings, finite numbers. */
+/**
+ * Whether specforge's emitter writes `v` as cdk8s's writer would read back: plain objects and arrays (no holes, no
+ * `undefined`, which cdk8s writes as `null`), strings, booleans, `null`, finite numbers but `-0`, keys short enough
+ * for YAML's implicit keys (1,024 characters).
+ */
 function plainData(v: unknown): boolean {
   switch (typeof v) {
     case 'string':
     case 'boolean':
       return true;
     case 'number':
-      return Number.isFinite(v);
-    case 'object': {
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object':
       if (v === null) return true;
-      if (Array.isArray(v)) return v.every((x) => x !== undefined && plainData(x));
-      const proto = Object.getPrototypeOf(v) as unknown;
-      if (proto !== Object.prototype && proto !== null) return false;
-      for (const k in v) {
-        const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined && !plainData(x)) return false;
-      }
-      return true;
-    }
+      return Array.isArray(v) ? plainArray(v) : plainObject(v);
     default:
       return false;
   }
+}
+
+function plainArray(v: readonly unknown[]): boolean {
+  for (let i = 0; i < v.length; i++) if (!(i in v) || v[i] === undefined || !plainData(v[i])) return false;
+  return true;
+}
+
+function plainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined || !plainData(x)) return false;
+    if (k.length > 128 && quoteString(k).length > 1024) return false;
+  }
+  return true;
 }

@@ -11,13 +11,17 @@
 
 const PLAIN_SAFE = /^[A-Za-z_/][A-Za-z0-9_./:@+=-]*$/;
 const YAML11_WORDS = /^(y|yes|n|no|true|false|on|off|null)$/i;
+// A float to the `yaml` package's YAML 1.1 schema (`e2` reads as NaN there): no digit before the exponent needed.
+const YAML11_EXPONENT = /^[eE][-+]?[0-9]+$/;
 // Characters JSON.stringify leaves raw that YAML treats as line breaks (1.1) or does not allow unescaped.
 const YAML_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 /** Emits one document (no `---`), ending in a newline. */
 export function toYaml(value: unknown): string {
   const out: string[] = [];
-  if (isMapping(value)) emitMapping(value, '', out);
+  const empty = emptyCollection(value);
+  if (empty !== undefined) out.push(empty, '\n');
+  else if (isMapping(value)) emitMapping(value, '', out);
   else if (Array.isArray(value)) emitSequence(value, '', out);
   else out.push(scalar(value), '\n');
   return out.join('');
@@ -30,7 +34,7 @@ export function toYamlDocuments(values: readonly unknown[]): string {
 
 /** A string as a YAML scalar: plain when unambiguous in YAML 1.1 and 1.2, else double-quoted. */
 export function quoteString(s: string): string {
-  if (PLAIN_SAFE.test(s) && !s.endsWith(':') && !YAML11_WORDS.test(s)) return s;
+  if (PLAIN_SAFE.test(s) && !s.endsWith(':') && !YAML11_WORDS.test(s) && !YAML11_EXPONENT.test(s)) return s;
   return JSON.stringify(s).replace(YAML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiObject, App, Chart, Testing } from 'cdk8s';
+import { ApiObject, App, Chart, Testing, type AppProps } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { ensureChartChecks } from '../../src/constructs/chart-checks.js';
-import { AppService, ChartNamespace, chartProblems, Myapp, NodePool } from '../../src/index.js';
+import { AppService, ChartNamespace, chartProblems, Myapp, NodePool, SpecforgeApp } from '../../src/index.js';
 
 describe('chart checks in a cdk8s app', () => {
   it('make App.synth() fail on a broken chart, as specforge render does', () => {
@@ -140,9 +140,9 @@ describe('chart checks once per App.synth()', () => {
     }
   }
 
-  /** An app of `n` charts, each with a specforge construct (so checked) and a counting object. */
-  function app(n: number): App {
-    const a = new App({ outdir: mkdtempSync(join(tmpdir(), 'synth-once-')) });
+  /** An app (cdk8s's, or another class) of `n` charts, each with a specforge construct (so checked) and a counting object. */
+  function app(n: number, AppClass: new (props: AppProps) => App = App): App {
+    const a = new AppClass({ outdir: mkdtempSync(join(tmpdir(), 'synth-once-')) });
     for (let i = 0; i < n; i++) {
       const chart = new Chart(a, `c${i}`);
       new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
@@ -155,6 +155,12 @@ describe('chart checks once per App.synth()', () => {
     Counting.calls = 0;
     app(5).synth();
     // per object: once by the chart checks, once by cdk8s writing it (before: 1 + 5 checks + 1)
+    expect(Counting.calls).toBe(5 * 2);
+  });
+
+  it("checks each chart once in SpecforgeApp's synth(), which validates the app twice, as cdk8s's first chart does", () => {
+    Counting.calls = 0;
+    app(5, SpecforgeApp).synth();
     expect(Counting.calls).toBe(5 * 2);
   });
 

@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import * as jsyaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { quoteString, toYaml, toYamlDocuments } from '../../src/output/yaml.js';
@@ -35,6 +35,11 @@ const TRICKY = [
   '+1',
   '.5',
   '1e3',
+  'e2',
+  'E10',
+  'e+5',
+  'e-3',
+  'e2e',
   '0x1F',
   '0o17',
   '0755',
@@ -128,6 +133,14 @@ describe('toYaml', () => {
     const value = { z: 1, a: 2, m: { k: 1, b: 2 } };
     expect(toYaml(value)).toBe('z: 1\na: 2\nm:\n  k: 1\n  b: 2\n');
     expect(toYaml(structuredClone(value))).toBe(toYaml(value));
+  });
+
+  it('writes an empty mapping or sequence as a document of its own, not as an empty document', () => {
+    expect(toYaml({})).toBe('{}\n');
+    expect(toYaml({ gone: undefined })).toBe('{}\n');
+    expect(toYaml([])).toBe('[]\n');
+    const text = toYamlDocuments([{ a: 1 }, {}, []]);
+    expect(parseAllDocuments(text).map((d) => d.toJS() as unknown)).toEqual([{ a: 1 }, {}, []]);
   });
 
   it('separates documents with ---', () => {
