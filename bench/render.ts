@@ -34,6 +34,7 @@ import { parseAllDocuments, stringify as yamlStringify } from 'yaml';
 import { generateCharts, generateHelmChart } from './generate.js';
 import { afterRemovals, ensureHelm, median, ROOT, setAside, timeCommand, type Sample } from './harness.js';
 import { toYaml } from '../src/output/yaml.js';
+import { defaultJobs } from '../src/util/flag-values.js';
 import { renderFrom } from '../src/render/render-dir.js';
 
 /** Runs of each render row (and of Helm beside it). */
@@ -171,7 +172,9 @@ async function main(): Promise<void> {
       const m = median(samples);
       if (charts !== 1) results.set(specs, m);
       const input = `${specs} specs, ${charts} chart${charts === 1 ? '' : 's'}, ${objects} objects`;
-      const jobs = `default jobs (${availableParallelism()})`;
+      const cores = availableParallelism();
+      // The workers a render starts unasked: none beside this thread on 2 cores (src/util/flag-values.ts).
+      const jobs = `default jobs (${defaultJobs(cores)} on ${cores} cores)`;
       rows.push(
         row(withHelm ? `**specforge render**, ${jobs}` : `specforge render, ${jobs}`, input, [
           m,
