@@ -5,8 +5,15 @@ import type { IConstruct } from 'constructs';
 import { quoteString, toYaml } from './yaml.js';
 import { REVALIDATING } from '../util/revalidation.js';
 
-/** `Chart.prototype.toJson` as cdk8s defines it, before anything could patch it. */
-const CDK8S_CHART_TO_JSON = Chart.prototype.toJson;
+/**
+ * `Chart.prototype.toJson` as cdk8s defines it (`return App._synthChart(this)`, read from its source), or undefined
+ * when something patched it before this module was loaded: every chart is then asked for its JSON as cdk8s asks it.
+ */
+const CDK8S_CHART_TO_JSON = /^toJson\(\)\s*\{\s*return\s+[\w$]+\.App\._synthChart\(this\);?\s*\}$/.test(
+  Function.prototype.toString.call(Chart.prototype.toJson),
+)
+  ? Chart.prototype.toJson
+  : undefined;
 
 /**
  * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects
@@ -40,13 +47,13 @@ export class SpecforgeApp extends App {
   /** Writes every chart's manifests into `outdir`, as cdk8s's `App.synth()` lays them out. */
   public override synth(): void {
     mkdirSync(this.outdir, { recursive: true });
-    new AppWalk(this).validate();
-    const indexed = new AppWalk(this).resolveDependencies();
+    const first = new AppWalk(this); // one listing for both steps, as cdk8s's synth() has
+    first.validate();
+    const indexed = first.resolveDependencies();
     const charts = this.charts;
-    // Every output type but one folder per chart asks each chart for `toJson()`, and the first asks prepares the app.
-    const byChart = this.yamlOutputType !== YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE;
-    const walk = byChart ? this.prepared(charts) : new AppWalk(this);
-    for (const { path, docs } of this.layout(walk, charts, indexed)) {
+    const walk = new AppWalk(this);
+    const json = new ChartJson(this, walk, true);
+    for (const { path, docs } of this.layout(walk, json, charts, indexed)) {
       if (docs === undefined) mkdirSync(join(this.outdir, path), { recursive: true });
       else writeFileSync(join(this.outdir, path), yamlDocuments(docs), { encoding: 'utf8' });
     }
@@ -63,45 +70,32 @@ export class SpecforgeApp extends App {
 
   /** Every chart's manifests as one YAML text, as cdk8s's `App.synthYaml()` gives them. */
   public override synthYaml(): string {
-    new AppWalk(this).resolveDependencies();
-    new AppWalk(this).validate();
-    const charts = this.charts;
-    const walk = this.prepared(charts);
-    return yamlDocuments(charts.flatMap((c) => walk.chartJson(c)));
-  }
-
-  /**
-   * What cdk8s's first `chart.toJson()` of a synth does before it lists the chart's objects (when there is a chart):
-   * the app's dependencies resolved and its validations run again, with specforge's chart checks answering as they
-   * did ({@link REVALIDATING}).
-   */
-  private prepared(charts: readonly Chart[]): AppWalk {
-    const walk = new AppWalk(this);
-    if (charts.length === 0) return walk;
-    walk.resolveDependencies();
-    const marked = this as { [REVALIDATING]?: boolean };
-    marked[REVALIDATING] = true;
-    try {
-      new AppWalk(this).validate();
-    } finally {
-      delete marked[REVALIDATING];
-    }
-    return walk;
+    const first = new AppWalk(this);
+    first.resolveDependencies();
+    first.validate();
+    // cdk8s's chart checks know a second validation inside synth() only (src/constructs/chart-checks.ts): unmarked.
+    const json = new ChartJson(this, new AppWalk(this), false);
+    return yamlDocuments(this.charts.flatMap((c) => json.of(c)));
   }
 
   /** The files of `yamlOutputType` (cdk8s's names), one at a time; an entry without documents is a directory. */
-  private *layout(walk: AppWalk, charts: readonly Chart[], indexed: boolean): Generator<OutputEntry> {
+  private *layout(
+    walk: AppWalk,
+    json: ChartJson,
+    charts: readonly Chart[],
+    indexed: boolean,
+  ): Generator<OutputEntry> {
     const ext = this.outputFileExtension;
     const name = chartNamer(indexed);
     switch (this.yamlOutputType) {
       case YamlOutputType.FILE_PER_APP:
-        if (charts.length > 0) yield { path: `app${ext}`, docs: charts.flatMap((c) => walk.chartJson(c)) };
+        if (charts.length > 0) yield { path: `app${ext}`, docs: charts.flatMap((c) => json.of(c)) };
         return;
       case YamlOutputType.FILE_PER_CHART:
-        for (const chart of charts) yield { path: `${name(chart)}${ext}`, docs: walk.chartJson(chart) };
+        for (const chart of charts) yield { path: `${name(chart)}${ext}`, docs: json.of(chart) };
         return;
       case YamlOutputType.FILE_PER_RESOURCE:
-        for (const chart of charts) yield* resourceFiles(walk.chartJson(chart), ext);
+        for (const chart of charts) yield* resourceFiles(json.of(chart), ext);
         return;
       case YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE:
         for (const chart of charts) {
@@ -183,12 +177,6 @@ class AppWalk {
       .filter((x): x is ApiObject => x instanceof ApiObject && this.chartOf(x) === chart);
   }
 
-  /** What `chart.toJson()` gives, without cdk8s walking the app again for each chart. */
-  public chartJson(chart: Chart): unknown[] {
-    if (chart.toJson !== CDK8S_CHART_TO_JSON) return Object.values(chart.toJson() as object);
-    return this.objectsOf(chart).map((o) => o.toJson() as unknown);
-  }
-
   private all(scope: IConstruct): IConstruct[] {
     let list = this.subtrees.get(scope);
     if (list === undefined) this.subtrees.set(scope, (list = scope.node.findAll()));
@@ -205,6 +193,45 @@ class AppWalk {
     let chart = this.charts.get(c);
     if (chart === undefined) this.charts.set(c, (chart = Chart.of(c)));
     return chart;
+  }
+}
+
+/**
+ * One synth's answers to `chart.toJson()`, without cdk8s walking the app again for each chart. The first chart whose
+ * `toJson()` is cdk8s's does what cdk8s's first does before it lists the chart's objects: the app's dependencies
+ * resolved and its validations run again (inside `synth()`, with specforge's chart checks answering as they did:
+ * {@link REVALIDATING}); the later ones would repeat it and find nothing new. A chart whose `toJson()` is its own is
+ * asked for it.
+ */
+class ChartJson {
+  private prepared = false;
+
+  public constructor(
+    private readonly app: App,
+    private readonly walk: AppWalk,
+    private readonly inSynth: boolean,
+  ) {}
+
+  public of(chart: Chart): unknown[] {
+    if (CDK8S_CHART_TO_JSON === undefined || chart.toJson !== CDK8S_CHART_TO_JSON)
+      return Object.values(chart.toJson() as object);
+    if (!this.prepared) {
+      this.prepared = true;
+      this.prepare();
+    }
+    return this.walk.objectsOf(chart).map((o) => o.toJson() as unknown);
+  }
+
+  private prepare(): void {
+    const again = new AppWalk(this.app);
+    again.resolveDependencies();
+    const marked = this.app as { [REVALIDATING]?: boolean };
+    if (this.inSynth) marked[REVALIDATING] = true;
+    try {
+      again.validate();
+    } finally {
+      delete marked[REVALIDATING];
+    }
   }
 }
 
@@ -259,8 +286,9 @@ function plainData(v: unknown): boolean {
   }
 }
 
+/** No hole and no `undefined` either: `plainData` refuses both, as `v[i]` reads a hole as `undefined`. */
 function plainArray(v: readonly unknown[]): boolean {
-  for (let i = 0; i < v.length; i++) if (!(i in v) || v[i] === undefined || !plainData(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!plainData(v[i])) return false;
   return true;
 }
 
@@ -268,7 +296,7 @@ function plainObject(v: object): boolean {
   const proto = Object.getPrototypeOf(v) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
   for (const [k, x] of Object.entries(v)) {
-    if (x === undefined || !plainData(x)) return false;
+    if (!plainData(x)) return false;
     if (k.length > 128 && quoteString(k).length > 1024) return false;
   }
   return true;

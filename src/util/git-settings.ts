@@ -45,18 +45,38 @@ export async function settingsSource(
 
 /** A setting of git's that converts bytes, names attributes, or compares names other than byte for byte. */
 function settingProblem(config: ReadonlyMap<string, string>): string | undefined {
+  return namesOrBytesProblem(config) ?? coarseCheckProblem(config) ?? attributesProblem(config);
+}
+
+/** `core.autocrlf` on, or names not compared byte for byte (`core.ignoreCase`, `core.precomposeUnicode`). */
+function namesOrBytesProblem(config: ReadonlyMap<string, string>): string | undefined {
   const autocrlf = config.get('core.autocrlf');
   if (autocrlf !== undefined && gitBool(autocrlf) !== false) return `core.autocrlf is ${autocrlf}`;
-  for (const key of ['core.ignoreCase', 'core.precomposeUnicode'])
-    if (gitBool(config.get(key.toLowerCase())) === true)
-      return `${key} is on (names are not compared byte for byte)`;
-  // Under coarse checks, any git command may take a changed file for unchanged and refresh its entry with the
-  // file's new stat data (keeping the old blob id): no later check, however strict, can see the change then.
+  for (const key of ['core.ignoreCase', 'core.precomposeUnicode']) {
+    const value = config.get(key.toLowerCase());
+    if (value !== undefined && gitBool(value) !== false)
+      return `${key} is ${value} (names may not be compared byte for byte)`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks coarser than git's defaults: under them any git command may take a changed file for unchanged and refresh
+ * its entry with the file's new stat data (keeping the old blob id), and no later check, however strict, can see the
+ * change then.
+ */
+function coarseCheckProblem(config: ReadonlyMap<string, string>): string | undefined {
   const checkStat = config.get('core.checkstat');
   if (checkStat !== undefined && checkStat.toLowerCase() !== 'default')
     return `core.checkStat is ${checkStat} (git may have taken a changed file for unchanged)`;
-  if (gitBool(config.get('core.trustctime')) === false)
-    return 'core.trustctime is off (git may have taken a changed file for unchanged)';
+  const trustctime = config.get('core.trustctime');
+  if (trustctime !== undefined && gitBool(trustctime) !== true)
+    return `core.trustctime is ${trustctime} (git may have taken a changed file for unchanged)`;
+  return undefined;
+}
+
+/** Attributes from a configured file, a tree (`attr.tree`, `GIT_ATTR_SOURCE`). */
+function attributesProblem(config: ReadonlyMap<string, string>): string | undefined {
   for (const key of ['core.attributesFile', 'attr.tree']) {
     const value = config.get(key.toLowerCase());
     if (value !== undefined) return `${key} is set (${value})`;
@@ -85,13 +105,19 @@ export function attributesPathsAbove(prefix: string): string[] {
   return parts.map((_, i) => [...parts.slice(0, i), '.gitattributes'].join('/'));
 }
 
-/** A boolean as git reads one (`git_parse_maybe_bool`); undefined when unset. */
+/**
+ * A boolean as git reads one (`git_parse_maybe_bool`): `true`/`yes`/`on`, `false`/`no`/`off`/empty, else an integer
+ * as `strtoimax` reads it in any base (`0x1f`, `017`, `+0`) with an optional `k`/`m`/`g` unit, true when not zero;
+ * undefined when unset or when git would refuse the value.
+ */
 function gitBool(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   const v = value.toLowerCase();
+  if (['true', 'yes', 'on'].includes(v)) return true;
   if (['false', 'no', 'off', ''].includes(v)) return false;
-  if (/^-?\d+$/.test(v)) return Number(v) !== 0;
-  return true;
+  const n = /^\s*[-+]?(?:0x([0-9a-f]+)|(0[0-7]*)|([1-9][0-9]*))[kmg]?$/.exec(v);
+  if (n === null) return undefined;
+  return /[^0]/.test(n[1] ?? n[2] ?? n[3] ?? '');
 }
 
 /** `git config --list -z`: `key\nvalue` records (the last of a key wins, as git reads it). */

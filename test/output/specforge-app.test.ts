@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Lazy, YamlOutputType, type AppProps } from 'cdk8s';
 import { Construct } from 'constructs';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppService, Myapp, NodePool } from '../../src/index.js';
 import { SpecforgeApp } from '../../src/output/specforge-app.js';
 import { toYaml } from '../../src/output/yaml.js';
@@ -183,6 +183,36 @@ const EDGES: [string, (app: App) => void, AppProps?][] = [
     },
   ],
   [
+    'a validation that adds an object depending on another chart (seen by the next walk only)',
+    (app) => {
+      const a = new Chart(app, 'a');
+      const y = configMap(new Chart(app, 'b'), 'y');
+      configMap(a, 'x');
+      let added = false;
+      a.node.addValidation({
+        validate: () => {
+          if (!added) configMap(a, 'late').node.addDependency(y);
+          added = true;
+          return [];
+        },
+      });
+    },
+  ],
+  ...[true, false].map((allOwn): [string, (app: App) => void] => [
+    `${allOwn ? 'charts that all write' : 'a first chart that writes'} their own toJson(), and a validation that fails once dependencies are resolved`,
+    (app) => {
+      class Own extends Chart {
+        public override toJson(): any[] {
+          return [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: this.node.id } }];
+        }
+      }
+      const a = new Own(app, 'a');
+      const b = allOwn ? new Own(app, 'b') : new Chart(app, 'b');
+      configMap(b, 'y').node.addDependency(configMap(a, 'x'));
+      b.node.addValidation({ validate: () => (b.node.dependencies.length > 0 ? ['depends'] : []) });
+    },
+  ]),
+  [
     'a chart toJson() patched on the prototype',
     (app) => {
       configMap(new Chart(app, 'c'), 'x');
@@ -240,6 +270,41 @@ describe('SpecforgeApp', () => {
     expect(text).toContain('"yes": "on"');
   });
 
+  it("checks in synthYaml() what cdk8s's synthYaml() checks: objects a validation added are checked", () => {
+    const failure = (AppClass: AppClass): string => {
+      const app = new AppClass({ outdir: tempDir() });
+      const c = new Chart(app, 'c');
+      new Myapp(c, 'storefront', { image: 'nginx', containerPort: 8080, servicePort: 80 });
+      let added = false;
+      new Construct(c, 'late').node.addValidation({
+        validate: () => {
+          if (!added) for (const id of ['one', 'two']) configMap(c, id, { metadata: { name: 'dup' } });
+          added = true;
+          return [];
+        },
+      });
+      try {
+        app.synthYaml();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    const expected = failure(App);
+    expect(expected).toMatch(/dup/);
+    expect(failure(SpecforgeApp)).toBe(expected);
+  });
+
+  it('checks its charts again in a second synth of the same app', () => {
+    const app = new SpecforgeApp({ outdir: tempDir() });
+    const c = new Chart(app, 'c');
+    new Myapp(c, 'storefront', { image: 'nginx', containerPort: 8080, servicePort: 80 });
+    app.synth();
+    configMap(c, 'one', { metadata: { name: 'dup' } });
+    configMap(c, 'two', { metadata: { name: 'dup' } });
+    expect(() => app.synth()).toThrow(/dup/);
+  });
+
   it("gives synthYaml() the objects of cdk8s's, in its order", () => {
     const objects = (text: string): unknown[] => parseAllDocuments(text).map((d) => d.toJS() as unknown);
     const expected = objects(build(App, { outdir: tempDir() }).synthYaml());
@@ -248,9 +313,9 @@ describe('SpecforgeApp', () => {
   });
 
   it("runs every validation twice, as cdk8s's synth() and its first chart do, however many charts the app holds", () => {
-    const runs = (AppClass: AppClass, charts: number): number => {
+    const runs = (AppClass: AppClass, charts: number, props: AppProps = {}): number => {
       let count = 0;
-      const app = new AppClass({ outdir: tempDir() });
+      const app = new AppClass({ ...props, outdir: tempDir() });
       for (let i = 0; i < charts; i++) {
         const chart = new Chart(app, `c${i}`);
         new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } });
@@ -263,6 +328,10 @@ describe('SpecforgeApp', () => {
     expect(runs(App, 10)).toBe(11);
     expect(runs(SpecforgeApp, 5)).toBe(2);
     expect(runs(SpecforgeApp, 10)).toBe(2);
+    // One folder per chart: cdk8s never asks a chart for toJson(), so it validates once.
+    const folders = { yamlOutputType: YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE };
+    expect(runs(App, 5, folders)).toBe(1);
+    expect(runs(SpecforgeApp, 5, folders)).toBe(1);
   });
 
   it("fails with cdk8s's error, naming each construct, and writes no file", () => {
@@ -300,6 +369,32 @@ describe('SpecforgeApp', () => {
     };
     expect(text(SpecforgeApp)).toBe(text(App));
     expect(text(SpecforgeApp)).toContain('when: 2026-01-02');
+  });
+
+  it('asks every chart for its JSON when Chart.prototype.toJson was patched before specforge was loaded', async () => {
+    const original = Chart.prototype.toJson;
+    Chart.prototype.toJson = function (this: Chart) {
+      return original
+        .call(this)
+        .map((o: any) => ({ ...o, metadata: { ...o.metadata, annotations: { decorated: 'yes' } } }));
+    };
+    try {
+      vi.resetModules(); // specforge loaded anew, after the patch (cdk8s stays the one patched)
+      const fresh = (await import('../../src/output/specforge-app.js')).SpecforgeApp;
+      const text = (AppClass: AppClass): string => {
+        const outdir = tempDir();
+        const app = new AppClass({ outdir });
+        configMap(new Chart(app, 'c'), 'x');
+        app.synth();
+        return readFileSync(join(outdir, 'c.k8s.yaml'), 'utf8');
+      };
+      expect(text(fresh)).toContain('decorated: "yes"');
+      expect(parseAllDocuments(text(fresh)).map((d) => d.toJS() as unknown)).toEqual(
+        parseAllDocuments(text(App)).map((d) => d.toJS() as unknown),
+      );
+    } finally {
+      Chart.prototype.toJson = original;
+    }
   });
 
   it('asks a chart that overrides toJson() for its JSON', () => {

@@ -131,7 +131,7 @@ describe('the listing of a clean checkout', () => {
       /git attributes may change files on checkout \(\.gitattributes\)/,
     ],
     ['core.autocrlf', (r) => git(r, 'config', 'core.autocrlf', 'input'), /core\.autocrlf is input/],
-    ['core.ignorecase', (r) => git(r, 'config', 'core.ignorecase', 'true'), /core\.ignoreCase is on/],
+    ['core.ignorecase', (r) => git(r, 'config', 'core.ignorecase', 'true'), /core\.ignoreCase is true/],
     [
       'a FIFO',
       (r) => execFileSync('mkfifo', [join(r, 'charts/web/pipe.yaml')]),
@@ -158,7 +158,7 @@ describe('the listing of a clean checkout', () => {
     [
       'core.precomposeUnicode',
       (r) => git(r, 'config', 'core.precomposeUnicode', 'true'),
-      /core\.precomposeUnicode is on/,
+      /core\.precomposeUnicode is true/,
     ],
   ];
 
@@ -232,7 +232,7 @@ describe('the listing of a clean checkout', () => {
     [
       'core.trustctime',
       'false',
-      /core\.trustctime is off \(git may have taken a changed file for unchanged\)/,
+      /core\.trustctime is false \(git may have taken a changed file for unchanged\)/,
     ],
   ])(
     'gives no digest with %s %s, under which git itself takes a changed file for unchanged',
@@ -242,7 +242,7 @@ describe('the listing of a clean checkout', () => {
       const past = new Date(Date.now() - 60_000); // older than the index, so git does not take the entry as racy
       utimesSync(file, past, past);
       git(root, 'update-index', '--refresh');
-      git(root, 'config', 'core.checkStat', 'minimal'); // both, so that the change below gets past git
+      git(root, 'config', 'core.checkStat', 'minimal'); // either alone lets the edit below past git
       git(root, 'config', 'core.trustctime', 'false');
       writeFileSync(file, 'kind: AppServicf\n'); // the same size, other bytes
       utimesSync(file, past, past); // the same modification time
@@ -252,6 +252,25 @@ describe('the listing of a clean checkout', () => {
       expect(whyOf(await cleanListing(dirs))).toMatch(why);
     },
   );
+
+  it.each([
+    ['core.trustctime', '0k', false],
+    ['core.trustctime', '+0', false],
+    ['core.trustctime', '0x0', false],
+    ['core.trustctime', 'no', false],
+    ['core.trustctime', '1k', true],
+    ['core.trustctime', 'Yes', true],
+    ['core.ignoreCase', '0x1', false],
+    ['core.ignoreCase', '010', false],
+    ['core.ignoreCase', '0', true],
+    ['core.ignoreCase', 'off', true],
+  ])('reads %s=%s as git reads a boolean (a listing: %s)', async (key, value, listed) => {
+    const { root, dirs } = checkout();
+    git(root, 'config', key, value);
+    const listing = await cleanListing(dirs);
+    if (listed) expect(digestOf(listing)).toMatch(/^[0-9a-f]{64}$/);
+    else expect(whyOf(listing)).toContain(`${key} is ${value}`);
+  });
 
   it('gives no digest when git prints a warning', async () => {
     const { dirs } = checkout();
