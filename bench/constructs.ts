@@ -33,8 +33,8 @@ export function appSource(chartsDir: string, outdir: string, app: 'cdk8s' | 'spe
   const specforge = pathToFileURL(join(ROOT, 'lib/index.js')).href;
   const appClass = app === 'cdk8s' ? 'App' : 'SpecforgeApp';
   const lines = [
-    `import { App, Chart } from ${JSON.stringify(cdk8s)};`,
-    `import { AppService, Myapp, NodePool, Podroute, SpecforgeApp } from ${JSON.stringify(specforge)};`,
+    `import { ${app === 'cdk8s' ? 'App, ' : ''}Chart } from ${JSON.stringify(cdk8s)};`,
+    `import { AppService, Myapp, NodePool, Podroute${app === 'cdk8s' ? '' : ', SpecforgeApp'} } from ${JSON.stringify(specforge)};`,
     `const app = new ${appClass}({ outdir: ${JSON.stringify(outdir)} });`,
   ];
   for (const chart of readdirSync(chartsDir).sort()) {

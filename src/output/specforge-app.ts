@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { quoteString, toYaml } from './yaml.js';
-import { REVALIDATING } from '../util/revalidation.js';
+import { revalidatingDuring } from '../util/revalidation.js';
 
 /**
  * `Chart.prototype.toJson` as cdk8s defines it (`return App._synthChart(this)`, read from its source), or undefined
@@ -31,8 +31,6 @@ const CDK8S_CHART_TO_JSON = /^toJson\(\)\s*\{\s*return\s+[\w$]+\.App\._synthChar
  * it does not repeat: dependencies a later `chart.toJson()` would find added by an earlier one.
  */
 export class SpecforgeApp extends App {
-  private readonly recordsConstructMetadata: boolean;
-
   /**
    * @param props as cdk8s's `App`: `outdir` (default `CDK8S_OUTDIR` or `dist`), `outputFileExtension` (default
    *   `.k8s.yaml`), `yamlOutputType` (default one file per chart), `resolvers`, `recordConstructMetadata` (default
@@ -40,18 +38,23 @@ export class SpecforgeApp extends App {
    */
   public constructor(props: AppProps = {}) {
     super(props);
-    this.recordsConstructMetadata =
-      props.recordConstructMetadata ?? process.env['CDK8S_RECORD_CONSTRUCT_METADATA'] === 'true';
+  }
+
+  /** Whether cdk8s's `App` keeps construct metadata: its own (private) answer to the props and the environment. */
+  private get recordsConstructMetadata(): boolean {
+    return (
+      (this as unknown as { readonly recordConstructMetadata?: boolean }).recordConstructMetadata === true
+    );
   }
 
   /** Writes every chart's manifests into `outdir`, as cdk8s's `App.synth()` lays them out. */
   public override synth(): void {
     mkdirSync(this.outdir, { recursive: true });
-    const first = new AppWalk(this); // one listing for both steps, as cdk8s's synth() has
-    first.validate();
-    const indexed = first.resolveDependencies();
-    const charts = this.charts;
+    // One listing for the validations and the dependencies, as cdk8s's synth() has; a chart's objects are found anew.
     const walk = new AppWalk(this);
+    walk.validate();
+    const indexed = walk.resolveDependencies();
+    const charts = this.charts;
     const json = new ChartJson(this, walk, true);
     for (const { path, docs } of this.layout(walk, json, charts, indexed)) {
       if (docs === undefined) mkdirSync(join(this.outdir, path), { recursive: true });
@@ -70,11 +73,11 @@ export class SpecforgeApp extends App {
 
   /** Every chart's manifests as one YAML text, as cdk8s's `App.synthYaml()` gives them. */
   public override synthYaml(): string {
-    const first = new AppWalk(this);
-    first.resolveDependencies();
-    first.validate();
+    const walk = new AppWalk(this);
+    walk.resolveDependencies();
+    walk.validate();
     // cdk8s's chart checks know a second validation inside synth() only (src/constructs/chart-checks.ts): unmarked.
-    const json = new ChartJson(this, new AppWalk(this), false);
+    const json = new ChartJson(this, walk, false);
     return yamlDocuments(this.charts.flatMap((c) => json.of(c)));
   }
 
@@ -200,7 +203,7 @@ class AppWalk {
  * One synth's answers to `chart.toJson()`, without cdk8s walking the app again for each chart. The first chart whose
  * `toJson()` is cdk8s's does what cdk8s's first does before it lists the chart's objects: the app's dependencies
  * resolved and its validations run again (inside `synth()`, with specforge's chart checks answering as they did:
- * {@link REVALIDATING}); the later ones would repeat it and find nothing new. A chart whose `toJson()` is its own is
+ * `util/revalidation.ts`); the later ones would repeat it and find nothing new. A chart whose `toJson()` is its own is
  * asked for it.
  */
 class ChartJson {
@@ -225,13 +228,8 @@ class ChartJson {
   private prepare(): void {
     const again = new AppWalk(this.app);
     again.resolveDependencies();
-    const marked = this.app as { [REVALIDATING]?: boolean };
-    if (this.inSynth) marked[REVALIDATING] = true;
-    try {
-      again.validate();
-    } finally {
-      delete marked[REVALIDATING];
-    }
+    if (this.inSynth) revalidatingDuring(this.app, () => again.validate());
+    else again.validate();
   }
 }
 

@@ -154,22 +154,26 @@ function records(out: Buffer): number {
  */
 export function statDigest(dirs: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const dir of dirs)
-    walk(
-      dir,
-      (parent, entry) => {
-        const path = childPath(parent, entry.name);
-        let line: string;
-        try {
-          const st = lstatSync(path, { bigint: true });
-          line = `${path}\0${st.mode}\0${st.size}\0${st.ino}\0${st.ctimeNs}\0${st.mtimeNs}\n`;
-        } catch (e) {
-          line = `${path}\0${(e as NodeJS.ErrnoException).code ?? 'unreadable'}\n`;
-        }
-        hash.update(line);
-      },
-      true,
-    );
+  const visit = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // left to git, which reads the same directories
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = childPath(dir, entry.name);
+      try {
+        const st = lstatSync(path, { bigint: true });
+        hash.update(`${path}\0${st.mode}\0${st.size}\0${st.ino}\0${st.ctimeNs}\0${st.mtimeNs}\n`);
+      } catch (e) {
+        hash.update(`${path}\0${(e as NodeJS.ErrnoException).code ?? 'unreadable'}\n`);
+      }
+      if (entry.isDirectory()) visit(path);
+    }
+  };
+  for (const dir of dirs) visit(dir);
   return hash.digest('hex');
 }
 
@@ -245,24 +249,6 @@ function onDisk(dirs: readonly string[]): number | string {
     if (why !== undefined) return why;
   }
   return files;
-}
-
-/**
- * Calls `visit` for every entry under `dir`, directories before what they hold (in name order when `sorted`); a
- * directory that cannot be read is left to git, which reads the same directories.
- */
-function walk(dir: string, visit: (dir: string, entry: Dirent) => void, sorted = false): void {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  if (sorted) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    visit(dir, entry);
-    if (entry.isDirectory()) walk(childPath(dir, entry.name), visit, sorted);
-  }
 }
 
 function statOf(path: string): Stats | undefined {

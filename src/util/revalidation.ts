@@ -10,3 +10,14 @@ export const REVALIDATING = Symbol.for('specforge.dev/revalidating');
 export function revalidating(scope: { readonly node: { readonly root: object } }): boolean {
   return (scope.node.root as { [REVALIDATING]?: unknown })[REVALIDATING] === true;
 }
+
+/** Runs `run` with `app` carrying {@link REVALIDATING}, and takes the mark off after it, however it ends. */
+export function revalidatingDuring<T>(app: object, run: () => T): T {
+  const marked = app as { [REVALIDATING]?: boolean };
+  marked[REVALIDATING] = true;
+  try {
+    return run();
+  } finally {
+    delete marked[REVALIDATING];
+  }
+}
