@@ -5,6 +5,7 @@ import { checkAnnotations, checkLabels } from './meta.js';
 import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
 import { groupOf, type Manifest } from './manifest.js';
+import { jsonBytesBeyond } from './json-size.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -97,7 +98,7 @@ function checkNamespace(ns: unknown): Problem<string>[] {
 }
 
 function checkSize(o: Manifest): Problem<string>[] {
-  const bytes = Buffer.byteLength(JSON.stringify(o));
+  const bytes = jsonBytesBeyond(o, MAX_OBJECT_BYTES);
   return bytes <= MAX_OBJECT_BYTES
     ? []
     : [
