@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { CheckedChart } from './check-chart.js';
 import { fromWire, type WireChart } from './chart-wire.js';
+import type { EmittedChart } from './emit.js';
 import type { SpecChartInput } from './types.js';
 import { workerEntry } from './worker-entry.js';
 import { startWorker } from '../util/worker-entry.js';
@@ -10,7 +11,9 @@ import { startWorker } from '../util/worker-entry.js';
  * posts the last one back, and the charts are taken in the order of the inputs, so the files and messages of a
  * render are the same bytes for any number of workers. Charts are handed out in that order too, never more than
  * {@link LOOKAHEAD} per worker ahead of the one the render takes next, so only a few built charts wait in memory
- * however many there are. Chart modules never run here.
+ * however many there are. With `emit`, the workers also write each chart's YAML and its objects' skeletons
+ * (src/render/emit.ts), and only those cross: the thread taking the charts writes no YAML of theirs. Chart modules
+ * never run here.
  */
 
 /**
@@ -25,7 +28,13 @@ export function workerCount(jobs: number, inputs: readonly SpecChartInput[]): nu
   return Math.max(1, Math.min(jobs, inputs.length, Math.floor(specs / SPECS_PER_WORKER)));
 }
 
-type WorkerReply = { id: number; chart: WireChart } | { id: number; failed: string };
+type WorkerReply =
+  | { id: number; chart: WireChart }
+  | { id: number; emitted: Omit<EmittedChart, 'input'> }
+  | { id: number; failed: string };
+
+/** A chart as the pool hands it over: checked, or emitted when the pool was asked to emit. */
+export type PooledChart = CheckedChart | EmittedChart;
 
 /** How many charts per worker may be built ahead of the one the render takes next. */
 export const LOOKAHEAD = 4;
@@ -34,8 +43,8 @@ export const LOOKAHEAD = 4;
 export class ChartPool {
   private readonly pool: Worker[] = [];
   private readonly idle: Worker[] = [];
-  private readonly built = new Map<number, CheckedChart>();
-  private readonly waiting = new Map<number, (chart: CheckedChart | Error) => void>();
+  private readonly built = new Map<number, PooledChart>();
+  private readonly waiting = new Map<number, (chart: PooledChart | Error) => void>();
   private readonly window: number;
   private next = 0;
   private taken = 0;
@@ -45,6 +54,7 @@ export class ChartPool {
   constructor(
     private readonly inputs: readonly SpecChartInput[],
     workers: number,
+    private readonly emit = false,
   ) {
     this.window = Math.max(1, workers) * LOOKAHEAD;
     const entry = workerEntry('chart-worker', import.meta.url);
@@ -68,14 +78,17 @@ export class ChartPool {
     }
   }
 
-  /** The chart of `inputs[i]`, built and checked; each is taken once, in order. Rejects when a worker failed. */
-  async take(i: number): Promise<CheckedChart> {
+  /**
+   * The chart of `inputs[i]`, built and checked (and emitted, with `emit`); each is taken once, in order. Rejects
+   * when a worker failed.
+   */
+  async take(i: number): Promise<PooledChart> {
     const ready = this.built.get(i);
     const got =
       ready ??
       (this.failure !== undefined
         ? this.failure
-        : await new Promise<CheckedChart | Error>((resolve) => this.waiting.set(i, resolve)));
+        : await new Promise<PooledChart | Error>((resolve) => this.waiting.set(i, resolve)));
     this.built.delete(i);
     if (got instanceof Error) throw got;
     this.taken = Math.max(this.taken, i + 1);
@@ -102,13 +115,14 @@ export class ChartPool {
       return;
     }
     const id = this.next++;
-    w.postMessage({ id, input: plain(this.inputs[id] as SpecChartInput) });
+    w.postMessage({ id, input: plain(this.inputs[id] as SpecChartInput), emit: this.emit });
   }
 
   private reply(w: Worker, m: WorkerReply): void {
     // the same words as a throw on this thread (`--jobs 1`)
     if ('failed' in m) return this.fail(new Error(m.failed));
-    const chart = fromWire(this.inputs[m.id] as SpecChartInput, m.chart);
+    const input = this.inputs[m.id] as SpecChartInput;
+    const chart = 'emitted' in m ? { input, ...m.emitted } : fromWire(input, m.chart);
     const waiter = this.waiting.get(m.id);
     this.waiting.delete(m.id);
     if (waiter === undefined) this.built.set(m.id, chart);

@@ -42,11 +42,13 @@ export class Emission {
   }
 
   /**
-   * One chart built and checked, in name order. Its files go out now, without the annotations of the pass across
-   * charts, unless a chart before had an error. Its objects stay for {@link end} when it cannot be built again
-   * from its input (a chart module's), or when `keepObjects` (they are kept elsewhere anyway).
+   * One chart built and checked, in name order: its objects, or its files and skeletons already made where it was
+   * built ({@link emitChart}). Its files go out now, without the annotations of the pass across charts, unless a
+   * chart before had an error. Its objects stay for {@link end} when it cannot be built again from its input (a
+   * chart module's), or when `keepObjects` (they are kept elsewhere anyway).
    */
-  take(part: CheckedChart, keepObjects = false): void {
+  take(part: CheckedChart | EmittedChart, keepObjects = false): void {
+    if ('emitted' in part) return this.takeEmitted(part);
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);
@@ -59,6 +61,17 @@ export class Emission {
       built: skeletonOfChart(part.built),
       ...(keep ? { kept: part } : {}),
     });
+  }
+
+  private takeEmitted({ input, errors, emitted }: EmittedChart): void {
+    if (emitted === undefined || errors.length > 0) {
+      appendAll(this.errors, errors);
+      return;
+    }
+    const { files, ...built } = emitted;
+    this.objectCount += built.objects.length;
+    if (this.errors.length === 0) this.out.put(files);
+    this.charts.push({ input, built });
   }
 
   /** The pass across charts, what it sends out again and the GitOps objects; the result. */
@@ -104,6 +117,24 @@ export function emitCharts(
   const emission = new Emission(options, sink);
   for (const part of parts) emission.take(part);
   return emission.end();
+}
+
+/**
+ * A chart as {@link Emission.take} keeps it, made where the chart was built (a worker thread of `--jobs`, so that
+ * its YAML is written there and not on the thread that takes every chart): the files of its objects without the
+ * annotations of the pass across charts, and its objects' skeletons; undefined when the chart has an error.
+ */
+export interface EmittedChart {
+  readonly input: CheckedChart['input'];
+  readonly errors: CheckedChart['errors'];
+  readonly emitted: (Emitted['built'] & { readonly files: ReadonlyMap<string, string> }) | undefined;
+}
+
+/** A chart of spec files emitted as {@link Emission.take} would emit it. Pure. */
+export function emitChart(part: CheckedChart): EmittedChart {
+  const { input, errors, built } = part;
+  if (built === undefined || errors.length > 0) return { input, errors, emitted: undefined };
+  return { input, errors, emitted: { files: filesOf(part, new Map()), ...skeletonOfChart(built) } };
 }
 
 /** Whether a chart was made with a chart module (whose run cannot be repeated here). */

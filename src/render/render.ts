@@ -2,7 +2,7 @@ import type { OutputSink } from '../output/output-tally.js';
 import { applyModule } from './apply-module.js';
 import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
-import { ChartPool, workerCount } from './chart-pool.js';
+import { ChartPool, workerCount, type PooledChart } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
@@ -63,7 +63,7 @@ async function buildEach(
   inputs: readonly ChartInput[],
   options: RenderOptions,
   reuse: ChartReuse | undefined,
-  take: (part: CheckedChart) => void,
+  take: (part: PooledChart) => void,
 ): Promise<string[]> {
   const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
@@ -71,7 +71,7 @@ async function buildEach(
   try {
     for (const input of inputs) {
       const part = await buildOne(input, { reuse, cache, pooled, notes });
-      reuse?.keep(part);
+      if (reuse !== undefined && !('emitted' in part)) reuse.keep(part);
       take(part);
     }
   } finally {
@@ -88,8 +88,11 @@ interface Sources {
   readonly notes: { readonly ignored: string[]; readonly unwritten: string[] };
 }
 
-/** One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache). */
-async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<CheckedChart> {
+/**
+ * One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache). Emitted only
+ * when the pool built it with neither `reuse` nor a cache, which keep the objects themselves.
+ */
+async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<PooledChart> {
   const found = input.module === undefined ? reuse?.find(input) : undefined;
   if (found !== undefined) return found;
   const cached = lookUp(input, cache);
@@ -100,8 +103,12 @@ async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sour
   return part;
 }
 
-/** Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. */
-function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritten: string[]): void {
+/**
+ * Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. An emitted chart has no
+ * objects to keep (the pool emits none while there is a cache).
+ */
+function keepInCache(cache: ChartCache, key: string, part: PooledChart, unwritten: string[]): void {
+  if ('emitted' in part) return;
   const failed = cache.write(key, toWire(part));
   if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
 }
@@ -109,13 +116,14 @@ function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritt
 /** The charts of spec files the worker threads build, taken by input. */
 interface Pooled {
   has(input: ChartInput): boolean;
-  take(input: ChartInput): Promise<CheckedChart>;
+  take(input: ChartInput): Promise<PooledChart>;
   close(): void;
 }
 
 /**
  * With `jobs` > 1, the charts of spec files that are neither in `reuse` nor in the cache, built on worker threads
- * when that pays (src/render/chart-pool.ts); else none, and each chart is built here when its turn comes.
+ * when that pays (src/render/chart-pool.ts); else none, and each chart is built here when its turn comes. Without
+ * `reuse` and a cache, which keep each chart's objects, the workers emit the charts too.
  */
 function poolFor(
   inputs: readonly ChartInput[],
@@ -129,7 +137,7 @@ function poolFor(
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
   if (workers <= 1) return undefined;
-  const pool = new ChartPool(specOnly, workers);
+  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined);
   const index = new Map(specOnly.map((input, i) => [input, i]));
   return {
     has: (input) => index.has(input),

@@ -13,9 +13,17 @@ import { digestLines } from '../support/output-digests.js';
 import { run, tempDir } from '../support/tmp.js';
 
 /** A render of `root/charts` into a fresh directory: its files' digests and what it printed. */
-async function render(root: string, out: string, cache?: string) {
+async function render(root: string, out: string, cache?: string, jobs = '1') {
   rmSync(out, { recursive: true, force: true });
-  const r = await run(['render', join(root, 'charts'), '--out', out, ...(cache ? ['--cache', cache] : [])]);
+  const r = await run([
+    'render',
+    join(root, 'charts'),
+    '--out',
+    out,
+    '--jobs',
+    jobs,
+    ...(cache ? ['--cache', cache] : []),
+  ]);
   return {
     code: r.code,
     files: existsSync(out) ? digestLines(out) : '',
@@ -74,6 +82,17 @@ describe('a render with --cache', () => {
       expect(await render(root, join(root, 'dist-c'), cache), `round ${round}`).toEqual(without);
       expect(await render(root, join(root, 'dist-c'), cache), `round ${round} again`).toEqual(without);
     }
+  });
+
+  it('keeps every chart the worker threads build (--jobs 4), and a warm render with them writes the same bytes', async () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 600, 6);
+    const cold = await render(root, join(root, 'dist-a'), cache, '4');
+    expect(cold.code, cold.err).toBe(0);
+    expect(chartEntries(cache)).toHaveLength(6);
+    expect(await render(root, join(root, 'dist-b'))).toEqual(cold);
+    expect(await render(root, join(root, 'dist-c'), cache, '4')).toEqual(cold);
   });
 
   it('ignores a damaged, foreign or old-format entry with a note, builds the chart again and writes the same bytes', async () => {

@@ -2,17 +2,18 @@
  * Charts of spec files on several worker threads (`--jobs`, src/render/chart-pool.ts): the same bytes in dist/ and
  * the same messages, in the same order, for any number of workers; and when more workers do not pay.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
+import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
 import { loadCharts } from '../../src/render/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import type { SpecChartInput } from '../../src/render/types.js';
 import { digestLines } from '../support/output-digests.js';
-import { run, tempDir } from '../support/tmp.js';
+import { repoTempDir, run, tempDir } from '../support/tmp.js';
 
 const chart = (name: string, specs: number): SpecChartInput => ({
   name,
@@ -35,7 +36,25 @@ describe('ChartPool', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(pool.handedOut).toBeLessThanOrEqual(1 + 2 * LOOKAHEAD);
       for (let i = 1; i < inputs.length; i++) taken.push(await pool.take(i));
-      expect(taken.map(toWire)).toEqual(inputs.map((input) => toWire(renderSpecChart(input))));
+      const checked = taken.filter((c) => !('emitted' in c));
+      expect(checked.map(toWire)).toEqual(inputs.map((input) => toWire(renderSpecChart(input))));
+    } finally {
+      pool.close();
+    }
+  });
+
+  it('emits each chart when asked, as this thread would emit it: its files and its skeletons', async () => {
+    const dir = tempDir();
+    generateCharts(dir, 240, 24);
+    writeFileSync(join(dir, 'chart-005/broken.yaml'), 'kind: [\n');
+    const { inputs } = await loadCharts(dir);
+    const pool = new ChartPool(inputs, 2, true);
+    try {
+      const taken = [];
+      for (let i = 0; i < inputs.length; i++) taken.push(await pool.take(i));
+      expect(taken.every((c) => 'emitted' in c)).toBe(true);
+      expect(taken).toEqual(inputs.map((input) => emitChart(renderSpecChart(input))));
+      expect(taken[5]?.errors.length).toBeGreaterThan(0);
     } finally {
       pool.close();
     }
@@ -66,6 +85,24 @@ describe('a render with --jobs', () => {
       outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
     }
     expect(outs[0]?.files.split('\n').length).toBeGreaterThan(1000);
+    expect(outs[1]).toEqual(outs[0]);
+  });
+
+  it('writes the same bytes with 1 and 4 jobs where the pass across charts annotates charts the workers emitted', async () => {
+    const root = repoTempDir('chart-pool-');
+    cpSync(join(import.meta.dirname, '../../charts'), join(root, 'charts'), { recursive: true });
+    generateCharts(join(root, 'charts'), 400, 4);
+    const outs = [];
+    for (const jobs of ['1', '4']) {
+      const out = join(root, `dist-${jobs}`);
+      const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', jobs]);
+      expect(r.code, r.err).toBe(0);
+      outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
+    }
+    // a NodePool of a chart of spec files waits for the controller's CRD, from another chart
+    expect(readFileSync(join(root, 'dist-4/blog-code-03/nodepool.master.yaml'), 'utf8')).toContain(
+      'argocd.argoproj.io/sync-wave',
+    );
     expect(outs[1]).toEqual(outs[0]);
   });
 
