@@ -38,6 +38,22 @@ export function quoteString(s: string): string {
   return JSON.stringify(s).replace(YAML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Mapping keys as {@link quoteString} writes them, remembered: a render writes the same few dozen keys hundreds of
+ * thousands of times. At most {@link KEYS_REMEMBERED} (label keys can be many); then it starts afresh.
+ */
+const quotedKeys = new Map<string, string>();
+const KEYS_REMEMBERED = 4096;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    if (quotedKeys.size >= KEYS_REMEMBERED) quotedKeys.clear();
+    quotedKeys.set(key, (quoted = quoteString(key)));
+  }
+  return quoted;
+}
+
 function scalar(v: unknown): string {
   switch (typeof v) {
     case 'string':
@@ -77,7 +93,7 @@ function emitMapping(
   for (const key of Object.keys(map)) {
     const v = map[key];
     if (v === undefined) continue;
-    out.push(first && firstPrefix !== undefined ? firstPrefix : indent, quoteString(key), ':');
+    out.push(first && firstPrefix !== undefined ? firstPrefix : indent, quotedKey(key), ':');
     first = false;
     emitValue(v, indent, out);
   }

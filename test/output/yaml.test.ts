@@ -94,6 +94,19 @@ describe('toYaml', () => {
     for (const read of readBack(text)) expect(read).toEqual(value);
   });
 
+  it('writes each key as quoteString does, the same on every use, past the keys it remembers', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) =>
+      i % 3 === 0 ? `on${i}` : i % 3 === 1 ? `k${i}:` : 'on',
+    );
+    const value = Object.fromEntries(keys.map((k, i) => [k, i]));
+    const expected = Object.entries(value)
+      .map(([k, v]) => `${quoteString(k)}: ${v}\n`)
+      .join('');
+    expect(toYaml(value)).toBe(expected);
+    expect(toYaml(value)).toBe(expected);
+    expect(toYaml({ on: 1, 'a:': 2 })).toBe('"on": 1\n"a:": 2\n');
+  });
+
   it('round-trips random strings and nested structures', () => {
     const next = rng(42);
     const alphabet = 'ab:-_ ./#&*!|>\'"%@`{}[],?~=+0123456789yesnoYESNO\n\t\u00e9\u2028';
