@@ -6,16 +6,29 @@
 import { parentPort } from 'node:worker_threads';
 import { renderSpecChart } from './render.js';
 import { toWire } from './chart-wire.js';
-import { emitChart } from './emit.js';
+import type { CheckedChart } from './check-chart.js';
+import { emitChart, type EmittedChart } from './emit.js';
 import type { SpecChartInput } from './types.js';
 
 parentPort?.on('message', ({ id, input, emit }: { id: number; input: SpecChartInput; emit: boolean }) => {
   try {
     const part = renderSpecChart(input);
-    if (!emit) return parentPort?.postMessage({ id, chart: toWire(part) });
-    const { errors, emitted } = emitChart(part);
-    parentPort?.postMessage({ id, emitted: { errors, emitted } });
+    const emitted = emit ? emittedOrNot(part) : undefined;
+    if (emitted === undefined) parentPort?.postMessage({ id, chart: toWire(part) });
+    else parentPort?.postMessage({ id, emitted: { errors: emitted.errors, emitted: emitted.emitted } });
   } catch (e) {
     parentPort?.postMessage({ id, failed: e instanceof Error ? e.message : String(e) });
   }
 });
+
+/**
+ * The chart emitted, or undefined when its YAML cannot be written: then its objects go, and the main thread meets
+ * the same error where `--jobs 1` would (not at all once an earlier chart had an error).
+ */
+function emittedOrNot(part: CheckedChart): EmittedChart | undefined {
+  try {
+    return emitChart(part);
+  } catch {
+    return undefined;
+  }
+}

@@ -48,7 +48,12 @@ export class Emission {
    * chart module's), or when `keepObjects` (they are kept elsewhere anyway).
    */
   take(part: CheckedChart | EmittedChart, keepObjects = false): void {
-    if ('emitted' in part) return this.takeEmitted(part);
+    if ('emitted' in part) {
+      // an emitted chart has only skeletons to keep: where objects are kept, charts come checked
+      if (keepObjects)
+        throw new Error(`internal error: chart ${part.input.name} came emitted, with objects to keep`);
+      return this.takeEmitted(part);
+    }
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { topOf, type OutputSink } from '../../src/output/output-tally.js';
-import { Emission } from '../../src/render/emit.js';
+import { emitChart, Emission } from '../../src/render/emit.js';
 import { loadCharts } from '../../src/render/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import { renderFrom } from '../../src/render/render-dir.js';
@@ -61,6 +61,31 @@ describe('Emission', () => {
       if (charts === 'charts') expect(again).toBeGreaterThan(0);
       else expect(again).toBe(0);
     }
+  });
+
+  it('takes charts emitted where they were built as it takes them checked: the same puts, files and count', async () => {
+    const dir = tempDir();
+    generateCharts(dir, 40, 4);
+    writeFileSync(join(dir, 'chart-001', 'bad.yaml'), 'kind: [\n');
+    const { inputs } = await loadCharts(dir);
+    const parts = inputs.map((input) => renderSpecChart(input as SpecChartInput));
+    const checked = new Recorder();
+    const emitted = new Recorder();
+    const ends = [];
+    for (const [sink, take] of [
+      [checked, (e: Emission, i: number) => e.take(parts[i]!)],
+      [emitted, (e: Emission, i: number) => e.take(emitChart(parts[i]!))],
+    ] as const) {
+      const emission = new Emission({}, sink);
+      parts.forEach((_, i) => take(emission, i));
+      ends.push(emission.end());
+    }
+    expect(checked.puts).toEqual([['chart-000']]);
+    expect(emitted.puts).toEqual(checked.puts);
+    expect(emitted.files).toEqual(checked.files);
+    expect(ends[1]).toEqual(ends[0]);
+    expect(ends[0]?.errors.length).toBeGreaterThan(0);
+    expect(() => new Emission({}).take(emitChart(parts[0]!), true)).toThrow(/internal error/);
   });
 
   it('puts nothing once a chart has an error, and ends with every error of every chart', async () => {

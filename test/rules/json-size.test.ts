@@ -54,10 +54,34 @@ describe('the size of an object as JSON (json-size)', () => {
     expect(jsonBytesBeyond({ p: new Point() }, 3)).toBe(exact({ p: new Point() }));
   });
 
-  it('refuses a cycle as JSON.stringify does', () => {
+  it('counts the longest numbers JSON writes, 25 bytes each', () => {
+    const longest = -1.2345678901234567e-6;
+    expect(JSON.stringify(longest)).toBe('-0.0000012345678901234567');
+    expect(jsonBytesBeyond(longest, 0)).toBe(25);
+    const many = { a: Array<number>(62_000).fill(longest) };
+    expect(exact(many)).toBeGreaterThan(MAX_OBJECT_BYTES);
+    expect(jsonBytesBeyond(many, MAX_OBJECT_BYTES)).toBe(exact(many));
+  });
+
+  it('asks JSON.stringify for arrays that are not plain: another prototype, or an object made on Array.prototype', () => {
+    const holes = Object.setPrototypeOf(new Array(300_000), null) as unknown[];
+    expect(jsonBytesBeyond({ holes }, MAX_OBJECT_BYTES)).toBe(exact({ holes }));
+    const fake = Object.assign(Object.create(Array.prototype) as object, { data: 'x'.repeat(2_000_000) });
+    expect(jsonBytesBeyond({ fake }, MAX_OBJECT_BYTES)).toBe(exact({ fake }));
+  });
+
+  it('refuses a cycle as JSON.stringify does, at once however many ways it loops back', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     expect(() => jsonBytesBeyond(cyclic, MAX_OBJECT_BYTES)).toThrow(TypeError);
+    const branching: Record<string, unknown> = {};
+    for (const key of ['a', 'b', 'c', 'd']) branching[key] = branching;
+    const list: unknown[] = [];
+    list.push(list, list, list);
+    const started = Date.now();
+    expect(() => jsonBytesBeyond(branching, MAX_OBJECT_BYTES)).toThrow(TypeError);
+    expect(() => jsonBytesBeyond({ list }, MAX_OBJECT_BYTES)).toThrow(TypeError);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 
