@@ -73,17 +73,23 @@ describe('workerCount', () => {
   });
 });
 
+/** Renders `root/charts` into `root/dist-<jobs>` with each number of jobs: the files' digests and what it printed. */
+async function renderWithJobs(root: string, jobs: readonly string[]) {
+  const outs = [];
+  for (const n of jobs) {
+    const out = join(root, `dist-${n}`);
+    const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', n]);
+    expect(r.code, r.err).toBe(0);
+    outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
+  }
+  return outs;
+}
+
 describe('a render with --jobs', () => {
   it('writes the same bytes and prints the same lines with 1 and 4 jobs (1,000 specs of all four kinds in 10 charts)', async () => {
     const root = tempDir();
     generateCharts(join(root, 'charts'), 1000, 10);
-    const outs = [];
-    for (const jobs of ['1', '4']) {
-      const out = join(root, `dist-${jobs}`);
-      const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', jobs]);
-      expect(r.code, r.err).toBe(0);
-      outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
-    }
+    const outs = await renderWithJobs(root, ['1', '4']);
     expect(outs[0]?.files.split('\n').length).toBeGreaterThan(1000);
     expect(outs[1]).toEqual(outs[0]);
   });
@@ -92,13 +98,7 @@ describe('a render with --jobs', () => {
     const root = repoTempDir('chart-pool-');
     cpSync(join(import.meta.dirname, '../../charts'), join(root, 'charts'), { recursive: true });
     generateCharts(join(root, 'charts'), 400, 4);
-    const outs = [];
-    for (const jobs of ['1', '4']) {
-      const out = join(root, `dist-${jobs}`);
-      const r = await run(['render', join(root, 'charts'), '--out', out, '--jobs', jobs]);
-      expect(r.code, r.err).toBe(0);
-      outs.push({ files: digestLines(out), out: r.out.replace(out, 'OUT'), err: r.err });
-    }
+    const outs = await renderWithJobs(root, ['1', '4']);
     // a NodePool of a chart of spec files waits for the controller's CRD, from another chart
     expect(readFileSync(join(root, 'dist-4/blog-code-03/nodepool.master.yaml'), 'utf8')).toContain(
       'argocd.argoproj.io/sync-wave',
