@@ -44,16 +44,12 @@ export class Emission {
   /**
    * One chart built and checked, in name order: its objects, or its files and skeletons already made where it was
    * built ({@link emitChart}). Its files go out now, without the annotations of the pass across charts, unless a
-   * chart before had an error. Its objects stay for {@link end} when it cannot be built again from its input (a
-   * chart module's), or when `keepObjects` (they are kept elsewhere anyway).
+   * chart before had an error. A checked chart's objects stay for {@link end} when it cannot be built again from its
+   * input (a chart module's), or when `keepObjects` (they are kept elsewhere anyway); an emitted chart, always of
+   * spec files, is built again should the pass annotate it.
    */
   take(part: CheckedChart | EmittedChart, keepObjects = false): void {
-    if ('emitted' in part) {
-      // an emitted chart has only skeletons to keep: where objects are kept, charts come checked
-      if (keepObjects)
-        throw new Error(`internal error: chart ${part.input.name} came emitted, with objects to keep`);
-      return this.takeEmitted(part);
-    }
+    if ('emitted' in part) return this.takeEmitted(part);
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);

@@ -71,7 +71,7 @@ async function buildEach(
   try {
     for (const input of inputs) {
       const part = await buildOne(input, { reuse, cache, pooled, notes });
-      if (reuse !== undefined && !('emitted' in part)) reuse.keep(part);
+      if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part);
     }
   } finally {
@@ -99,16 +99,23 @@ async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sour
   if (cached?.ignored !== undefined) notes.ignored.push(cached.ignored);
   if (cached?.part !== undefined) return cached.part;
   const part = pooled?.has(input) === true ? await pooled.take(input) : await renderOne(input);
-  if (cached !== undefined && cache !== undefined) keepInCache(cache, cached.key, part, notes.unwritten);
+  if (cached !== undefined && cache !== undefined)
+    keepInCache(cache, cached.key, withObjects(part), notes.unwritten);
   return part;
 }
 
 /**
- * Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. An emitted chart has no
- * objects to keep (the pool emits none while there is a cache).
+ * A chart whose objects the cache or `reuse` keeps: checked, never emitted, since the pool emits none while either is
+ * in use ({@link poolFor}); anything else is a bug, said as one.
  */
-function keepInCache(cache: ChartCache, key: string, part: PooledChart, unwritten: string[]): void {
-  if ('emitted' in part) return;
+function withObjects(part: PooledChart): CheckedChart {
+  if ('emitted' in part)
+    throw new Error(`internal error: chart ${part.input.name} came emitted where its objects are kept`);
+  return part;
+}
+
+/** Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. */
+function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritten: string[]): void {
   const failed = cache.write(key, toWire(part));
   if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
 }

@@ -2,7 +2,7 @@
  * The size of a value's JSON (`JSON.stringify`, UTF-8), for the object size rule (object-rules.ts): exact when it
  * could pass `limit`, else only known to be at most `limit`. Every rendered object is checked, and nearly all are a
  * few kilobytes against a limit of 1.5 MiB, so a walk that bounds the size from above answers them without writing
- * their JSON (1.5 to 3 times faster in process, docs/benchmarks.md). Pure.
+ * their JSON (1.4 to 2 times faster in process, docs/benchmarks.md). Pure.
  */
 
 /** How deep the bound walks before it leaves the answer to `JSON.stringify` (which refuses a cycle). */
