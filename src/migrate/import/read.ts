@@ -5,7 +5,14 @@
 import { type Manifest } from '../../rules/manifest.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { SEED_KINDS, type SeedKind } from '../../rules/seed-kinds.js';
-import { getOrUndefined, listCrds, listItems, type Crd, type MigrateClient } from '../cluster.js';
+import {
+  getOrUndefined,
+  listCrds,
+  listItems,
+  listOrEmpty,
+  type Crd,
+  type MigrateClient,
+} from '../cluster.js';
 import { customResourceCollection, madeCollection, objectPath } from '../paths.js';
 import type { LiveSet } from './pins.js';
 
@@ -120,7 +127,11 @@ interface ResourceListing {
   readonly namespaces: Namespaces;
 }
 
-/** Lists the resources: across the cluster, or one LIST per namespace when namespaced and namespaces are given. */
+/**
+ * Lists the resources: across the cluster, or one LIST per namespace when namespaced and namespaces are given. None
+ * where the API server no longer serves them (404): a CRD listed a moment before may be going (`adopt` deletes an old
+ * CRD with its last resource, and the API server drops its resources before the CRD itself).
+ */
 async function listResources(
   client: MigrateClient,
   { apiVersion, plural, namespaced, namespaces }: ResourceListing,
@@ -130,7 +141,7 @@ async function listResources(
       ? [customResourceCollection({ apiVersion, plural })]
       : namespaces.map((namespace) => customResourceCollection({ apiVersion, plural, namespace }));
   const out: Manifest[] = [];
-  for (const p of paths) out.push(...(await listItems<Manifest>(client, p)));
+  for (const p of paths) out.push(...(await listOrEmpty<Manifest>(client, p)));
   return out;
 }
 

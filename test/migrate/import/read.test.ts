@@ -86,6 +86,17 @@ describe('readResources', () => {
     expect(await readResources(client, 'all', [])).toHaveLength(1);
   });
 
+  it('reads none of a seed CRD whose resources are no longer served (a CRD going: 404), and passes on other failures', async () => {
+    expect(await readResources(clientOf(crds), ['a'], [])).toEqual([]);
+    const forbidden: MigrateClient = {
+      request: async <T>(_method: string, path: string): Promise<T> => {
+        if (path in crds) return crds[path as keyof typeof crds] as T;
+        throw new ApiError(403, 'Forbidden', 'forbidden');
+      },
+    };
+    await expect(readResources(forbidden, ['a'], [])).rejects.toMatchObject({ status: 403 });
+  });
+
   it('reads nothing of a seed CRD that serves only other versions, and names it when it has resources', async () => {
     const withMyapps = { '/apis/apiextensions.k8s.io/v1/customresourcedefinitions': { items: [myapps] } };
     const empty = clientOf({ ...withMyapps, '/apis/myapp.timd.cn/v2/myapps': { items: [] } });
