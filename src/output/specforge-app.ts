@@ -1,19 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiObject, App, Chart, DependencyGraph, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
-import type { IConstruct } from 'constructs';
+import { App, Chart, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
+import { AppWalk, CDK8S_CHART_TO_JSON } from './app-walk.js';
 import { quoteString, toYaml } from './yaml.js';
 import { revalidatingDuring } from '../util/revalidation.js';
-
-/**
- * `Chart.prototype.toJson` as cdk8s defines it (`return App._synthChart(this)`, read from its source), or undefined
- * when something patched it before this module was loaded: every chart is then asked for its JSON as cdk8s asks it.
- */
-const CDK8S_CHART_TO_JSON = /^toJson\(\)\s*\{\s*return\s+[\w$]+\.App\._synthChart\(this\);?\s*\}$/.test(
-  Function.prototype.toString.call(Chart.prototype.toJson),
-)
-  ? Chart.prototype.toJson
-  : undefined;
 
 /**
  * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects
@@ -121,82 +111,6 @@ export class SpecforgeApp extends App {
 interface OutputEntry {
   readonly path: string;
   readonly docs?: readonly unknown[];
-}
-
-/**
- * One synth's view of the construct tree: each subtree listed once (cdk8s's `SynthRequestCache`, kept for the whole
- * synth instead of one chart's), each construct's chart looked up once.
- */
-class AppWalk {
-  private readonly subtrees = new Map<IConstruct, IConstruct[]>();
-  private readonly charts = new Map<IConstruct, Chart>();
-
-  public constructor(private readonly app: App) {}
-
-  /** Runs every construct's validations; throws cdk8s's error, naming each construct, when any fails. */
-  public validate(): void {
-    const errors: string[] = [];
-    for (const child of this.all(this.app)) {
-      for (const error of child.node.validate()) errors.push(`[${child.node.path}] ${error}`);
-    }
-    if (errors.length > 0)
-      throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
-  }
-
-  /**
-   * Turns nested charts and dependencies between constructs into dependencies between charts and between their
-   * API objects, as cdk8s does before it writes; whether any chart depends on another (the files are then numbered).
-   */
-  public resolveDependencies(): boolean {
-    let dependantCharts = false;
-    const everything = this.all(this.app);
-    for (const parent of everything.filter((x) => x instanceof Chart)) {
-      for (const child of parent.node.children.filter((x) => x instanceof Chart)) {
-        parent.node.addDependency(child);
-        dependantCharts = true;
-      }
-    }
-    const deps = (): { source: IConstruct; target: IConstruct }[] =>
-      everything.flatMap((source) => source.node.dependencies.map((target) => ({ source, target })));
-    for (const { source, target } of deps()) {
-      const sourceChart = this.chartOf(source);
-      const targetChart = this.chartOf(target);
-      if (sourceChart !== targetChart) {
-        sourceChart.node.addDependency(targetChart);
-        dependantCharts = true;
-      }
-    }
-    for (const { source, target } of deps()) {
-      const targets = this.apiObjectsIn(target);
-      for (const s of this.apiObjectsIn(source)) s.node.addDependency(...targets.filter((t) => t !== s));
-    }
-    return dependantCharts;
-  }
-
-  /** The chart's own API objects (not those of nested charts), in dependency order. */
-  public objectsOf(chart: Chart): ApiObject[] {
-    return new DependencyGraph(chart.node)
-      .topology()
-      .filter((x): x is ApiObject => x instanceof ApiObject && this.chartOf(x) === chart);
-  }
-
-  private all(scope: IConstruct): IConstruct[] {
-    let list = this.subtrees.get(scope);
-    if (list === undefined) this.subtrees.set(scope, (list = scope.node.findAll()));
-    return list;
-  }
-
-  /** API objects under `scope` (itself included) whose closest chart is `scope`'s. */
-  private apiObjectsIn(scope: IConstruct): ApiObject[] {
-    const chart = this.chartOf(scope);
-    return this.all(scope).filter((c): c is ApiObject => c instanceof ApiObject && this.chartOf(c) === chart);
-  }
-
-  private chartOf(c: IConstruct): Chart {
-    let chart = this.charts.get(c);
-    if (chart === undefined) this.charts.set(c, (chart = Chart.of(c)));
-    return chart;
-  }
 }
 
 /**

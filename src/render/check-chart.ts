@@ -1,5 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { chartObjects } from '../constructs/chart-checks.js';
+import { chartJson } from '../output/app-walk.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import { type Manifest } from '../rules/manifest.js';
@@ -70,9 +71,9 @@ function operatorManagers(specs: readonly SpecDocument[]): string[] {
 
 /**
  * Checks the chart's wiring with each object traced to its spec (so errors name file and document), then
- * synthesises it through cdk8s (`chart.toJson()`), which runs every other construct validation (those of a chart
- * module's constructs); the chart checks `App.synth()` runs are these same settings and wiring rules, so buildChart
- * armed them to leave both to this stage. Errors go to `p.errors`; objects come back only when there are none.
+ * synthesises it as cdk8s's `chart.toJson()` does (src/output/app-walk.ts), which runs every other construct
+ * validation (those of a chart module's constructs); the chart checks `App.synth()` runs are these same settings and
+ * wiring rules, so buildChart armed them to leave both to this stage. Errors go to `p.errors`; objects come back only when there are none.
  */
 function synthesize(
   input: CheckedChart['input'],
@@ -94,7 +95,7 @@ function synthesize(
       appendAll(errors, wiring);
       return undefined;
     }
-    return (tree.toJson() as Manifest[]).map(sources);
+    return (chartJson(tree) as Manifest[]).map(sources);
   } catch (e) {
     if (e instanceof ChartModuleError) {
       errors.push(moduleBuildError(e.moduleFile, e.thrown));
