@@ -3,7 +3,7 @@
  * and help of the package it belongs to, and one sentence instead of a stack trace when its code cannot load.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,52 @@ describe('bin/specforge.js', () => {
       expect(growth.stderr).toBe(`${growth.pid} kept --heap-growing-percent=20 --require ${probe}\n`);
       const controller = run({ NODE_OPTIONS: '' }, ['controller', '--help']);
       expect(controller.stderr).toBe(`${controller.pid} kept --require ${probe}\n`);
+    },
+  );
+
+  // module.enableCompileCache: Node.js 22.1 and later.
+  it.skipIf(typeof nodeModule.enableCompileCache !== 'function')(
+    "keeps its compiled code in Node's compile cache (NODE_COMPILE_CACHE, else the temporary directory's), unless NODE_DISABLE_COMPILE_CACHE says not to",
+    () => {
+      // Files in a directory, none when it is missing (the temporary directory holds tsx's cache too).
+      const cached = (dir: string): number =>
+        existsSync(dir)
+          ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length
+          : 0;
+      const run = (env: NodeJS.ProcessEnv, args = ['validate', join(ROOT, 'charts')]) =>
+        spawnSync(
+          process.execPath,
+          args[0] === '--require' ? [...args.slice(0, 2), BIN, ...args.slice(2)] : [BIN, ...args],
+          {
+            cwd: tempDir(),
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: { ...withoutCompileCache(process.env), ...env },
+          },
+        );
+      const temp = tempDir();
+      expect(run({ TMPDIR: temp }).status).toBe(0);
+      // specforge's modules and those of its dependencies it loaded (yaml, cdk8s, ...): many more than a few.
+      expect(cached(join(temp, 'node-compile-cache'))).toBeGreaterThan(50);
+      if (typeof process.execve === 'function') {
+        // Through the restart as NODE_COMPILE_CACHE, where the render's worker threads find it.
+        const probe = join(tempDir(), 'probe.cjs');
+        writeFileSync(
+          probe,
+          "process.on('exit', () => process.stderr.write(`${process.env.NODE_COMPILE_CACHE}\\n`));\n",
+        );
+        const probed = run({ TMPDIR: temp }, ['--require', probe, '--version']);
+        expect(probed.stderr).toBe(`${join(temp, 'node-compile-cache')}\n`);
+      }
+      const named = tempDir();
+      expect(run({ NODE_COMPILE_CACHE: named }).status).toBe(0);
+      expect(cached(named)).toBeGreaterThan(50);
+      const disabled = tempDir();
+      expect(run({ TMPDIR: disabled, NODE_DISABLE_COMPILE_CACHE: '1' }).status).toBe(0);
+      expect(cached(join(disabled, 'node-compile-cache'))).toBe(0);
+      const controller = tempDir();
+      expect(run({ TMPDIR: controller }, ['controller', '--help']).status).toBe(0);
+      expect(cached(join(controller, 'node-compile-cache'))).toBe(0);
     },
   );
 
@@ -153,3 +199,10 @@ describe.skipIf(!('registerHooks' in nodeModule))('specforge validate in a fresh
     expect(urls.filter((u) => /(?<!cdk8s)\/node_modules\/yaml\//.test(u)).length).toBeGreaterThan(0);
   });
 });
+
+/** The environment without the compile cache's variables (the test run's own, if any). */
+function withoutCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(([k]) => k !== 'NODE_COMPILE_CACHE' && k !== 'NODE_DISABLE_COMPILE_CACHE'),
+  );
+}
