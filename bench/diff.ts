@@ -166,7 +166,9 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     const diffRow = (what: string, args: string[]): Sample => {
       const m = median(
-        Array.from({ length: RUNS }, () => timeCommand('node', [CLI, 'diff', ...args], 'node', 1)),
+        Array.from({ length: RUNS }, () =>
+          timeCommand('node', [CLI, 'diff', ...args], 'node', { status: 1 }),
+        ),
       );
       rows.push(`| ${what} | ${m.seconds.toFixed(2)} s | ${m.maxRssMb.toFixed(0)} MB |`);
       return m;
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
       const cli = join(baseline, 'bin/specforge.js');
       const m = median(
         Array.from({ length: RUNS }, () =>
-          timeCommand('node', [cli, 'diff', charts, '--against', 'HEAD~2'], 'node', 1),
+          timeCommand('node', [cli, 'diff', charts, '--against', 'HEAD~2'], 'node', { status: 1 }),
         ),
       );
       rows.push(

@@ -75,12 +75,15 @@ export function median(samples: readonly Sample[]): Sample {
   };
 }
 
-/** Runs a command once (`rssFrom`: how its peak memory is read); fails unless it exits with `status`. */
+/**
+ * Runs a command once (`rssFrom`: how its peak memory is read), in `env` (this process's by default); fails unless it
+ * exits with `status`.
+ */
 export function timeCommand(
   cmd: string,
   args: readonly string[],
   rssFrom: 'node' | 'gnu-time',
-  status = 0,
+  { status = 0, env = process.env }: { readonly status?: number; readonly env?: NodeJS.ProcessEnv } = {},
 ): Sample {
   const argv =
     rssFrom === 'gnu-time'
@@ -89,7 +92,7 @@ export function timeCommand(
         ['--max-semi-space-size=16', '--heap-growing-percent=60', join(ROOT, 'bench/measure.mjs'), ...args];
   const bin = rssFrom === 'gnu-time' ? '/usr/bin/time' : process.execPath;
   const start = performance.now();
-  const r = spawnSync(bin, argv, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: ROOT });
+  const r = spawnSync(bin, argv, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: ROOT, env });
   const seconds = (performance.now() - start) / 1000;
   if (r.status !== status) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(0, 2000)}`);
   const kb = Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);

@@ -3,7 +3,8 @@
  *
  * Main rows, each a fresh process running exactly `node bin/specforge.js …` (wall time; peak memory from GNU time),
  * median of several runs, with the 1-minute load average of the machine beside each row:
- * - `specforge validate` of one spec (start-up), median of 10; beside it `node -e 0` (Node's own start) and, with
+ * - `specforge validate` of one spec (start-up), median of 10, with Node's compile cache as a second run has it
+ *   and without it, as a first run on a new machine has it; beside it `node -e 0` (Node's own start) and, with
  *   SPECFORGE_BENCH_BASELINE=<another checkout, built>, the same command from that checkout, run in turn with this
  *   one (a before/after in the same minute);
  * - `specforge render` of 1,000 and 10,000 synthetic specs (all four kinds, 10 and 100 charts, and 10,000 in one
@@ -46,9 +47,12 @@ const STARTUP_RUNS = 10;
 const CLI = join(ROOT, 'bin/specforge.js');
 
 /** `node <cli> args…` in a fresh process, measured from outside as any command. */
-function specforge(args: readonly string[], cli = CLI): Sample {
-  return timeCommand(process.execPath, [cli, ...args], 'gnu-time');
+function specforge(args: readonly string[], cli = CLI, env: NodeJS.ProcessEnv = process.env): Sample {
+  return timeCommand(process.execPath, [cli, ...args], 'gnu-time', { env });
 }
+
+/** The environment of a run whose code is compiled afresh: a first run on a new machine (bin/specforge.js). */
+const COLD = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
 
 /**
  * A render into a fresh dist/. The output is kept until the bench ends (the work directory goes as a whole): on ext4
@@ -118,13 +122,22 @@ function startupRows(work: string): { rows: string[]; validate: Sample } {
   rows.push(row('`node -e 0` (Node.js start, the floor)', '—', [node, STARTUP_RUNS, start]));
   start = load();
   const here: Sample[] = [];
+  const cold: Sample[] = [];
   const there: Sample[] = [];
   for (let i = 0; i < STARTUP_RUNS; i++) {
     here.push(specforge(['validate', one]));
+    cold.push(specforge(['validate', one], CLI, COLD));
     if (baselineCli !== undefined) there.push(specforge(['validate', one], baselineCli));
   }
   const validate = median(here);
   rows.push(row('**specforge validate**', '1 spec (AppService), 1 chart', [validate, STARTUP_RUNS, start]));
+  rows.push(
+    row(
+      'specforge validate, compile cache off (a first run; in turn with the row above)',
+      '1 spec, 1 chart',
+      [median(cold), STARTUP_RUNS, start],
+    ),
+  );
   if (baselineCli !== undefined)
     rows.push(
       row(
