@@ -73,10 +73,10 @@ export class AppWalk {
   /**
    * The chart's own API objects (not those of nested charts), in dependency order: cdk8s's `DependencyGraph` of the
    * chart's subtree, or, when no construct in it has a dependency, the subtree as listed (pre-order), which is the
-   * order that graph gives then: every construct is a root of its own, taken in the order its path was keyed. The
-   * graph keys paths that read as array indexes first, and so does the listing: only the root's children can have
-   * such a path, and a construct keys its children by id. The graph costs more than the rest of a chart of spec files'
-   * synthesis (docs/benchmarks.md).
+   * order that graph gives then: every construct is a root of its own, taken in the order its path was keyed into an
+   * object. Such an object puts keys that read as array indexes first: a path like `2` (a child of a root whose id
+   * is empty) would come before `1/x` there, not after it as listed, so a subtree with one takes the graph. The
+   * graph costs more than the rest of a chart of spec files' synthesis (docs/benchmarks.md).
    */
   public objectsOf(chart: Chart): ApiObject[] {
     const own = (x: IConstruct): x is ApiObject => x instanceof ApiObject && this.chartOf(x) === chart;
@@ -104,9 +104,12 @@ export class AppWalk {
   }
 }
 
-/** Whether `c` adds no edge to cdk8s's dependency graph. */
+/**
+ * Whether `c` adds no edge to cdk8s's dependency graph and keeps its place there: its path does not read as an
+ * array index (any digits taken as one, to be safe).
+ */
 function independent(c: IConstruct): boolean {
-  return c.node.dependencies.length === 0;
+  return c.node.dependencies.length === 0 && !/^\d+$/.test(c.node.path);
 }
 
 /**
