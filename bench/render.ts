@@ -3,8 +3,8 @@
  *
  * Main rows, each a fresh process running exactly `node bin/specforge.js …` (wall time; peak memory from GNU time),
  * median of several runs, with the 1-minute load average of the machine beside each row:
- * - `specforge validate` of one spec (start-up), median of 10, with Node's compile cache as a second run has it
- *   and without it, as a first run on a new machine has it; beside it `node -e 0` (Node's own start) and, with
+ * - `specforge validate` of one spec (start-up), median of 10, with Node's compile cache as a second run has it,
+ *   and with an empty one, as a first run on a new machine has it; beside it `node -e 0` (Node's own start) and, with
  *   SPECFORGE_BENCH_BASELINE=<another checkout, built>, the same command from that checkout, run in turn with this
  *   one (a before/after in the same minute);
  * - `specforge render` of 1,000 and 10,000 synthetic specs (all four kinds, 10 and 100 charts, and 10,000 in one
@@ -51,8 +51,13 @@ function specforge(args: readonly string[], cli = CLI, env: NodeJS.ProcessEnv = 
   return timeCommand(process.execPath, [cli, ...args], 'gnu-time', { env });
 }
 
-/** The environment of a run whose code is compiled afresh: a first run on a new machine (bin/specforge.js). */
-const COLD = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
+/**
+ * The environment of a first run on a new machine: an empty compile cache (bin/specforge.js), which the run fills,
+ * in a fresh directory under `work`.
+ */
+function firstRun(work: string): NodeJS.ProcessEnv {
+  return { ...process.env, NODE_COMPILE_CACHE: mkdtempSync(join(work, 'compile-cache-')) };
+}
 
 /**
  * A render into a fresh dist/. The output is kept until the bench ends (the work directory goes as a whole): on ext4
@@ -126,7 +131,7 @@ function startupRows(work: string): { rows: string[]; validate: Sample } {
   const there: Sample[] = [];
   for (let i = 0; i < STARTUP_RUNS; i++) {
     here.push(specforge(['validate', one]));
-    cold.push(specforge(['validate', one], CLI, COLD));
+    cold.push(specforge(['validate', one], CLI, firstRun(work)));
     if (baselineCli !== undefined) there.push(specforge(['validate', one], baselineCli));
   }
   const validate = median(here);

@@ -2,8 +2,7 @@
 // The specforge command line; see `specforge --help`.
 import { accessSync, constants } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 
 /**
  * One line on standard error and exit 1: what went wrong, never a stack trace (src/cli.ts reports the rest). The
@@ -35,14 +34,15 @@ function fail(what, error) {
 const HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=60'];
 
 // The code of specforge and its dependencies, compiled once, is kept between runs in Node.js's compile cache
-// (module.enableCompileCache: Node.js 22.1 and later), as tsc keeps its own: a render spends less of its start-up
-// compiling (docs/benchmarks.md, "Start-up"). In the directory NODE_COMPILE_CACHE names, else Node's default (its
-// folder in the temporary directory); not with NODE_DISABLE_COMPILE_CACHE, nor for the long-lived controller, nor
-// under a permission model. Through the restart below as NODE_COMPILE_CACHE, so that the render's worker threads
-// use it too; where there is no restart, for this thread.
+// (module.enableCompileCache: Node.js 22.8 and later), as tsc keeps its own: a run spends less of its start-up
+// compiling (docs/benchmarks.md). In the directory NODE_COMPILE_CACHE names, else Node's default (its folder in the
+// temporary directory); specforge's worker threads are given it (src/util/worker-entry.ts). Not with
+// NODE_DISABLE_COMPILE_CACHE, nor while collecting coverage (NODE_V8_COVERAGE: Node warns that cached code makes it
+// less precise), nor for the long-lived controller, nor under a permission model.
 const compileCache =
   typeof nodeModule.enableCompileCache === 'function' &&
   process.env.NODE_DISABLE_COMPILE_CACHE === undefined &&
+  process.env.NODE_V8_COVERAGE === undefined &&
   process.argv[2] !== 'controller' &&
   process.permission === undefined;
 const nodeFlags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
@@ -59,9 +59,7 @@ if (
     process.execve(
       process.execPath,
       [node ?? process.execPath, ...HEAP_FLAGS, ...process.execArgv, script, ...args],
-      compileCache && process.env.NODE_COMPILE_CACHE === undefined
-        ? { ...process.env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') }
-        : process.env,
+      process.env,
     );
   } catch {
     // Refused before the system call (invalid arguments, say): the command runs with V8's default sizes.

@@ -1,4 +1,6 @@
+import * as nodeModule from 'node:module';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -24,12 +26,26 @@ export function workerEntry(name: string, here: string): WorkerEntry {
   return { url: new URL(`./${name}.ts`, here), execArgv: ['--import', tsxLoader(name, here)] };
 }
 
-/** A worker thread running `entry`, with the Node options it needs and `options` (data, transfers). */
+/**
+ * A worker thread running `entry`, with the Node options it needs and `options` (data, transfers), and this thread's
+ * compile cache ({@link workerEnv}).
+ */
 export function startWorker(entry: WorkerEntry, options: WorkerOptions = {}): Worker {
   return new Worker(entry.url, {
+    env: workerEnv(nodeModule.getCompileCacheDir?.(), process.env),
     ...options,
     ...(entry.execArgv === undefined ? {} : { execArgv: [...entry.execArgv] }),
   });
+}
+
+/**
+ * The environment of a worker thread: `env`, and the compile cache this thread uses (`cacheDir`, Node's
+ * `module.getCompileCacheDir()`: a folder per Node.js version inside the directory given to it) as
+ * `NODE_COMPILE_CACHE`, the one way a worker thread is told to use it (bin/specforge.js turns it on for the command's
+ * main thread). Pure.
+ */
+export function workerEnv(cacheDir: string | undefined, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return cacheDir === undefined ? env : { ...env, NODE_COMPILE_CACHE: dirname(cacheDir) };
 }
 
 function tsxLoader(name: string, here: string): string {
