@@ -138,7 +138,7 @@ function startupRows(work: string): { rows: string[]; validate: Sample } {
   rows.push(row('**specforge validate**', '1 spec (AppService), 1 chart', [validate, STARTUP_RUNS, start]));
   rows.push(
     row(
-      'specforge validate, compile cache off (a first run; in turn with the row above)',
+      'specforge validate, empty compile cache (a first run; in turn with the row above)',
       '1 spec, 1 chart',
       [median(cold), STARTUP_RUNS, start],
     ),
