@@ -76,7 +76,7 @@ describe('bin/specforge.js', () => {
 
   // module.enableCompileCache: Node.js 22.8 and later. Not on Windows, whose temporary directory is not TMPDIR.
   it.skipIf(typeof nodeModule.enableCompileCache !== 'function' || process.platform === 'win32')(
-    "keeps its compiled code in Node's compile cache (NODE_COMPILE_CACHE, else the temporary directory's), but not when told not to, while collecting coverage, or for the controller",
+    "keeps its compiled code in Node's compile cache (NODE_COMPILE_CACHE, else the temporary directory's), but not in CI unless NODE_COMPILE_CACHE is set, when told not to, while collecting coverage, or for the controller",
     () => {
       // Files in a directory, none when it is missing (the temporary directory holds tsx's cache too).
       const cached = (dir: string): number =>
@@ -88,8 +88,8 @@ describe('bin/specforge.js', () => {
           cwd: tempDir(),
           encoding: 'utf8',
           timeout: 60_000,
-          // No node options of the caller's (a semi-space size there would skip the restart).
-          env: { ...withoutCompileCache(process.env), NODE_OPTIONS: '', ...env },
+          // No node options of the caller's (a semi-space size there would skip the restart), and not in CI.
+          env: { ...withoutCompileCache(process.env), NODE_OPTIONS: '', CI: '', ...env },
         });
       const temp = tempDir();
       expect(run({ TMPDIR: temp }).status).toBe(0);
@@ -98,6 +98,13 @@ describe('bin/specforge.js', () => {
       const named = tempDir();
       expect(run({ NODE_COMPILE_CACHE: named }).status).toBe(0);
       expect(cached(named)).toBeGreaterThan(50);
+      // In CI only where the job names a directory (that it keeps between runs).
+      const ci = tempDir();
+      expect(run({ TMPDIR: ci, CI: 'true' }).status).toBe(0);
+      expect(cached(join(ci, 'node-compile-cache'))).toBe(0);
+      const kept = tempDir();
+      expect(run({ TMPDIR: ci, CI: 'true', NODE_COMPILE_CACHE: kept }).status).toBe(0);
+      expect(cached(kept)).toBeGreaterThan(50);
       const disabled = tempDir();
       expect(run({ TMPDIR: disabled, NODE_DISABLE_COMPILE_CACHE: '1' }).status).toBe(0);
       expect(cached(join(disabled, 'node-compile-cache'))).toBe(0);
