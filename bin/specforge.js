@@ -35,17 +35,16 @@ const HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=60'];
 
 // The code of specforge and its dependencies, compiled once, is kept between runs in Node.js's compile cache
 // (module.enableCompileCache: Node.js 22.8 and later), as tsc keeps its own: a run spends less of its start-up
-// compiling, after a first run that spends more writing the cache (docs/benchmarks.md). In the directory
-// NODE_COMPILE_CACHE names, else Node's default (its folder in the temporary directory); specforge's worker threads
-// are given it (src/util/worker-entry.ts). Not in CI (the CI variable set, as CI services set it), where a runner
-// usually starts empty and runs one command, unless NODE_COMPILE_CACHE names a directory the job keeps (Node.js then
-// uses it of itself); not with NODE_DISABLE_COMPILE_CACHE, nor while collecting coverage (NODE_V8_COVERAGE: Node
-// warns that cached code makes it less precise), nor for the long-lived controller, nor under a permission model.
+// compiling, after a first run that spends more writing the cache (docs/benchmarks.md). In Node's default directory
+// (its folder in the temporary directory); specforge's worker threads are given it (src/util/worker-entry.ts). Not in
+// CI (the CI variable set, as CI services set it), where a runner usually starts empty and runs one command; nor while
+// collecting coverage (NODE_V8_COVERAGE: Node warns that cached code makes it less precise), for the long-lived
+// controller, or under a permission model. Node's own variables hold everywhere: NODE_COMPILE_CACHE turns it on (in
+// CI too: a directory the job keeps), NODE_DISABLE_COMPILE_CACHE off.
 const inCi = !/^(|0|false)$/i.test(process.env.CI ?? '');
 const compileCache =
   typeof nodeModule.enableCompileCache === 'function' &&
-  (!inCi || process.env.NODE_COMPILE_CACHE !== undefined) &&
-  process.env.NODE_DISABLE_COMPILE_CACHE === undefined &&
+  !inCi &&
   process.env.NODE_V8_COVERAGE === undefined &&
   process.argv[2] !== 'controller' &&
   process.permission === undefined;

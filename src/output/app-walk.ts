@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart, DependencyGraph } from 'cdk8s';
 import type { IConstruct } from 'constructs';
+import { revalidatingDuring } from '../util/revalidation.js';
 
 /**
  * The steps of cdk8s's synthesis, as cdk8s takes them (read from its source, `lib/app.js`), over one listing of the
@@ -13,12 +14,11 @@ import type { IConstruct } from 'constructs';
  * `Chart.prototype.toJson` as cdk8s defines it (`return App._synthChart(this)`, read from its source), or undefined
  * when something patched it before this module was loaded: every chart is then asked for its JSON as cdk8s asks it.
  */
-export const CDK8S_CHART_TO_JSON =
-  /^toJson\(\)\s*\{\s*return\s+[\w$]+\.App\._synthChart\(this\);?\s*\}$/.test(
-    Function.prototype.toString.call(Chart.prototype.toJson),
-  )
-    ? Chart.prototype.toJson
-    : undefined;
+const CDK8S_CHART_TO_JSON = /^toJson\(\)\s*\{\s*return\s+[\w$]+\.App\._synthChart\(this\);?\s*\}$/.test(
+  Function.prototype.toString.call(Chart.prototype.toJson),
+)
+  ? Chart.prototype.toJson
+  : undefined;
 
 /**
  * One synth's view of the construct tree: each subtree listed once (cdk8s's `SynthRequestCache`, kept for the whole
@@ -113,15 +113,45 @@ function independent(c: IConstruct): boolean {
 }
 
 /**
+ * One synth's answers to `chart.toJson()`, without cdk8s walking the app again for each chart. The first chart whose
+ * `toJson()` is cdk8s's does what cdk8s's first does before it lists the chart's objects: the app's dependencies
+ * resolved and its validations run again (inside `synth()`, with specforge's chart checks answering as they did:
+ * `util/revalidation.ts`); the later ones would repeat it and find nothing new. A chart whose `toJson()` is its own is
+ * asked for it.
+ */
+export class ChartJson {
+  private prepared = false;
+
+  public constructor(
+    private readonly app: IConstruct,
+    private readonly walk: AppWalk,
+    private readonly inSynth: boolean,
+  ) {}
+
+  public of(chart: Chart): unknown[] {
+    if (CDK8S_CHART_TO_JSON === undefined || chart.toJson !== CDK8S_CHART_TO_JSON)
+      return Object.values(chart.toJson() as object);
+    if (!this.prepared) {
+      this.prepared = true;
+      this.prepare();
+    }
+    return this.walk.objectsOf(chart).map((o) => o.toJson() as unknown);
+  }
+
+  private prepare(): void {
+    const again = new AppWalk(this.app);
+    again.resolveDependencies();
+    if (this.inSynth) revalidatingDuring(this.app, () => again.validate());
+    else again.validate();
+  }
+}
+
+/**
  * What `chart.toJson()` gives (cdk8s's `App._synthChart`: the app's dependencies resolved and its validations run,
- * then the chart's objects in dependency order, each as JSON), taking {@link AppWalk}'s steps; a chart whose
- * `toJson()` is not cdk8s's is asked for it. Throws what cdk8s throws.
+ * then the chart's objects in dependency order, each as JSON): {@link ChartJson} of a synth of its own. Throws what
+ * cdk8s throws.
  */
 export function chartJson(chart: Chart): unknown[] {
-  if (CDK8S_CHART_TO_JSON === undefined || chart.toJson !== CDK8S_CHART_TO_JSON)
-    return chart.toJson() as unknown[];
-  const walk = new AppWalk(App.of(chart));
-  walk.resolveDependencies();
-  walk.validate();
-  return walk.objectsOf(chart).map((o) => o.toJson() as unknown);
+  const app = App.of(chart);
+  return new ChartJson(app, new AppWalk(app), false).of(chart);
 }

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Chart, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
-import { AppWalk, CDK8S_CHART_TO_JSON } from './app-walk.js';
+import { AppWalk, ChartJson } from './app-walk.js';
 import { quoteString, toYaml } from './yaml.js';
-import { revalidatingDuring } from '../util/revalidation.js';
 
 /**
  * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects
@@ -111,40 +110,6 @@ export class SpecforgeApp extends App {
 interface OutputEntry {
   readonly path: string;
   readonly docs?: readonly unknown[];
-}
-
-/**
- * One synth's answers to `chart.toJson()`, without cdk8s walking the app again for each chart. The first chart whose
- * `toJson()` is cdk8s's does what cdk8s's first does before it lists the chart's objects: the app's dependencies
- * resolved and its validations run again (inside `synth()`, with specforge's chart checks answering as they did:
- * `util/revalidation.ts`); the later ones would repeat it and find nothing new. A chart whose `toJson()` is its own is
- * asked for it.
- */
-class ChartJson {
-  private prepared = false;
-
-  public constructor(
-    private readonly app: App,
-    private readonly walk: AppWalk,
-    private readonly inSynth: boolean,
-  ) {}
-
-  public of(chart: Chart): unknown[] {
-    if (CDK8S_CHART_TO_JSON === undefined || chart.toJson !== CDK8S_CHART_TO_JSON)
-      return Object.values(chart.toJson() as object);
-    if (!this.prepared) {
-      this.prepared = true;
-      this.prepare();
-    }
-    return this.walk.objectsOf(chart).map((o) => o.toJson() as unknown);
-  }
-
-  private prepare(): void {
-    const again = new AppWalk(this.app);
-    again.resolveDependencies();
-    if (this.inSynth) revalidatingDuring(this.app, () => again.validate());
-    else again.validate();
-  }
 }
 
 /** cdk8s's chart file and folder names: the chart's DNS label, numbered in order when charts depend on others. */

@@ -1,5 +1,4 @@
 import * as nodeModule from 'node:module';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -50,7 +49,7 @@ export function workerEnv(cacheDir: string | undefined, env: NodeJS.ProcessEnv):
 
 function tsxLoader(name: string, here: string): string {
   try {
-    return pathToFileURL(createRequire(here).resolve('tsx')).href;
+    return pathToFileURL(nodeModule.createRequire(here).resolve('tsx')).href;
   } catch {
     throw new Error(
       `specforge: the ${name.replace(/-/g, ' ')} runs from its TypeScript source (${new URL(`./${name}.ts`, here).pathname}) only through tsx's loader, which cannot be found from there: install the devDependencies (npm ci), or run the built code in lib/ (npm run build).`,
