@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { CheckedChart } from './check-chart.js';
 import { fromWire, type WireChart } from './chart-wire.js';
 import type { EmittedChart } from './emit.js';
-import type { SpecChartInput } from './types.js';
+import { isSource, type ChartSource, type SpecChartInput } from './types.js';
 import { workerEntry } from './worker-entry.js';
 import { startWorker } from '../util/worker-entry.js';
 
@@ -22,9 +22,12 @@ import { startWorker } from '../util/worker-entry.js';
  */
 export const SPECS_PER_WORKER = 100;
 
+/** A chart of spec files for the pool: read, or read when the pool hands it to a worker. */
+export type PoolEntry = SpecChartInput | ChartSource;
+
 /** How many workers render `inputs` with `jobs` allowed: 1 (this thread) when more would not pay. Pure. */
-export function workerCount(jobs: number, inputs: readonly SpecChartInput[]): number {
-  const specs = inputs.reduce((n, i) => n + i.specFiles.length, 0);
+export function workerCount(jobs: number, inputs: readonly PoolEntry[]): number {
+  const specs = inputs.reduce((n, i) => n + (isSource(i) ? i.fileCount : i.specFiles.length), 0);
   return Math.max(1, Math.min(jobs, inputs.length, Math.floor(specs / SPECS_PER_WORKER)));
 }
 
@@ -45,6 +48,8 @@ export class ChartPool {
   private readonly idle: Worker[] = [];
   private readonly built = new Map<number, PooledChart>();
   private readonly waiting = new Map<number, (chart: PooledChart | Error) => void>();
+  /** The inputs of the charts handed out and not yet back, by id: read when handed out, let go when back. */
+  private readonly out = new Map<number, SpecChartInput>();
   private readonly window: number;
   private next = 0;
   private taken = 0;
@@ -52,7 +57,7 @@ export class ChartPool {
   private closed = false;
 
   constructor(
-    private readonly inputs: readonly SpecChartInput[],
+    private readonly inputs: readonly PoolEntry[],
     workers: number,
     private readonly emit = false,
   ) {
@@ -115,13 +120,17 @@ export class ChartPool {
       return;
     }
     const id = this.next++;
-    w.postMessage({ id, input: plain(this.inputs[id] as SpecChartInput), emit: this.emit });
+    const entry = this.inputs[id] as PoolEntry;
+    const input = isSource(entry) ? entry.read() : entry;
+    this.out.set(id, input);
+    w.postMessage({ id, input: plain(input), emit: this.emit });
   }
 
   private reply(w: Worker, m: WorkerReply): void {
     // the same words as a throw on this thread (`--jobs 1`)
     if ('failed' in m) return this.fail(new Error(m.failed));
-    const input = this.inputs[m.id] as SpecChartInput;
+    const input = this.out.get(m.id) as SpecChartInput;
+    this.out.delete(m.id);
     const chart = 'emitted' in m ? { input, ...m.emitted } : fromWire(input, m.chart);
     const waiter = this.waiting.get(m.id);
     this.waiting.delete(m.id);

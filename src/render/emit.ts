@@ -14,7 +14,7 @@ import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
 import { skeletonsOf } from './skeleton.js';
-import type { RenderOptions, RenderResult } from './types.js';
+import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
 
 /**
@@ -48,8 +48,8 @@ export class Emission {
    * input (a chart module's), or when `keepObjects` (they are kept elsewhere anyway); an emitted chart, always of
    * spec files, is built again should the pass annotate it.
    */
-  take(part: CheckedChart | EmittedChart, keepObjects = false): void {
-    if ('emitted' in part) return this.takeEmitted(part);
+  take(part: CheckedChart | EmittedChart, keepObjects = false, source?: ChartSource): void {
+    if ('emitted' in part) return this.takeEmitted(part, source);
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);
@@ -58,13 +58,13 @@ export class Emission {
     this.objectCount += part.built.objects.length;
     if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
     this.charts.push({
-      input: part.input,
+      input: source ?? part.input,
       built: skeletonOfChart(part.built),
       ...(keep ? { kept: part } : {}),
     });
   }
 
-  private takeEmitted({ input, errors, emitted }: EmittedChart): void {
+  private takeEmitted({ input, errors, emitted }: EmittedChart, source: ChartSource | undefined): void {
     if (emitted === undefined || errors.length > 0) {
       appendAll(this.errors, errors);
       return;
@@ -72,7 +72,7 @@ export class Emission {
     const { files, ...built } = emitted;
     this.objectCount += built.objects.length;
     if (this.errors.length === 0) this.out.put(files);
-    this.charts.push({ input, built });
+    this.charts.push({ input: source ?? input, built });
   }
 
   /** The pass across charts, what it sends out again and the GitOps objects; the result. */
@@ -93,10 +93,14 @@ export class Emission {
       annotations.set(l.key, own);
       annotated.add(l.chart);
     }
+    const again: LocatedProblem[] = [];
     for (const c of charts) {
       if (!annotated.has(c.input.name)) continue;
-      this.out.put(filesOf(c.kept ?? renderSpecChartAgain(c.input), annotations));
+      const part = c.kept ?? renderSpecChartAgain(c.input);
+      if ('input' in part) this.out.put(filesOf(part, annotations));
+      else again.push(part);
     }
+    if (again.length > 0) return { files: new Map(), errors: again, objectCount };
     if (deploy.files.size > 0) this.out.put(deploy.files);
     const notes = [...deploy.notes, ...controllerNotes(objects)];
     const files = new Map([...this.collected.values()].flatMap((m) => [...m]));
@@ -143,9 +147,12 @@ function hasModule(part: CheckedChart): boolean {
   return part.input.moduleFile !== undefined || (part.input as { module?: unknown }).module !== undefined;
 }
 
-/** A chart as the pass across charts sees it once its files are out: its objects' skeletons. */
+/**
+ * A chart as the pass across charts sees it once its files are out: its objects' skeletons, and its input, or the
+ * source it was read from (which holds no texts: src/render/chart-source.ts).
+ */
 interface Emitted {
-  readonly input: CheckedChart['input'];
+  readonly input: CheckedChart['input'] | ChartSource;
   readonly built: Omit<Built, 'header'>;
   /** The chart itself, when it cannot be built again (a chart module's). */
   readonly kept?: CheckedChart;
@@ -180,9 +187,12 @@ function filesOf(part: CheckedChart, annotations: SyncAnnotations): Map<string, 
 
 /**
  * A chart of spec files built again, for the annotations the pass across charts gives its objects: the same
- * inputs, the same pure stages, so the same objects; anything else is a bug, said as one.
+ * inputs, the same pure stages, so the same objects; anything else is a bug, said as one. A chart read by the render
+ * is read again: the problem when its files changed since.
  */
-function renderSpecChartAgain(input: CheckedChart['input']): CheckedChart {
+function renderSpecChartAgain(entry: CheckedChart['input'] | ChartSource): CheckedChart | LocatedProblem {
+  const input = isSource(entry) ? entry.readAgain() : entry;
+  if (!('name' in input)) return input;
   const part = renderSpecChart(input);
   if (part.built === undefined || part.errors.length > 0)
     throw new Error(`internal error: chart ${input.name} did not build the second time as it did the first`);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { digestOf } from '../output/digest.js';
 import type { RenderInputs } from '../output/provenance.js';
-import type { ChartInput, SpecChartInput } from './types.js';
+import { isSource, type ChartEntry, type ChartInput, type SpecChartInput } from './types.js';
 
 /**
  * The digests of a render's inputs, for its provenance (src/output/provenance.ts): a chart's settings and spec
@@ -23,16 +23,23 @@ export function chartInputDigest(
 }
 
 /** The inputs of a render: every chart's digest (a chart module's file read here), and `gitops.yaml`'s text. */
-export function renderInputs(inputs: readonly ChartInput[], gitopsText: string | undefined): RenderInputs {
-  const charts = inputs.map((input) => ({
-    name: input.name,
-    digest: chartInputDigest(input, moduleBytes(input)),
-  }));
+export function renderInputs(inputs: readonly ChartEntry[], gitopsText: string | undefined): RenderInputs {
+  const charts = inputs.map((input) => ({ name: input.name, digest: digestOfEntry(input) }));
   return { charts, ...(gitopsText === undefined ? {} : { gitops: digestOf([gitopsText]) }) };
 }
 
+/**
+ * A chart's digest: of a chart read before the render, its inputs now; of a chart the render read, its inputs as it
+ * read them (src/render/chart-source.ts).
+ */
+function digestOfEntry(entry: ChartEntry): string {
+  if (!isSource(entry)) return chartInputDigest(entry, moduleBytes(entry));
+  if (entry.digest === undefined) throw new Error(`internal error: chart ${entry.name} was never read`);
+  return entry.digest;
+}
+
 /** The bytes of a chart's module file, as they are now (empty when it can no longer be read). */
-function moduleBytes(input: ChartInput): { name: string; bytes: Uint8Array } | undefined {
+export function moduleBytes(input: ChartInput): { name: string; bytes: Uint8Array } | undefined {
   if (input.moduleFile === undefined) return undefined;
   try {
     return { name: basename(input.moduleFile), bytes: readFileSync(input.moduleFile) };

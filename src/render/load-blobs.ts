@@ -2,7 +2,8 @@ import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { decodeSpecBytes } from '../specs/decode.js';
 import { isYamlName } from './chart-tree.js';
-import { chartInputOf, specOutsideCharts, type ChartFile, type LoadedCharts } from './load-charts.js';
+import { chartInputOf, type ChartFile } from './chart-input.js';
+import { specOutsideCharts, type LoadedCharts } from './load-charts.js';
 
 /**
  * A charts directory read from files held in memory (a git revision's blobs, for `specforge diff --against`), by

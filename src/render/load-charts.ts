@@ -3,11 +3,11 @@ import { basename, dirname, join } from 'node:path';
 import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
-import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
 import { childPath } from '../util/child-path.js';
 import { loadModule } from './load-module.js';
 import { readSpecText } from './read-text.js';
+import { ListedChart } from './chart-source.js';
 import type { ChartInput } from './types.js';
 
 /**
@@ -15,31 +15,61 @@ import type { ChartInput } from './types.js';
  * spec files, except `chart.yaml` (settings); `chart.ts`/`chart.js` is a chart module whose default export adds
  * constructs. Only regular files are read, links are followed only inside the charts directory, and file bytes
  * must be UTF-8 (src/render/chart-tree.ts, src/specs/decode.ts). The I/O edge of the renderer: everything after
- * this is pure.
+ * this is pure. {@link listCharts}, every chart read at once.
  */
 export async function loadCharts(chartsDir: string): Promise<LoadedCharts> {
-  const root = chartsRoot(chartsDir);
-  const inputs: ChartInput[] = [];
-  const errors: LocatedProblem[] = [];
-  let gitops: { file: string; text: string } | undefined;
-  for (const name of entries(chartsDir)) {
-    const path = join(chartsDir, name);
-    const entry = inspect(path, root);
-    if (entry.kind === 'dir') inputs.push(await loadChart(chartsDir, name, root, errors));
-    else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
-      const text = readSpecText(path, entry.real, errors);
-      if (text !== undefined) gitops = { file: path, text };
-    } else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
-      errors.push(entryError(path, entry.found));
-    else if (isYamlName(name)) errors.push(specOutsideCharts(chartsDir, name));
-  }
-  return { inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
+  const listed = await listCharts(chartsDir);
+  const inputs = listed.charts.map((c) => c.readFiles());
+  return {
+    inputs,
+    errors: listed.errors(),
+    ...(listed.gitops === undefined ? {} : { gitops: listed.gitops }),
+  };
 }
 
 /** A charts directory as read: its charts, the errors of reading them, and `gitops.yaml` when present. */
 export interface LoadedCharts {
   readonly inputs: ChartInput[];
   readonly errors: LocatedProblem[];
+  readonly gitops?: { readonly file: string; readonly text: string };
+}
+
+/**
+ * A charts directory as {@link loadCharts} reads it, each chart's YAML files listed and not read: a render reads a
+ * chart's files when it takes the chart (src/render/chart-source.ts). Chart modules are loaded here, and
+ * `gitops.yaml` is read.
+ */
+export async function listCharts(chartsDir: string): Promise<ListedCharts> {
+  const root = chartsRoot(chartsDir);
+  const charts: ListedChart[] = [];
+  // The problems in the order a reader meets them; a chart stands for its own, which grow as it is read.
+  const found: (LocatedProblem | ListedChart)[] = [];
+  let gitops: { file: string; text: string } | undefined;
+  for (const name of entries(chartsDir)) {
+    const path = join(chartsDir, name);
+    const entry = inspect(path, root);
+    const errors: LocatedProblem[] = [];
+    if (entry.kind === 'dir') {
+      const chart = await listChart(chartsDir, name, root);
+      charts.push(chart);
+      found.push(chart);
+    } else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
+      const text = readSpecText(path, entry.real, errors);
+      if (text !== undefined) gitops = { file: path, text };
+    } else if (entry.kind === 'problem' && (entry.always || isYamlName(name)))
+      errors.push(entryError(path, entry.found));
+    else if (isYamlName(name)) errors.push(specOutsideCharts(chartsDir, name));
+    found.push(...errors);
+  }
+  const errors = (): LocatedProblem[] => found.flatMap((f) => (f instanceof ListedChart ? f.errors() : [f]));
+  return { charts, errors, ...(gitops === undefined ? {} : { gitops }) };
+}
+
+/** A charts directory as {@link listCharts} lists it. */
+export interface ListedCharts {
+  readonly charts: readonly ListedChart[];
+  /** The problems found so far, in reading order: those of reading a chart's files once it was read. */
+  readonly errors: () => LocatedProblem[];
   readonly gitops?: { readonly file: string; readonly text: string };
 }
 
@@ -73,48 +103,27 @@ async function loadChart(
   root: string,
   errors: LocatedProblem[],
 ): Promise<ChartInput> {
+  const chart = await listChart(chartsDir, name, root);
+  const input = chart.readFiles();
+  errors.push(...chart.errors());
+  return input;
+}
+
+/** One chart directory listed: its YAML files (not read) and its module (loaded). */
+async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
   const dir = join(chartsDir, name);
-  const files: ChartFile[] = [];
-  for (const f of listYamlFiles(dir, root, errors)) {
-    const file = childPath(dir, f.rel);
-    const text = readSpecText(file, f.real, errors);
-    if (text !== undefined) files.push({ file, rel: f.rel, text });
-  }
-  const module = await loadModule(dir, root, errors);
-  return { ...chartInputOf(name, dir, files, errors), ...(module === undefined ? {} : module) };
-}
-
-/** A YAML file of a chart, read: `rel` is its path in the chart directory (`sub/web.yaml`). */
-export interface ChartFile {
-  readonly file: string;
-  readonly rel: string;
-  readonly text: string;
-}
-
-/**
- * A chart of YAML files, in the order read: its settings (`chart.yaml`), and the rest as spec files; a second
- * settings file is an error in `errors`. Pure: the rule wherever the files were read from (disk, git's objects).
- */
-export function chartInputOf(
-  name: string,
-  dir: string,
-  files: readonly ChartFile[],
-  errors: LocatedProblem[],
-): ChartInput {
-  const specFiles: { file: string; relative: string; text: string }[] = [];
-  let settings: { file: string; text: string } | undefined;
-  for (const { file, rel, text } of files) {
-    if (!isSettingsName(rel)) specFiles.push({ file, relative: `${name}/${rel}`, text });
-    else if (settings === undefined) settings = { file, text };
-    else
-      errors.push({
-        file,
-        path: '',
-        expected: `one chart settings file (${CHART_SETTINGS_FILE})`,
-        found: `a second one beside ${settings.file}`,
-      });
-  }
-  return { name, dir, ...(settings === undefined ? {} : { settings }), specFiles };
+  const walkErrors: LocatedProblem[] = [];
+  const files = listYamlFiles(dir, root, walkErrors).map((f) => ({ ...f, file: childPath(dir, f.rel) }));
+  const moduleErrors: LocatedProblem[] = [];
+  const module = await loadModule(dir, root, moduleErrors);
+  return new ListedChart({
+    name,
+    dir,
+    files,
+    walkErrors,
+    moduleErrors,
+    ...(module === undefined ? {} : { module }),
+  });
 }
 
 /** The error for a YAML file directly in the charts directory, outside every chart. */
@@ -125,9 +134,4 @@ export function specOutsideCharts(chartsDir: string, name: string): LocatedProbl
     expected: `spec files inside a chart directory (${join(chartsDir, '<chart>', name)})`,
     found: 'a spec file directly in the charts directory',
   };
-}
-
-/** `chart.yaml` (or `chart.yml`, in any case) at the top of a chart: its settings, not a spec. */
-function isSettingsName(rel: string): boolean {
-  return /^chart\.ya?ml$/i.test(rel);
 }

@@ -8,7 +8,15 @@ import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
 import { prepareChart } from './prepare.js';
 import { renderSpecChart, specTree } from './spec-chart.js';
-import type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
+import {
+  isSource,
+  type ChartEntry,
+  type ChartInput,
+  type ChartSource,
+  type RenderOptions,
+  type RenderResult,
+  type SpecChartInput,
+} from './types.js';
 
 export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
 export { renderSpecChart } from './spec-chart.js';
@@ -40,14 +48,16 @@ export async function renderCharts(
  * @internal
  */
 export async function renderChartsReusing(
-  inputs: readonly ChartInput[],
+  inputs: readonly ChartEntry[],
   options: RenderOptions,
   reuse?: ChartReuse,
   sink?: OutputSink,
 ): Promise<RenderResult> {
   const emission = new Emission(options, sink);
-  const notes = await buildEach(byName(inputs), options, reuse, (part) =>
-    emission.take(part, reuse !== undefined),
+  // `reuse` and the cache find a chart by its inputs: read before the render, not when each chart's turn comes.
+  const entries = reuse === undefined && options.cache === undefined ? inputs : inputs.map(readNow);
+  const notes = await buildEach(byName(entries), options, reuse, (part, source) =>
+    emission.take(part, reuse !== undefined, source),
   );
   const result = emission.end();
   return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
@@ -55,15 +65,16 @@ export async function renderChartsReusing(
 
 /**
  * Builds and checks each chart, in the order of `inputs`, handing each to `take` before the next is built (with
- * `jobs` > 1 the charts of spec files are built on worker threads a few charts ahead, handed over in order): from `reuse`
- * when it has the chart, else from the cache when it has it (src/render/chart-cache.ts), else built; charts with a
- * module here, one at a time. What the cache has to say.
+ * `jobs` > 1 the charts of spec files are built on worker threads a few charts ahead, handed over in order): from
+ * `reuse` when it has the chart, else from the cache when it has it (src/render/chart-cache.ts), else built; charts
+ * with a module here, one at a time. A chart still to be read (a {@link ChartSource}) is read when it is built, and
+ * handed to `take` with its source: its texts go once it is built. What the cache has to say.
  */
 async function buildEach(
-  inputs: readonly ChartInput[],
+  inputs: readonly ChartEntry[],
   options: RenderOptions,
   reuse: ChartReuse | undefined,
-  take: (part: PooledChart) => void,
+  take: (part: PooledChart, source: ChartSource | undefined) => void,
 ): Promise<string[]> {
   const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
@@ -72,7 +83,7 @@ async function buildEach(
     for (const input of inputs) {
       const part = await buildOne(input, { reuse, cache, pooled, notes });
       if (reuse !== undefined) reuse.keep(withObjects(part));
-      take(part);
+      take(part, isSource(input) ? input : undefined);
     }
   } finally {
     pooled?.close();
@@ -89,10 +100,19 @@ interface Sources {
 }
 
 /**
- * One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache). Emitted only
- * when the pool built it with neither `reuse` nor a cache, which keep the objects themselves.
+ * One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache); one still to be
+ * read, read here or by the pool when it hands the chart to a worker. Emitted only when the pool built it with neither
+ * `reuse` nor a cache, which keep the objects themselves.
  */
-async function buildOne(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<PooledChart> {
+async function buildOne(entry: ChartEntry, sources: Sources): Promise<PooledChart> {
+  const { pooled } = sources;
+  // A chart still to be read is in neither `reuse` nor the cache ({@link renderChartsReusing}).
+  if (isSource(entry)) return pooled?.has(entry) === true ? pooled.take(entry) : renderOne(entry.read());
+  return buildRead(entry, sources);
+}
+
+/** {@link buildOne} of a chart read already. */
+async function buildRead(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<PooledChart> {
   const found = input.module === undefined ? reuse?.find(input) : undefined;
   if (found !== undefined) return found;
   const cached = lookUp(input, cache);
@@ -122,8 +142,8 @@ function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritt
 
 /** The charts of spec files the worker threads build, taken by input. */
 interface Pooled {
-  has(input: ChartInput): boolean;
-  take(input: ChartInput): Promise<PooledChart>;
+  has(input: ChartEntry): boolean;
+  take(input: ChartEntry): Promise<PooledChart>;
   close(): void;
 }
 
@@ -133,14 +153,16 @@ interface Pooled {
  * `reuse` and a cache, which keep each chart's objects, the workers emit the charts too.
  */
 function poolFor(
-  inputs: readonly ChartInput[],
+  inputs: readonly ChartEntry[],
   options: RenderOptions,
   reuse: ChartReuse | undefined,
   cache: ChartCache | undefined,
 ): Pooled | undefined {
   if ((options.jobs ?? 1) <= 1) return undefined;
   const specOnly = inputs.filter(
-    (i) => i.module === undefined && reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false),
+    (i): i is SpecChartInput | ChartSource =>
+      i.module === undefined &&
+      (isSource(i) || (reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false))),
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
   if (workers <= 1) return undefined;
@@ -206,7 +228,12 @@ async function renderOne(input: ChartInput): Promise<CheckedChart> {
   return checkChart(input, p, tree);
 }
 
-function byName<T extends SpecChartInput>(inputs: readonly T[]): T[] {
+/** A chart's input: read now when it was not yet. */
+function readNow(entry: ChartEntry): ChartInput {
+  return isSource(entry) ? entry.read() : entry;
+}
+
+function byName<T extends { readonly name: string }>(inputs: readonly T[]): T[] {
   return [...inputs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

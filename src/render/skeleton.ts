@@ -13,31 +13,52 @@ import type { RenderedObject } from '../rules/objects.js';
  *
  * A skeleton stays until the render ends, one for each of up to hundreds of thousands of objects, so it is kept
  * small: no empty `spec`, and the spec labels of a chart's objects of one spec are one object (their source is
- * one object already). Its strings are those of the object: copying them out of the texts they were cut
- * from saved 68 MB at 100,000 specs but cost 1.7 s (docs/benchmarks.md).
+ * one object already). Its names, namespaces and spec labels are copies, one per distinct string of a chart, of
+ * those of the object: a string V8 cut out of a spec file's text keeps the whole text alive, and a render lets go of
+ * a chart's texts once its files are out (src/render/chart-source.ts).
  */
 export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[] {
   const shared: Shared = new Map();
-  return objects.map((o) => skeletonOf(o, shared));
+  const strings = new Map<string, string>();
+  const own = (value: unknown): unknown => ownString(strings, value);
+  return objects.map((o) => skeletonOf(o, shared, own));
 }
 
-/** One object's skeleton, its spec labels shared with the skeletons made before it with `shared`. */
-function skeletonOf(o: RenderedObject, shared: Shared): RenderedObject {
+/**
+ * V8 keeps a string of 13 characters or more cut out of another as a slice of it (`SlicedString::kMinLength`), so
+ * a name read from a spec file holds that file's text. The same string, as a copy of its own that holds nothing
+ * else, one per distinct string in `strings`; shorter strings and other values as they are. A JSON round trip is
+ * the fastest exact copy measured (0.25 µs for a name; a concatenation 0.45 µs, a Buffer 0.4 µs).
+ */
+function ownString(strings: Map<string, string>, value: unknown): unknown {
+  if (typeof value !== 'string' || value.length < 13) return value;
+  const found = strings.get(value);
+  if (found !== undefined) return found;
+  const copy = JSON.parse(JSON.stringify(value)) as string;
+  strings.set(copy, copy);
+  return copy;
+}
+
+/**
+ * One object's skeleton, its spec labels shared with the skeletons made before it with `shared`, its names and
+ * labels made its own with `own`.
+ */
+function skeletonOf(o: RenderedObject, shared: Shared, own: (value: unknown) => unknown): RenderedObject {
   const { json } = o;
   const metadata = json.metadata ?? {};
   const meta: Record<string, unknown> = {};
-  if (metadata.name !== undefined) meta.name = metadata.name;
-  if (metadata.namespace !== undefined) meta.namespace = metadata.namespace;
-  const labels = picked(metadata.labels, [SPEC_KIND_LABEL, SPEC_NAME_LABEL]);
+  if (metadata.name !== undefined) meta.name = own(metadata.name);
+  if (metadata.namespace !== undefined) meta.namespace = own(metadata.namespace);
+  const labels = picked(metadata.labels, [SPEC_KIND_LABEL, SPEC_NAME_LABEL], own);
   if (labels !== undefined) meta.labels = sharedLabels(shared, labels);
-  const annotations = picked(metadata.annotations, [SYNC_WAVE, SYNC_OPTIONS]);
+  const annotations = picked(metadata.annotations, [SYNC_WAVE, SYNC_OPTIONS], own);
   if (annotations !== undefined) meta.annotations = annotations;
   const skeleton: Record<string, unknown> = {
     apiVersion: json.apiVersion,
     kind: json.kind,
     metadata: meta,
   };
-  const spec = specSkeleton(json);
+  const spec = specSkeleton(json, own);
   if (spec !== undefined) skeleton.spec = spec;
   return { ...o, json: skeleton };
 }
@@ -65,21 +86,21 @@ function isStringOrAbsent(value: unknown): value is string | undefined {
 }
 
 /** The parts of `spec` the pass across charts reads: a CRD's group, names.kind and scope; pods' runtimeClassName. */
-function specSkeleton(json: Manifest): Manifest | undefined {
+function specSkeleton(json: Manifest, own: (value: unknown) => unknown): Manifest | undefined {
   const spec = json.spec;
   if (spec === null || typeof spec !== 'object') return undefined;
   const out: Record<string, unknown> = {};
   for (const key of ['group', 'scope', 'runtimeClassName'] as const)
-    if (spec[key] !== undefined) out[key] = spec[key];
-  if (spec.names?.kind !== undefined) out.names = { kind: spec.names.kind };
-  const skeleton = { ...out, ...podTemplates(spec) };
+    if (spec[key] !== undefined) out[key] = own(spec[key]);
+  if (spec.names?.kind !== undefined) out.names = { kind: own(spec.names.kind) };
+  const skeleton = { ...out, ...podTemplates(spec, own) };
   return Object.keys(skeleton).length === 0 ? undefined : skeleton;
 }
 
 /** The RuntimeClass a workload's or a CronJob's pod template names, at the place it names it. */
-function podTemplates(spec: Manifest): Manifest {
-  const template = spec.template?.spec?.runtimeClassName;
-  const job = spec.jobTemplate?.spec?.template?.spec?.runtimeClassName;
+function podTemplates(spec: Manifest, own: (value: unknown) => unknown): Manifest {
+  const template = own(spec.template?.spec?.runtimeClassName);
+  const job = own(spec.jobTemplate?.spec?.template?.spec?.runtimeClassName);
   return {
     ...(template === undefined ? {} : { template: { spec: { runtimeClassName: template } } }),
     ...(job === undefined
@@ -88,10 +109,14 @@ function podTemplates(spec: Manifest): Manifest {
   };
 }
 
-/** The entries of `keys` a labels or annotations map has, or undefined when it has none of them. */
-function picked(map: Manifest | undefined, keys: readonly string[]): Record<string, unknown> | undefined {
+/** The entries of `keys` a labels or annotations map has, through `own`; undefined when it has none of them. */
+function picked(
+  map: Manifest | undefined,
+  keys: readonly string[],
+  own: (value: unknown) => unknown,
+): Record<string, unknown> | undefined {
   if (map === undefined || map === null) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of keys) if (map[key] !== undefined) out[key] = map[key];
+  for (const key of keys) if (map[key] !== undefined) out[key] = own(map[key]);
   return Object.keys(out).length === 0 ? undefined : out;
 }

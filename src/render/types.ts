@@ -20,6 +20,38 @@ export interface ChartInput {
   readonly moduleFile?: string;
 }
 
+/**
+ * A chart of a charts directory listed but not read yet (src/render/load-charts.ts): the render reads its files
+ * when the chart's turn comes ({@link ChartSource.read}) and holds their texts only while it builds the chart, so a
+ * render of many charts holds one chart's files at a time, not all of them.
+ */
+export interface ChartSource {
+  readonly name: string;
+  readonly dir: string;
+  /** The default export of its chart module, if it has one (modules are loaded when the charts are listed). */
+  readonly module?: ChartModule;
+  readonly moduleFile?: string;
+  /** How many YAML files it has: what `--jobs` weighs a chart by before reading it. */
+  readonly fileCount: number;
+  /** The digest of its inputs as {@link ChartSource.read} read them (src/render/input-digest.ts); none before. */
+  readonly digest: string | undefined;
+  /** Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors. */
+  read(): ChartInput;
+  /**
+   * Reads its files once more, for a chart the render builds a second time: the input, or the problem when the files
+   * are no longer those read the first time (their digest differs).
+   */
+  readAgain(): ChartInput | LocatedProblem;
+}
+
+/** A chart to render: read already, or to be read when its turn comes. */
+export type ChartEntry = ChartInput | ChartSource;
+
+/** Whether a chart to render is still to be read. */
+export function isSource(entry: ChartEntry): entry is ChartSource {
+  return !('specFiles' in entry);
+}
+
 /** A chart of spec files only (no chart module): what can be rendered without awaiting anything. */
 export type SpecChartInput = Omit<ChartInput, 'module' | 'moduleFile'>;
 

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
@@ -8,6 +11,9 @@ import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import type { RenderedObject } from '../../src/rules/objects.js';
 import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP } from '../../src/rules/vocabulary.js';
+
+/** The built module (lib/), run in a process of its own. */
+const BUILT = pathToFileURL(resolve(import.meta.dirname, '../../lib/render/skeleton.js')).href;
 
 const pod = (runtimeClassName?: string) => ({
   containers: [{ name: 'app', image: 'nginx:alpine', env: [{ name: 'MODE', value: 'prod' }] }],
@@ -197,5 +203,25 @@ describe('skeletonsOf', () => {
     const [text, list] = skeletonsOf([object('nodepool'), object(['nodepool'])]);
     expect(text?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: 'nodepool' });
     expect(list?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: ['nodepool'] });
+  });
+});
+
+describe('skeletonsOf, in memory', () => {
+  const run = (keep: 'skeletons' | 'strings'): { held: boolean; names: string[] } => {
+    const r = spawnSync(
+      process.execPath,
+      ['--expose-gc', resolve(import.meta.dirname, '../support/workers/skeleton-text.mjs'), BUILT, keep],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as { held: boolean; names: string[] };
+  };
+
+  it('holds no text its strings were cut from, where the strings themselves would hold it', () => {
+    expect(run('strings')).toEqual({ held: true, names: ['web-frontend-service', 'web-frontend-service'] });
+    expect(run('skeletons')).toEqual({
+      held: false,
+      names: ['web-frontend-service', 'web-frontend-service'],
+    });
   });
 });

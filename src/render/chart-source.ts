@@ -1,0 +1,106 @@
+import type { LocatedProblem } from '../rules/problem.js';
+import type { ChartModule } from './build-chart.js';
+import { chartInputOf, type ChartFile } from './chart-input.js';
+import { chartInputDigest, moduleBytes } from './input-digest.js';
+import { readSpecText } from './read-text.js';
+import type { ChartInput, ChartSource } from './types.js';
+
+/** A YAML file of a listed chart: its path as shown in messages, in the chart directory, and its real path. */
+export interface ListedFile {
+  readonly file: string;
+  readonly rel: string;
+  readonly real: string;
+}
+
+/** What listing a chart found: its files, its module, and the problems of walking it and of loading its module. */
+export interface ChartListing {
+  readonly name: string;
+  readonly dir: string;
+  readonly files: readonly ListedFile[];
+  readonly walkErrors: readonly LocatedProblem[];
+  readonly module?: { readonly module: ChartModule; readonly moduleFile: string };
+  readonly moduleErrors: readonly LocatedProblem[];
+}
+
+/**
+ * A chart of a charts directory, listed (src/render/load-charts.ts) and read when the render takes it: the I/O of
+ * reading one chart's files. It keeps what reading found (the problems, and the digest of its inputs) and not the
+ * texts, which the render lets go once the chart is built.
+ */
+export class ListedChart implements ChartSource {
+  readonly name: string;
+  readonly dir: string;
+  readonly module?: ChartModule;
+  readonly moduleFile?: string;
+  private readErrors: readonly LocatedProblem[] = [];
+  private settingsErrors: readonly LocatedProblem[] = [];
+  private read_: string | undefined;
+
+  constructor(private readonly listing: ChartListing) {
+    this.name = listing.name;
+    this.dir = listing.dir;
+    if (listing.module !== undefined) {
+      this.module = listing.module.module;
+      this.moduleFile = listing.module.moduleFile;
+    }
+  }
+
+  get fileCount(): number {
+    return this.listing.files.length;
+  }
+
+  get digest(): string | undefined {
+    return this.read_;
+  }
+
+  /** Reads the chart's files: its input, the problems of reading kept here ({@link errors}); no digest. */
+  readFiles(): ChartInput {
+    const readErrors: LocatedProblem[] = [];
+    const settingsErrors: LocatedProblem[] = [];
+    const input = this.readInto(readErrors, settingsErrors);
+    this.readErrors = readErrors;
+    this.settingsErrors = settingsErrors;
+    return input;
+  }
+
+  read(): ChartInput {
+    const input = this.readFiles();
+    this.read_ = digestOf(input);
+    return input;
+  }
+
+  readAgain(): ChartInput | LocatedProblem {
+    const input = this.readInto([], []);
+    if (digestOf(input) === this.read_) return input;
+    return {
+      file: this.dir,
+      path: '',
+      expected: 'chart files that stay as they are while the render runs',
+      found: 'files that changed after the render read them',
+      hint: 'Render again once nothing writes to the charts directory.',
+    };
+  }
+
+  /**
+   * The problems of this chart in the order a reader meets them: walking its directory, reading its files, loading
+   * its module, then a second settings file. Reading's are those of the last {@link read}, none before.
+   */
+  errors(): LocatedProblem[] {
+    const l = this.listing;
+    return [...l.walkErrors, ...this.readErrors, ...l.moduleErrors, ...this.settingsErrors];
+  }
+
+  private readInto(readErrors: LocatedProblem[], settingsErrors: LocatedProblem[]): ChartInput {
+    const files: ChartFile[] = [];
+    for (const { file, rel, real } of this.listing.files) {
+      const text = readSpecText(file, real, readErrors);
+      if (text !== undefined) files.push({ file, rel, text });
+    }
+    const input = chartInputOf(this.name, this.dir, files, settingsErrors);
+    return this.listing.module === undefined ? input : { ...input, ...this.listing.module };
+  }
+}
+
+function digestOf(input: ChartInput): string {
+  return chartInputDigest(input, moduleBytes(input));
+}
