@@ -17,6 +17,8 @@ export interface ChartListing {
   readonly name: string;
   readonly dir: string;
   readonly files: readonly ListedFile[];
+  /** Its YAML files listed anew, for a second reading (the problems of that walk are not kept). */
+  readonly relist: () => readonly ListedFile[];
   readonly walkErrors: readonly LocatedProblem[];
   readonly module?: { readonly module: ChartModule; readonly moduleFile: string };
   readonly moduleErrors: readonly LocatedProblem[];
@@ -24,29 +26,36 @@ export interface ChartListing {
 
 /**
  * A chart of a charts directory, listed (src/render/load-charts.ts) and read when the render takes it: the I/O of
- * reading one chart's files. It keeps what reading found (the problems, and the digest of its inputs) and not the
- * texts, which the render lets go once the chart is built.
+ * reading one chart's files. Once read, it keeps what reading found (the problems, and the digest of its inputs),
+ * not the texts, which the render lets go once the chart is built, nor the listing of its files (their paths held
+ * 20 MB at 100,000 specs): a second reading lists them anew.
  */
 export class ListedChart implements ChartSource {
   readonly name: string;
   readonly dir: string;
   readonly module?: ChartModule;
   readonly moduleFile?: string;
+  readonly fileCount: number;
+  private readonly walkErrors: readonly LocatedProblem[];
+  private readonly moduleErrors: readonly LocatedProblem[];
+  private readonly relist: () => readonly ListedFile[];
+  private listed: readonly ListedFile[] | undefined;
   private readErrors: readonly LocatedProblem[] = [];
   private settingsErrors: readonly LocatedProblem[] = [];
   private read_: string | undefined;
 
-  constructor(private readonly listing: ChartListing) {
+  constructor(listing: ChartListing) {
     this.name = listing.name;
     this.dir = listing.dir;
+    this.fileCount = listing.files.length;
+    this.walkErrors = listing.walkErrors;
+    this.moduleErrors = listing.moduleErrors;
+    this.relist = listing.relist;
+    this.listed = listing.files;
     if (listing.module !== undefined) {
       this.module = listing.module.module;
       this.moduleFile = listing.module.moduleFile;
     }
-  }
-
-  get fileCount(): number {
-    return this.listing.files.length;
   }
 
   get digest(): string | undefined {
@@ -57,7 +66,8 @@ export class ListedChart implements ChartSource {
   readFiles(): ChartInput {
     const readErrors: LocatedProblem[] = [];
     const settingsErrors: LocatedProblem[] = [];
-    const input = this.readInto(readErrors, settingsErrors);
+    const input = this.readInto(this.listed ?? this.relist(), readErrors, settingsErrors);
+    this.listed = undefined;
     this.readErrors = readErrors;
     this.settingsErrors = settingsErrors;
     return input;
@@ -70,7 +80,7 @@ export class ListedChart implements ChartSource {
   }
 
   readAgain(): ChartInput | LocatedProblem {
-    const input = this.readInto([], []);
+    const input = this.readInto(this.relist(), [], []);
     if (digestOf(input) === this.read_) return input;
     return {
       file: this.dir,
@@ -86,18 +96,23 @@ export class ListedChart implements ChartSource {
    * its module, then a second settings file. Reading's are those of the last {@link read}, none before.
    */
   errors(): LocatedProblem[] {
-    const l = this.listing;
-    return [...l.walkErrors, ...this.readErrors, ...l.moduleErrors, ...this.settingsErrors];
+    return [...this.walkErrors, ...this.readErrors, ...this.moduleErrors, ...this.settingsErrors];
   }
 
-  private readInto(readErrors: LocatedProblem[], settingsErrors: LocatedProblem[]): ChartInput {
+  private readInto(
+    listed: readonly ListedFile[],
+    readErrors: LocatedProblem[],
+    settingsErrors: LocatedProblem[],
+  ): ChartInput {
     const files: ChartFile[] = [];
-    for (const { file, rel, real } of this.listing.files) {
+    for (const { file, rel, real } of listed) {
       const text = readSpecText(file, real, readErrors);
       if (text !== undefined) files.push({ file, rel, text });
     }
     const input = chartInputOf(this.name, this.dir, files, settingsErrors);
-    return this.listing.module === undefined ? input : { ...input, ...this.listing.module };
+    return this.module === undefined || this.moduleFile === undefined
+      ? input
+      : { ...input, module: this.module, moduleFile: this.moduleFile };
   }
 }
 

@@ -7,7 +7,7 @@ import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart
 import { childPath } from '../util/child-path.js';
 import { loadModule } from './load-module.js';
 import { readSpecText } from './read-text.js';
-import { ListedChart } from './chart-source.js';
+import { ListedChart, type ListedFile } from './chart-source.js';
 import type { ChartInput } from './types.js';
 
 /**
@@ -112,14 +112,17 @@ async function loadChart(
 /** One chart directory listed: its YAML files (not read) and its module (loaded). */
 async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
   const dir = join(chartsDir, name);
+  const list = (errors: LocatedProblem[]): ListedFile[] =>
+    listYamlFiles(dir, root, errors).map((f) => ({ file: childPath(dir, f.rel), rel: f.rel, real: f.real }));
   const walkErrors: LocatedProblem[] = [];
-  const files = listYamlFiles(dir, root, walkErrors).map((f) => ({ ...f, file: childPath(dir, f.rel) }));
+  const files = list(walkErrors);
   const moduleErrors: LocatedProblem[] = [];
   const module = await loadModule(dir, root, moduleErrors);
   return new ListedChart({
     name,
     dir,
     files,
+    relist: () => list([]),
     walkErrors,
     moduleErrors,
     ...(module === undefined ? {} : { module }),
