@@ -13,9 +13,8 @@ import type { RenderedObject } from '../rules/objects.js';
  *
  * A skeleton stays until the render ends, one for each of up to hundreds of thousands of objects, so it is kept
  * small: no empty `spec`, and the spec labels of a chart's objects of one spec are one object (their source is
- * one object already). Its names, namespaces and spec labels are copies, one per distinct string of a chart, of
- * those of the object: a string V8 cut out of a spec file's text keeps the whole text alive, and a render lets go of
- * a chart's texts once its files are out (src/render/chart-source.ts).
+ * one object already). Its strings are one per distinct string of a chart, none of them cut out of a spec file's
+ * text, which a render lets go of once the chart's files are out (src/render/chart-source.ts).
  */
 export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[] {
   const shared: Shared = new Map();
@@ -25,16 +24,18 @@ export function skeletonsOf(objects: readonly RenderedObject[]): RenderedObject[
 }
 
 /**
- * V8 keeps a string of 13 characters or more cut out of another as a slice of it (`SlicedString::kMinLength`), so
- * a name read from a spec file holds that file's text. The same string, as a copy of its own that holds nothing
- * else, one per distinct string in `strings`; shorter strings and other values as they are. A JSON round trip is
- * the fastest exact copy measured (0.25 µs for a name; a concatenation 0.45 µs, a Buffer 0.4 µs).
+ * The strings of a skeleton, one per distinct string of a chart in `strings` (a Deployment and its Service share
+ * their name, and every object of a spec its spec labels). V8 keeps a string of 13 characters or more cut out of
+ * another as a slice of it (`SlicedString::kMinLength`), so a name read from a spec file would hold that file's
+ * text: such a string is kept as a copy of its own that holds nothing else (V8 copies shorter ones when it cuts
+ * them). A JSON round trip is the fastest exact copy measured (0.25 µs for a name; a concatenation 0.45 µs, a
+ * Buffer 0.4 µs). Other values as they are.
  */
 function ownString(strings: Map<string, string>, value: unknown): unknown {
-  if (typeof value !== 'string' || value.length < 13) return value;
+  if (typeof value !== 'string') return value;
   const found = strings.get(value);
   if (found !== undefined) return found;
-  const copy = JSON.parse(JSON.stringify(value)) as string;
+  const copy = value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
   strings.set(copy, copy);
   return copy;
 }
@@ -54,8 +55,8 @@ function skeletonOf(o: RenderedObject, shared: Shared, own: (value: unknown) => 
   const annotations = picked(metadata.annotations, [SYNC_WAVE, SYNC_OPTIONS], own);
   if (annotations !== undefined) meta.annotations = annotations;
   const skeleton: Record<string, unknown> = {
-    apiVersion: json.apiVersion,
-    kind: json.kind,
+    apiVersion: own(json.apiVersion),
+    kind: own(json.kind),
     metadata: meta,
   };
   const spec = specSkeleton(json, own);
