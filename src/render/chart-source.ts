@@ -80,8 +80,8 @@ export class ListedChart implements ChartSource {
   }
 
   readAgain(): ChartInput | LocatedProblem {
-    const input = this.readInto(this.relist(), [], []);
-    if (digestOf(input) === this.read_) return input;
+    const input = this.readIfThere();
+    if (input !== undefined && digestOf(input) === this.read_) return input;
     return {
       file: this.dir,
       path: '',
@@ -89,6 +89,17 @@ export class ListedChart implements ChartSource {
       found: 'files that changed after the render read them',
       hint: 'Render again once nothing writes to the charts directory.',
     };
+  }
+
+  /** The chart's files read anew, or undefined when its directory can no longer be listed (it went meanwhile). */
+  private readIfThere(): ChartInput | undefined {
+    let listed: readonly ListedFile[];
+    try {
+      listed = this.relist();
+    } catch {
+      return undefined;
+    }
+    return this.readInto(listed, [], []);
   }
 
   /**

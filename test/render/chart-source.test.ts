@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
@@ -72,19 +72,25 @@ describe('listCharts', () => {
 
   it('reads a chart again as it was, or says its files changed since it read them', async () => {
     const dir = tempDir();
-    cpSync('charts', dir, { recursive: true });
     mkdirSync(join(dir, 'one'));
     writeFileSync(join(dir, 'one', 'web.yaml'), WEB);
     const chart = (await listCharts(dir)).charts.find((c) => c.name === 'one')!;
     const first = chart.read();
     expect(chart.readAgain()).toEqual(first);
-    writeFileSync(join(dir, 'one', 'web.yaml'), WEB.replace('nginx', 'httpd'));
-    expect(chart.readAgain()).toEqual({
+    const changed = {
       file: join(dir, 'one'),
       path: '',
       expected: 'chart files that stay as they are while the render runs',
       found: 'files that changed after the render read them',
       hint: 'Render again once nothing writes to the charts directory.',
-    });
+    };
+    writeFileSync(join(dir, 'one', 'more.yaml'), WEB.replace('web', 'more'));
+    expect(chart.readAgain()).toEqual(changed);
+    rmSync(join(dir, 'one', 'more.yaml'));
+    expect(chart.readAgain()).toEqual(first);
+    writeFileSync(join(dir, 'one', 'web.yaml'), WEB.replace('nginx', 'httpd'));
+    expect(chart.readAgain()).toEqual(changed);
+    rmSync(join(dir, 'one'), { recursive: true });
+    expect(chart.readAgain()).toEqual(changed);
   });
 });
