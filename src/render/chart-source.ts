@@ -2,6 +2,7 @@ import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
 import { chartInputOf, type ChartFile } from './chart-input.js';
 import { chartInputDigest, moduleBytes } from './input-digest.js';
+import { entryError } from './chart-tree.js';
 import { readSpecText } from './read-text.js';
 import type { ChartInput, ChartSource } from './types.js';
 
@@ -19,6 +20,8 @@ export interface ChartListing {
   readonly files: readonly ListedFile[];
   /** Its YAML files listed anew, for a second reading (the problems of that walk are not kept). */
   readonly relist: () => readonly ListedFile[];
+  /** Called when reading the chart finds a problem (its listing's owner stops sending output then). */
+  readonly onProblem?: () => void;
   readonly walkErrors: readonly LocatedProblem[];
   readonly module?: { readonly module: ChartModule; readonly moduleFile: string };
   readonly moduleErrors: readonly LocatedProblem[];
@@ -39,6 +42,7 @@ export class ListedChart implements ChartSource {
   private readonly walkErrors: readonly LocatedProblem[];
   private readonly moduleErrors: readonly LocatedProblem[];
   private readonly relist: () => readonly ListedFile[];
+  private readonly onProblem: (() => void) | undefined;
   private listed: readonly ListedFile[] | undefined;
   private readErrors: readonly LocatedProblem[] = [];
   private settingsErrors: readonly LocatedProblem[] = [];
@@ -51,6 +55,7 @@ export class ListedChart implements ChartSource {
     this.walkErrors = listing.walkErrors;
     this.moduleErrors = listing.moduleErrors;
     this.relist = listing.relist;
+    this.onProblem = listing.onProblem;
     this.listed = listing.files;
     if (listing.module !== undefined) {
       this.module = listing.module.module;
@@ -66,10 +71,11 @@ export class ListedChart implements ChartSource {
   readFiles(): ChartInput {
     const readErrors: LocatedProblem[] = [];
     const settingsErrors: LocatedProblem[] = [];
-    const input = this.readInto(this.listed ?? this.relist(), readErrors, settingsErrors);
+    const input = this.readInto(this.listed ?? this.listAgain(readErrors), readErrors, settingsErrors);
     this.listed = undefined;
     this.readErrors = readErrors;
     this.settingsErrors = settingsErrors;
+    if (readErrors.length > 0 || settingsErrors.length > 0) this.onProblem?.();
     return input;
   }
 
@@ -89,6 +95,21 @@ export class ListedChart implements ChartSource {
       found: 'files that changed after the render read them',
       hint: 'Render again once nothing writes to the charts directory.',
     };
+  }
+
+  /** The chart's files listed anew for a second {@link readFiles}; none, with the problem, when that fails. */
+  private listAgain(errors: LocatedProblem[]): readonly ListedFile[] {
+    try {
+      return this.relist();
+    } catch (e) {
+      errors.push(
+        entryError(
+          this.dir,
+          `a directory that cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+        ),
+      );
+      return [];
+    }
   }
 
   /** The chart's files read anew, or undefined when its directory can no longer be listed (it went meanwhile). */

@@ -167,7 +167,8 @@ type Built = NonNullable<CheckedChart['built']>;
 function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Emitted['built'] {
   return {
     objects: skeletonsOf(objects),
-    ...(namespace === undefined ? {} : { namespace }),
+    // a copy of its own, not a slice of the chart.yaml text it was read from (src/render/skeleton.ts)
+    ...(namespace === undefined ? {} : { namespace: JSON.parse(JSON.stringify(namespace)) as string }),
     ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
   };
 }

@@ -22,7 +22,10 @@ export function chartInputDigest(
   return digestOf(parts);
 }
 
-/** The inputs of a render: every chart's digest (a chart module's file read here), and `gitops.yaml`'s text. */
+/**
+ * The inputs of a render: every chart's digest (a chart module's file read here, or, for a chart the render read,
+ * when it read it: src/render/chart-source.ts), and `gitops.yaml`'s text.
+ */
 export function renderInputs(inputs: readonly ChartEntry[], gitopsText: string | undefined): RenderInputs {
   const charts = inputs.map((input) => ({ name: input.name, digest: digestOfEntry(input) }));
   return { charts, ...(gitopsText === undefined ? {} : { gitops: digestOf([gitopsText]) }) };

@@ -42,6 +42,10 @@ export interface LoadedCharts {
 export async function listCharts(chartsDir: string): Promise<ListedCharts> {
   const root = chartsRoot(chartsDir);
   const charts: ListedChart[] = [];
+  let readFailed = false;
+  const onProblem = (): void => {
+    readFailed = true;
+  };
   // The problems in the order a reader meets them; a chart stands for its own, which grow as it is read.
   const found: (LocatedProblem | ListedChart)[] = [];
   let gitops: { file: string; text: string } | undefined;
@@ -50,7 +54,7 @@ export async function listCharts(chartsDir: string): Promise<ListedCharts> {
     const entry = inspect(path, root);
     const errors: LocatedProblem[] = [];
     if (entry.kind === 'dir') {
-      const chart = await listChart(chartsDir, name, root);
+      const chart = await listChart(chartsDir, name, root, onProblem);
       charts.push(chart);
       found.push(chart);
     } else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
@@ -62,7 +66,7 @@ export async function listCharts(chartsDir: string): Promise<ListedCharts> {
     found.push(...errors);
   }
   const errors = (): LocatedProblem[] => found.flatMap((f) => (f instanceof ListedChart ? f.errors() : [f]));
-  return { charts, errors, ...(gitops === undefined ? {} : { gitops }) };
+  return { charts, errors, readFailed: () => readFailed, ...(gitops === undefined ? {} : { gitops }) };
 }
 
 /** A charts directory as {@link listCharts} lists it. */
@@ -70,6 +74,8 @@ export interface ListedCharts {
   readonly charts: readonly ListedChart[];
   /** The problems found so far, in reading order: those of reading a chart's files once it was read. */
   readonly errors: () => LocatedProblem[];
+  /** Whether reading a chart's files found a problem so far (cheaper than {@link errors}). */
+  readonly readFailed: () => boolean;
   readonly gitops?: { readonly file: string; readonly text: string };
 }
 
@@ -110,7 +116,12 @@ async function loadChart(
 }
 
 /** One chart directory listed: its YAML files (not read) and its module (loaded). */
-async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
+async function listChart(
+  chartsDir: string,
+  name: string,
+  root: string,
+  onProblem?: () => void,
+): Promise<ListedChart> {
   const dir = join(chartsDir, name);
   const list = (errors: LocatedProblem[]): ListedFile[] =>
     listYamlFiles(dir, root, errors).map((f) => ({ file: childPath(dir, f.rel), rel: f.rel, real: f.real }));
@@ -123,6 +134,7 @@ async function listChart(chartsDir: string, name: string, root: string): Promise
     dir,
     files,
     relist: () => list([]),
+    ...(onProblem === undefined ? {} : { onProblem }),
     walkErrors,
     moduleErrors,
     ...(module === undefined ? {} : { module }),

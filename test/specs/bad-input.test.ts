@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTree } from '../../src/output/dist-writer.js';
@@ -27,6 +27,24 @@ describe('bad input', () => {
     expect(result.err).toMatch(/left unchanged/);
     expect(readTree(out)).toEqual(before);
     expect(existsSync(`${out}.specforge-tmp-${process.pid}`)).toBe(false);
+  });
+
+  it('rejects a file it cannot read in a chart rendered after good ones, and leaves dist/ unchanged (render, check)', async () => {
+    // the render reads each chart when its turn comes: `good` is out before `z` is read
+    const charts = writeFiles(tempDir(), { 'good/app.yaml': app(okPorts), 'm/app.yaml': app(okPorts) });
+    writeFiles(charts, { 'z/app.yaml': app(okPorts) });
+    writeFileSync(join(charts, 'z', 'latin1.yaml'), Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]));
+    const result = await run(['render', charts, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(join(charts, 'z', 'latin1.yaml'));
+    expect(result.err).toMatch(/UTF-8/);
+    expect(result.err).toMatch(/left unchanged/);
+    expect(readTree(out)).toEqual(before);
+    expect(existsSync(`${out}.specforge-tmp-${process.pid}`)).toBe(false);
+    const checked = await run(['check', charts, '--out', out]);
+    expect(checked.code).toBe(1);
+    expect(checked.err).toMatch(/UTF-8/);
+    expect(`${checked.out}${checked.err}`).not.toMatch(/out of date|^(---|\+\+\+) /m);
   });
 
   it('has at least 25 cases', () => {
