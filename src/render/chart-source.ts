@@ -20,8 +20,6 @@ export interface ChartListing {
   readonly files: readonly ListedFile[];
   /** Its YAML files listed anew, for a second reading (the problems of that walk are not kept). */
   readonly relist: () => readonly ListedFile[];
-  /** Called when reading the chart finds a problem (its listing's owner stops sending output then). */
-  readonly onProblem?: () => void;
   readonly walkErrors: readonly LocatedProblem[];
   readonly module?: { readonly module: ChartModule; readonly moduleFile: string };
   readonly moduleErrors: readonly LocatedProblem[];
@@ -42,7 +40,6 @@ export class ListedChart implements ChartSource {
   private readonly walkErrors: readonly LocatedProblem[];
   private readonly moduleErrors: readonly LocatedProblem[];
   private readonly relist: () => readonly ListedFile[];
-  private readonly onProblem: (() => void) | undefined;
   private listed: readonly ListedFile[] | undefined;
   private readErrors: readonly LocatedProblem[] = [];
   private settingsErrors: readonly LocatedProblem[] = [];
@@ -55,7 +52,6 @@ export class ListedChart implements ChartSource {
     this.walkErrors = listing.walkErrors;
     this.moduleErrors = listing.moduleErrors;
     this.relist = listing.relist;
-    this.onProblem = listing.onProblem;
     this.listed = listing.files;
     if (listing.module !== undefined) {
       this.module = listing.module.module;
@@ -67,6 +63,11 @@ export class ListedChart implements ChartSource {
     return this.read_;
   }
 
+  /** Whether the last reading found a problem. */
+  get readFailed(): boolean {
+    return this.readErrors.length > 0 || this.settingsErrors.length > 0;
+  }
+
   /** Reads the chart's files: its input, the problems of reading kept here ({@link errors}); no digest. */
   readFiles(): ChartInput {
     const readErrors: LocatedProblem[] = [];
@@ -75,7 +76,6 @@ export class ListedChart implements ChartSource {
     this.listed = undefined;
     this.readErrors = readErrors;
     this.settingsErrors = settingsErrors;
-    if (readErrors.length > 0 || settingsErrors.length > 0) this.onProblem?.();
     return input;
   }
 
@@ -86,8 +86,9 @@ export class ListedChart implements ChartSource {
   }
 
   readAgain(): ChartInput | LocatedProblem {
-    const input = this.readIfThere();
-    if (input !== undefined && digestOf(input) === this.read_) return input;
+    // a directory that went meanwhile lists no file, so the digest differs (an annotated chart has objects)
+    const input = this.readInto(this.listAgain([]), [], []);
+    if (digestOf(input) === this.read_) return input;
     return {
       file: this.dir,
       path: '',
@@ -97,7 +98,7 @@ export class ListedChart implements ChartSource {
     };
   }
 
-  /** The chart's files listed anew for a second {@link readFiles}; none, with the problem, when that fails. */
+  /** The chart's files listed anew; none, with the problem in `errors`, when its directory can no longer be read. */
   private listAgain(errors: LocatedProblem[]): readonly ListedFile[] {
     try {
       return this.relist();
@@ -110,17 +111,6 @@ export class ListedChart implements ChartSource {
       );
       return [];
     }
-  }
-
-  /** The chart's files read anew, or undefined when its directory can no longer be listed (it went meanwhile). */
-  private readIfThere(): ChartInput | undefined {
-    let listed: readonly ListedFile[];
-    try {
-      listed = this.relist();
-    } catch {
-      return undefined;
-    }
-    return this.readInto(listed, [], []);
   }
 
   /**

@@ -13,7 +13,7 @@ import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
-import { skeletonsOf } from './skeleton.js';
+import { ownCopy, skeletonsOf } from './skeleton.js';
 import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
 
@@ -167,9 +167,9 @@ type Built = NonNullable<CheckedChart['built']>;
 function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Emitted['built'] {
   return {
     objects: skeletonsOf(objects),
-    // a copy of its own, not a slice of the chart.yaml text it was read from (src/render/skeleton.ts)
-    ...(namespace === undefined ? {} : { namespace: JSON.parse(JSON.stringify(namespace)) as string }),
-    ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+    // copies of their own, not slices of the chart.yaml text they were read from
+    ...(namespace === undefined ? {} : { namespace: ownCopy(namespace) }),
+    ...(adoptsFrom === undefined ? {} : { adoptsFrom: adoptsFrom.map(ownCopy) }),
   };
 }
 

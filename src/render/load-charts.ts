@@ -42,10 +42,6 @@ export interface LoadedCharts {
 export async function listCharts(chartsDir: string): Promise<ListedCharts> {
   const root = chartsRoot(chartsDir);
   const charts: ListedChart[] = [];
-  let readFailed = false;
-  const onProblem = (): void => {
-    readFailed = true;
-  };
   // The problems in the order a reader meets them; a chart stands for its own, which grow as it is read.
   const found: (LocatedProblem | ListedChart)[] = [];
   let gitops: { file: string; text: string } | undefined;
@@ -54,7 +50,7 @@ export async function listCharts(chartsDir: string): Promise<ListedCharts> {
     const entry = inspect(path, root);
     const errors: LocatedProblem[] = [];
     if (entry.kind === 'dir') {
-      const chart = await listChart(chartsDir, name, root, onProblem);
+      const chart = await listChart(chartsDir, name, root);
       charts.push(chart);
       found.push(chart);
     } else if (entry.kind === 'file' && name === GITOPS_SETTINGS_FILE) {
@@ -66,7 +62,8 @@ export async function listCharts(chartsDir: string): Promise<ListedCharts> {
     found.push(...errors);
   }
   const errors = (): LocatedProblem[] => found.flatMap((f) => (f instanceof ListedChart ? f.errors() : [f]));
-  return { charts, errors, readFailed: () => readFailed, ...(gitops === undefined ? {} : { gitops }) };
+  const readFailed = (): boolean => charts.some((c) => c.readFailed);
+  return { charts, errors, readFailed, ...(gitops === undefined ? {} : { gitops }) };
 }
 
 /** A charts directory as {@link listCharts} lists it. */
@@ -116,12 +113,7 @@ async function loadChart(
 }
 
 /** One chart directory listed: its YAML files (not read) and its module (loaded). */
-async function listChart(
-  chartsDir: string,
-  name: string,
-  root: string,
-  onProblem?: () => void,
-): Promise<ListedChart> {
+async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
   const dir = join(chartsDir, name);
   const list = (errors: LocatedProblem[]): ListedFile[] =>
     listYamlFiles(dir, root, errors).map((f) => ({ file: childPath(dir, f.rel), rel: f.rel, real: f.real }));
@@ -134,7 +126,6 @@ async function listChart(
     dir,
     files,
     relist: () => list([]),
-    ...(onProblem === undefined ? {} : { onProblem }),
     walkErrors,
     moduleErrors,
     ...(module === undefined ? {} : { module }),

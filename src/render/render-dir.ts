@@ -10,7 +10,7 @@ import { oneOffNote, oneOffTools } from '../gitops/flags.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { RenderInputs } from '../output/provenance.js';
 import { renderInputs } from './input-digest.js';
-import { listCharts, loadCharts, type ListedCharts, type LoadedCharts } from './load-charts.js';
+import { listCharts, type ListedCharts, type LoadedCharts } from './load-charts.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
 import type { ChartEntry, SinkRunOptions } from './types.js';
@@ -27,15 +27,14 @@ export async function renderFrom(
   asked: readonly GitopsTool[] = [],
   run: SinkRunOptions = {},
 ): Promise<RenderResult> {
-  // A chart's files are read when its turn comes, unless the cache, which finds a chart by them, is in use.
-  const loaded = run.cache === undefined ? await listCharts(chartsDir) : await loadCharts(chartsDir);
-  return renderLoaded(loaded, chartsDir, asked, run);
+  return renderLoaded(await listCharts(chartsDir), chartsDir, asked, run);
 }
 
 /**
  * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/load-blobs.ts)
- * or listed, each read when the render takes it (src/render/chart-source.ts), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of this process are taken as
- * built where their inputs are the same (src/render/chart-reuse.ts).
+ * or listed, each read when the render takes it (src/render/chart-source.ts; all at once with a cache, which finds
+ * a chart by its files), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of
+ * this process are taken as built where their inputs are the same (src/render/chart-reuse.ts).
  */
 export async function renderLoaded(
   loaded: LoadedCharts | ListedCharts,
@@ -44,7 +43,7 @@ export async function renderLoaded(
   run: SinkRunOptions & { readonly reuse?: ChartReuse } = {},
 ): Promise<RenderResult> {
   const { gitops } = loaded;
-  const { inputs, loadErrors } = chartsOf(loaded);
+  const { inputs, loadErrors, readFailed } = chartsOf(loaded);
   const { reuse, sink, ...runOptions } = run;
   const file = gitops?.file ?? join(chartsDir, GITOPS_SETTINGS_FILE);
   const { parsed, inEffect } = gitopsSettings(gitops?.text, asked, file);
@@ -53,7 +52,7 @@ export async function renderLoaded(
   // Files go to the sink only from a render that can succeed: not with the charts' or settings' errors known now
   // (a listed chart's files are read as the render goes: a sink's owner discards what a render with errors put).
   const toSink =
-    loadErrors().length === 0 && settingsErrors.length === 0 ? untilReadFails(sink, loaded) : undefined;
+    loadErrors().length === 0 && settingsErrors.length === 0 ? untilReadFails(sink, readFailed) : undefined;
   const result = await renderChartsReusing(inputs, { ...runOptions, ...options }, reuse, toSink);
   const errors = [...loadErrors(), ...settingsErrors];
   if (errors.length > 0) return { files: new Map(), errors: [...errors, ...result.errors], objectCount: 0 };
@@ -64,27 +63,25 @@ export async function renderLoaded(
 }
 
 /**
- * `sink`, for a render of listed charts: nothing more is put once reading a chart found a problem, since the render
- * fails then (as the render puts nothing once building a chart found one, src/render/emit.ts).
+ * `sink`, putting nothing more once reading a listed chart found a problem, since the render fails then (as the
+ * render puts nothing once building a chart found one, src/render/emit.ts).
  */
-function untilReadFails(
-  sink: OutputSink | undefined,
-  loaded: LoadedCharts | ListedCharts,
-): OutputSink | undefined {
-  if (sink === undefined || 'inputs' in loaded) return sink;
-  return { put: (files) => (loaded.readFailed() ? undefined : sink.put(files)) };
+function untilReadFails(sink: OutputSink | undefined, readFailed: () => boolean): OutputSink | undefined {
+  return sink === undefined ? undefined : { put: (files) => (readFailed() ? undefined : sink.put(files)) };
 }
 
 /**
- * The charts to render, and the problems of reading them so far: all of them for charts read before the render, a
- * listed chart's once the render read it.
+ * The charts to render, the problems of reading them so far and whether reading one failed: all of them known
+ * for charts read before the render, a listed chart's once the render read it.
  */
 function chartsOf(loaded: LoadedCharts | ListedCharts): {
   inputs: readonly ChartEntry[];
   loadErrors: () => LocatedProblem[];
+  readFailed: () => boolean;
 } {
-  if ('inputs' in loaded) return { inputs: loaded.inputs, loadErrors: () => loaded.errors };
-  return { inputs: loaded.charts, loadErrors: loaded.errors };
+  if ('inputs' in loaded)
+    return { inputs: loaded.inputs, loadErrors: () => loaded.errors, readFailed: () => false };
+  return { inputs: loaded.charts, loadErrors: loaded.errors, readFailed: loaded.readFailed };
 }
 
 /** A render that succeeded, with the digests of its inputs and the notes of the run before its own. */
