@@ -86,24 +86,23 @@ export type SyncAnnotations = Map<string, Record<string, string>>;
  * - `SkipDryRunOnMissingResource=true` on a custom resource whose CRD is rendered too (in any chart): Argo CD's
  *   dry run of a sync cannot know a kind whose CRD it has not applied yet.
  * A wave the object already carries (from a chart module) is kept and ordered around. Requires an acyclic graph.
- * By located object, for `deps` between these very objects (as `dependenciesOf(objects)` in
- * src/gitops/dependencies.ts gives them), so no key is made for an object that needs no annotation; objects that
- * need none are absent.
+ * By located object, from `deps` alone (as `dependenciesOf` in src/gitops/dependencies.ts gives them): an object
+ * that needs nothing needs no annotation, so the objects of a render need not be held to find those that do, and no
+ * key is made for an object that needs none. In the order of the objects that need something, as `deps` names
+ * them; objects that need no annotation are absent.
  */
 export function annotatedObjects<T extends Located>(
-  objects: readonly T[],
-  deps: readonly Dependency[],
+  deps: readonly Dependency<T>[],
 ): Map<T, Record<string, string>> {
-  const needs = new Map<Located, Dependency[]>();
+  const needs = new Map<T, Dependency<T>[]>();
   for (const d of deps) needs.set(d.from, [...(needs.get(d.from) ?? []), d]);
-  const waves = syncWaves(objects, needs);
+  const waves = syncWaves(needs);
   const out = new Map<T, Record<string, string>>();
-  for (const o of objects) {
-    const own = o.obj.metadata?.annotations ?? {};
+  for (const [o, own] of needs) {
     const annotations: Record<string, string> = {};
     const w = waves.get(o) ?? 0;
-    if (w !== 0 && own[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
-    const options = withSkipDryRun(o, needs.get(o) ?? []);
+    if (w !== 0 && o.obj.metadata?.annotations?.[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
+    const options = withSkipDryRun(o, own);
     if (options !== undefined) annotations[SYNC_OPTIONS] = options;
     if (Object.keys(annotations).length > 0) out.set(o, annotations);
   }
@@ -114,12 +113,9 @@ export function annotatedObjects<T extends Located>(
  * The wave of each object that needs something, and of what it needs: its own annotation if it has one, else the
  * least that follows everything it needs. An object missing here needs nothing: its wave is its own, or 0.
  */
-function syncWaves(
-  objects: readonly Located[],
-  needs: ReadonlyMap<Located, Dependency[]>,
-): Map<Located, number> {
-  const waves = new Map<Located, number>();
-  const waveOf = (o: Located, seen: Set<Located>): number => {
+function syncWaves<T extends Located>(needs: ReadonlyMap<T, readonly Dependency<T>[]>): Map<T, number> {
+  const waves = new Map<T, number>();
+  const waveOf = (o: T, seen: Set<T>): number => {
     const known = waves.get(o);
     if (known !== undefined) return known;
     const own = Number.parseInt(String(o.obj.metadata?.annotations?.[SYNC_WAVE] ?? ''), 10);
@@ -134,7 +130,7 @@ function syncWaves(
     waves.set(o, w);
     return w;
   };
-  for (const o of objects) if (needs.has(o)) waveOf(o, new Set());
+  for (const o of needs.keys()) waveOf(o, new Set());
   return waves;
 }
 

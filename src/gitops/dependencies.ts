@@ -24,9 +24,9 @@ export function locatedKey(chart: string, obj: Manifest): string {
 }
 
 /** `from` cannot be applied before `to` exists: the dependency graph every ordering is emitted from. */
-export interface Dependency {
-  readonly from: Located;
-  readonly to: Located;
+export interface Dependency<T extends Located = Located> {
+  readonly from: T;
+  readonly to: T;
   /** Why, for messages and docs: e.g. `its CustomResourceDefinition`. */
   readonly reason: string;
 }
@@ -35,7 +35,7 @@ export interface Dependency {
  * The dependency graph of a render, across charts. Pure. An object needs:
  * - the CustomResourceDefinition of its kind, when one is rendered (a custom resource cannot be created before);
  * - the Namespace it lives in, when rendered;
- * - the RuntimeClass its pod template names, when rendered, and the NodePool that made it (whose controller labels
+ * - the RuntimeClass its pods name, when rendered, and the NodePool that made it (whose controller labels
  *   and taints the Nodes that RuntimeClass schedules onto).
  * Objects nobody renders (a cluster's existing Namespaces, CRDs installed otherwise) are no dependency.
  */
@@ -44,12 +44,17 @@ export function dependencies(charts: readonly ChartObjects[]): Dependency[] {
 }
 
 /**
- * Every object of the charts, located, in chart order. Pure. A key ({@link locatedKey}) is made when first asked
- * for: the pass across charts of a render goes by the located objects themselves, and needs the keys of the few
- * objects it annotates only (250,000 keys made up front were 50 MB at 100,000 specs).
+ * Every object of the charts, located, in chart order, made anew each time it is gone through. Pure. What reads it
+ * keeps only the located objects it needs ({@link dependenciesOf} those in a dependency), and a key
+ * ({@link locatedKey}) is made when first asked for: 250,000 located objects held at once were 14 MB at 100,000
+ * specs, and their keys made up front 50 MB more.
  */
-export function locate(charts: readonly ChartObjects[]): Located[] {
-  return charts.flatMap(({ chart, objects }) => objects.map((obj) => new LocatedObject(chart, obj)));
+export function locate(charts: readonly ChartObjects[]): Iterable<Located> {
+  return {
+    *[Symbol.iterator]() {
+      for (const { chart, objects } of charts) for (const obj of objects) yield new LocatedObject(chart, obj);
+    },
+  };
 }
 
 /** A {@link Located} whose key is made when first read. */
@@ -68,13 +73,16 @@ class LocatedObject implements Located {
 }
 
 /**
- * {@link dependencies} of objects already located: a render locates its objects once for all that reads them (the
- * dependency graph, the Argo CD annotations). Each {@link Dependency} holds the very located objects it links.
+ * {@link dependencies} of located objects, gone through twice: first for the objects others can need, then for what
+ * each needs. Each {@link Dependency} holds the located objects it links, as the second time gives them, but for an
+ * object others can need: the one the first time gave, whichever object needs it (so a located object that both
+ * needs and is needed is one, should `all` locate its objects anew each time, as {@link locate} does).
  */
-export function dependenciesOf(all: readonly Located[]): Dependency[] {
+export function dependenciesOf<T extends Located>(all: Iterable<T>): Dependency<T>[] {
   const index = indexProviders(all);
-  const out: Dependency[] = [];
-  for (const o of all) {
+  const out: Dependency<T>[] = [];
+  for (const each of all) {
+    const o = index.located.get(each.obj) ?? each;
     for (const [to, reason] of needsOf(o, index))
       if (to !== undefined && !sameObject(to, o)) out.push({ from: o, to, reason });
   }
@@ -93,35 +101,42 @@ function sameObject(a: Located, b: Located): boolean {
   return objectKey(a.obj) === objectKey(b.obj);
 }
 
-/** The objects others can need, by what they are needed for (every chart's, in chart order). */
-interface Providers {
-  readonly crdOf: Map<string, Located[]>;
-  readonly namespaces: Map<string, Located[]>;
-  readonly runtimeClasses: Map<string, Located[]>;
-  readonly nodePools: Map<string, Located[]>;
+/**
+ * The objects others can need, by what they are needed for (every chart's, in chart order), and each such object's
+ * located object by the object itself.
+ */
+interface Providers<T extends Located> {
+  readonly crdOf: Map<string, T[]>;
+  readonly namespaces: Map<string, T[]>;
+  readonly runtimeClasses: Map<string, T[]>;
+  readonly nodePools: Map<string, T[]>;
+  readonly located: Map<Manifest, T>;
 }
 
 /** The provider an object of `chart` needs: its own chart's when it has one, else the first chart's. */
-function pick(providers: readonly Located[] | undefined, chart: string): Located | undefined {
+function pick<T extends Located>(providers: readonly T[] | undefined, chart: string): T | undefined {
   return providers?.find((p) => p.chart === chart) ?? providers?.[0];
 }
 
-function indexProviders(all: readonly Located[]): Providers {
-  const p: Providers = {
+function indexProviders<T extends Located>(all: Iterable<T>): Providers<T> {
+  const p: Providers<T> = {
     crdOf: new Map(),
     namespaces: new Map(),
     runtimeClasses: new Map(),
     nodePools: new Map(),
+    located: new Map(),
   };
   for (const o of all) {
     const slot = providerSlot(o);
-    if (slot !== undefined) p[slot[0]].set(slot[1], [...(p[slot[0]].get(slot[1]) ?? []), o]);
+    if (slot === undefined) continue;
+    p[slot[0]].set(slot[1], [...(p[slot[0]].get(slot[1]) ?? []), o]);
+    p.located.set(o.obj, o);
   }
   return p;
 }
 
 /** Which index an object goes into, under which key; undefined for objects nothing needs. */
-function providerSlot(o: Located): [keyof Providers, string] | undefined {
+function providerSlot(o: Located): [Exclude<keyof Providers<Located>, 'located'>, string] | undefined {
   const { obj } = o;
   const kind = `${groupOf(obj)}/${obj.kind}`;
   if (kind === 'apiextensions.k8s.io/CustomResourceDefinition')
@@ -133,9 +148,9 @@ function providerSlot(o: Located): [keyof Providers, string] | undefined {
 }
 
 /** What one object needs, with why (an undefined target: nothing rendered provides it). */
-function needsOf(o: Located, p: Providers): [Located | undefined, string][] {
+function needsOf<T extends Located>(o: T, p: Providers<T>): [T | undefined, string][] {
   const { obj } = o;
-  const out: [Located | undefined, string][] = [
+  const out: [T | undefined, string][] = [
     [pick(p.crdOf.get(`${groupOf(obj)}/${obj.kind}`), o.chart), 'its CustomResourceDefinition'],
   ];
   const ns = obj.metadata?.namespace;

@@ -32,7 +32,7 @@ export function addSyncOrder(scope: IConstruct): void {
   const located = entries.flatMap((e) =>
     e.objects.map((o) => ({ chart: e.chart, key: locatedKey(e.chart, o.json), obj: o.json, api: o.api })),
   );
-  for (const [l, extra] of annotatedObjects(located, dependenciesOf(located))) {
+  for (const [l, extra] of annotatedObjects(dependenciesOf(located))) {
     // Through cdk8s' own hatch, which every ApiObject honours (specforge's ManifestObject among them), whichever
     // copy of cdk8s made it.
     for (const [k, v] of Object.entries(extra)) l.api.metadata.addAnnotation(k, v);

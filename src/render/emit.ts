@@ -89,7 +89,7 @@ export class Emission {
     if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
     const annotations: SyncAnnotations = new Map();
     const annotated = new Set<string>();
-    for (const [l, own] of annotatedObjects(located, deps)) {
+    for (const [l, own] of annotatedObjects(deps)) {
       annotations.set(l.key, own);
       annotated.add(l.chart);
     }

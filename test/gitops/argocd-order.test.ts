@@ -13,7 +13,7 @@ import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 function annotate(objects: Manifest[]): Map<string, Record<string, string>> {
   const located = locate([{ chart: 'c', objects }]);
-  return new Map([...annotatedObjects(located, dependenciesOf(located))].map(([l, a]) => [l.key, a]));
+  return new Map([...annotatedObjects(dependenciesOf(located))].map(([l, a]) => [l.key, a]));
 }
 
 describe("Argo CD's kind order", () => {

@@ -133,6 +133,31 @@ describe('crossChartDuplicates', () => {
     ]);
   });
 
+  it('names the object that rendered an identity first, its chart and file, past charts that render nothing', () => {
+    const at = (o: ReturnType<typeof object>, file: string) => ({ ...o, source: { file, document: 2 } });
+    const errors = crossChartDuplicates([
+      chart('a', [
+        at(object('ConfigMap', 'y', 'shop'), 'a/y.yaml'),
+        at(object('ConfigMap', 'x', 'shop'), 'a/x.yaml'),
+      ]),
+      chart('empty', []),
+      chart('also-empty', []),
+      chart('b', [
+        at(object('ConfigMap', 'z', 'shop'), 'b/z.yaml'),
+        at(object('ConfigMap', 'y', 'shop'), 'b/y.yaml'),
+      ]),
+      chart('c', [
+        at(object('ConfigMap', 'z', 'shop'), 'c/z.yaml'),
+        at(object('ConfigMap', 'x', 'shop'), 'c/x.yaml'),
+      ]),
+    ]);
+    expect(errors.map((e) => [e.file, e.found])).toEqual([
+      ['b/y.yaml', 'ConfigMap shop/y, rendered by chart a (a/y.yaml) and by chart b (b/y.yaml)'],
+      ['c/z.yaml', 'ConfigMap shop/z, rendered by chart b (b/z.yaml) and by chart c (c/z.yaml)'],
+      ['c/x.yaml', 'ConfigMap shop/x, rendered by chart a (a/x.yaml) and by chart c (c/x.yaml)'],
+    ]);
+  });
+
   it('keys by group, kind, namespace (default when absent, none when cluster-scoped) and name', () => {
     const errors = crossChartDuplicates([
       chart('a', [

@@ -35,7 +35,7 @@ describe('the dependency graph', () => {
     ]);
   });
 
-  it('gives the same graph from objects located once, each dependency holding those very objects', () => {
+  it('links one located object where an object both needs and is needed, though each going-through locates anew', () => {
     const charts = [
       { chart: 'controller', objects: [crd] },
       { chart: 'shop', objects: [ns, deployment, runtimeClass, pool] },
@@ -48,11 +48,16 @@ describe('the dependency graph', () => {
       'shop|apps|Deployment|shop|web -> shop|nodes.specforge.dev|NodePool||gpu: the NodePool its RuntimeClass schedules onto',
       'shop|nodes.specforge.dev|NodePool||gpu -> controller|apiextensions.k8s.io|CustomResourceDefinition||nodepools.nodes.specforge.dev: its CustomResourceDefinition',
     ]);
-    for (const d of deps) {
-      expect(located).toContain(d.from);
-      expect(located).toContain(d.to);
-    }
-    expect(located.map((l) => [l.chart, l.key])).toEqual(
+    // the NodePool the Deployment needs is the very one that needs its CRD: waves are reckoned along it
+    expect(deps[2]?.to).toBe(deps[3]?.from);
+    // the Deployment's three dependencies hold one located object
+    expect(deps[1]?.from).toBe(deps[0]?.from);
+    expect(deps[2]?.from).toBe(deps[0]?.from);
+    // each going-through makes its located objects anew, in chart order, keyed as locatedKey says
+    const [first] = located;
+    const [again] = located;
+    expect(first).not.toBe(again);
+    expect([...located].map((l) => [l.chart, l.key])).toEqual(
       charts.flatMap((c) => c.objects.map((o) => [c.chart, locatedKey(c.chart, o)])),
     );
   });

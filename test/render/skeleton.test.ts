@@ -118,7 +118,7 @@ function crossChart(charts: ReturnType<typeof rendered>) {
   return {
     dependencies: deps.map((d) => `${d.from.key} -> ${d.to.key}: ${d.reason}`),
     charts: [...chartDependencies(plain, deps)],
-    annotations: [...annotatedObjects(located, deps)].map(([l, a]) => [l.key, a]),
+    annotations: [...annotatedObjects(deps)].map(([l, a]) => [l.key, a]),
     duplicates: crossChartDuplicates(charts),
     notes: controllerNotes(plain),
     notesWithoutCrd: controllerNotes(plain.map((c) => ({ ...c, objects: c.objects.slice(1) }))),
