@@ -1,5 +1,10 @@
 import type { LocatedProblem } from '../rules/problem.js';
-import { isClusterScoped, scopesFromCrds, type RenderedObject } from '../rules/objects.js';
+import {
+  isClusterScoped,
+  scopesFromCrds,
+  type RenderedObject,
+  type RenderedObjects,
+} from '../rules/objects.js';
 import { groupOf } from '../rules/manifest.js';
 
 /**
@@ -16,7 +21,7 @@ export interface DeployedChart {
   readonly chart: string;
   /** Where its objects without a spec come from, for messages (its chart module, or its directory). */
   readonly origin: string;
-  readonly objects: readonly RenderedObject[];
+  readonly objects: RenderedObjects;
 }
 
 export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedProblem[] {
@@ -29,7 +34,8 @@ export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedP
   const lastChart = new Map<number, DeployedChart>();
   const errors: LocatedProblem[] = [];
   charts.forEach((chart, c) => {
-    chart.objects.forEach((object, i) => {
+    for (let i = 0; i < chart.objects.length; i++) {
+      const object = chart.objects.at(i) as RenderedObject;
       const { json } = object;
       const clusterScoped = isClusterScoped(json, scopes);
       const namespace = clusterScoped ? '' : String(json.metadata?.namespace ?? 'default');
@@ -37,10 +43,10 @@ export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedP
       const number = seen.get(identity);
       if (number === undefined) {
         seen.set(identity, first.of(c, i));
-        return;
+        continue;
       }
       const earlier = first.at(number);
-      if ((lastChart.get(number) ?? earlier.chart) === chart) return;
+      if ((lastChart.get(number) ?? earlier.chart) === chart) continue;
       lastChart.set(number, chart);
       const what = clusterScoped
         ? `${json.kind} ${json.metadata?.name} (cluster-scoped)`
@@ -52,7 +58,7 @@ export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedP
         found: `${what}, rendered by chart ${earlier.chart.chart} (${fileOf(earlier.chart, earlier.object)}) and by chart ${chart.chart} (${fileOf(chart, object)})`,
         hint: 'Keep the object in one chart, or list one of the charts under `exclude` in charts/gitops.yaml (a chart for another cluster belongs in a charts directory of its own).',
       });
-    });
+    }
   });
   return errors;
 }
@@ -88,7 +94,7 @@ class ObjectNumbers {
       else hi = mid - 1;
     }
     const chart = this.charts[lo] as DeployedChart;
-    return { chart, object: chart.objects[number - (this.starts[lo] ?? 0)] as RenderedObject };
+    return { chart, object: chart.objects.at(number - (this.starts[lo] ?? 0)) as RenderedObject };
   }
 }
 

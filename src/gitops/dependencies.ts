@@ -5,7 +5,8 @@ import { RUNTIME_CLASS_GROUP_KIND } from '../rules/vocabulary.js';
 /** The objects of one chart, as rendered. */
 export interface ChartObjects {
   readonly chart: string;
-  readonly objects: readonly Manifest[];
+  /** Gone through once for each pass over them, in the same order each time. */
+  readonly objects: Iterable<Manifest>;
 }
 
 /** One rendered object, located: its chart, and a key unique in the render ({@link locatedKey}). */
@@ -74,15 +75,17 @@ class LocatedObject implements Located {
 
 /**
  * {@link dependencies} of located objects, gone through twice: first for the objects others can need, then for what
- * each needs. Each {@link Dependency} holds the located objects it links, as the second time gives them, but for an
- * object others can need: the one the first time gave, whichever object needs it (so a located object that both
- * needs and is needed is one, should `all` locate its objects anew each time, as {@link locate} does).
+ * each needs. `all` gives its objects in the same order each time, and may locate them anew each time (as
+ * {@link locate} does): each {@link Dependency} holds the located objects it links, as the second going-through
+ * gives them, but for an object others can need: the one the first gave, found again by its place. So a located
+ * object that both needs and is needed is one, and waves are reckoned along it (argocd-order.ts).
  */
 export function dependenciesOf<T extends Located>(all: Iterable<T>): Dependency<T>[] {
   const index = indexProviders(all);
   const out: Dependency<T>[] = [];
+  let place = 0;
   for (const each of all) {
-    const o = index.located.get(each.obj) ?? each;
+    const o = index.located.get(place++) ?? each;
     for (const [to, reason] of needsOf(o, index))
       if (to !== undefined && !sameObject(to, o)) out.push({ from: o, to, reason });
   }
@@ -103,14 +106,14 @@ function sameObject(a: Located, b: Located): boolean {
 
 /**
  * The objects others can need, by what they are needed for (every chart's, in chart order), and each such object's
- * located object by the object itself.
+ * located object by its place in the going-through.
  */
 interface Providers<T extends Located> {
   readonly crdOf: Map<string, T[]>;
   readonly namespaces: Map<string, T[]>;
   readonly runtimeClasses: Map<string, T[]>;
   readonly nodePools: Map<string, T[]>;
-  readonly located: Map<Manifest, T>;
+  readonly located: Map<number, T>;
 }
 
 /** The provider an object of `chart` needs: its own chart's when it has one, else the first chart's. */
@@ -126,11 +129,13 @@ function indexProviders<T extends Located>(all: Iterable<T>): Providers<T> {
     nodePools: new Map(),
     located: new Map(),
   };
+  let place = 0;
   for (const o of all) {
+    const at = place++;
     const slot = providerSlot(o);
     if (slot === undefined) continue;
     p[slot[0]].set(slot[1], [...(p[slot[0]].get(slot[1]) ?? []), o]);
-    p.located.set(o.obj, o);
+    p.located.set(at, o);
   }
   return p;
 }

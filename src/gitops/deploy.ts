@@ -1,5 +1,5 @@
 import type { LocatedProblem } from '../rules/problem.js';
-import type { RenderedObject } from '../rules/objects.js';
+import type { RenderedObjects } from '../rules/objects.js';
 import { crossChartDuplicates } from './collisions.js';
 import { chartWaves } from './dependencies.js';
 import { exclusionErrors } from './exclusions.js';
@@ -13,7 +13,7 @@ export interface BuiltChart {
   readonly origin: string;
   readonly namespace?: string;
   readonly adoptsFrom?: readonly string[];
-  readonly objects: readonly RenderedObject[];
+  readonly objects: RenderedObjects;
 }
 
 /**

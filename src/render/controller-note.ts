@@ -12,11 +12,11 @@ const NAMED_CHARTS = 5;
  * it still renders, since the CRD and the controller may be deployed from elsewhere. Pure.
  */
 export function controllerNotes(
-  charts: readonly { readonly chart: string; readonly objects: readonly Manifest[] }[],
+  charts: readonly { readonly chart: string; readonly objects: Iterable<Manifest> }[],
 ): string[] {
-  const withPools = charts.filter((c) => c.objects.some(isNodePool)).map((c) => c.chart);
+  const withPools = charts.filter((c) => some(c.objects, isNodePool)).map((c) => c.chart);
   if (withPools.length === 0) return [];
-  if (charts.some((c) => c.objects.some((o) => isNodePoolCrd(o) || isControllerBundle(o)))) return [];
+  if (charts.some((c) => some(c.objects, (o) => isNodePoolCrd(o) || isControllerBundle(o)))) return [];
   const named = withPools.slice(0, NAMED_CHARTS).join(', ');
   const rest = withPools.length - NAMED_CHARTS;
   const which =
@@ -30,6 +30,12 @@ export function controllerNotes(
       `with the controller image your cluster pulls (README, "Deploying the controller"), or deploy the controller and ` +
       `its CRD from elsewhere.`,
   ];
+}
+
+/** Whether any of `objects` is `what` says. */
+function some(objects: Iterable<Manifest>, what: (o: Manifest) => boolean): boolean {
+  for (const o of objects) if (what(o)) return true;
+  return false;
 }
 
 function isNodePool(o: Manifest): boolean {

@@ -13,7 +13,7 @@ import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
-import { ownCopy, skeletonsOf } from './skeleton.js';
+import { ownCopy, SkeletonList, skeletonsOf, type Skeletons } from './skeleton.js';
 import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
 
@@ -70,7 +70,7 @@ export class Emission {
       return;
     }
     const { files, ...built } = emitted;
-    this.objectCount += built.objects.length;
+    this.objectCount += built.skeletons.count;
     if (this.errors.length === 0) this.out.put(files);
     this.charts.push({ input: source ?? input, built });
   }
@@ -79,13 +79,21 @@ export class Emission {
   end(): RenderResult {
     const { errors, charts, objectCount } = this;
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
-    const objects = charts.map((c) => ({ chart: c.input.name, objects: c.built.objects.map((o) => o.json) }));
+    const lists = charts.map((c) => new SkeletonList(c.built.skeletons));
+    const objects = charts.map((c, i) => ({
+      chart: c.input.name,
+      objects: (lists[i] as SkeletonList).manifests(),
+    }));
     const located = locate(objects);
     const deps = dependenciesOf(located);
     const chartDeps = chartDependencies(objects, deps);
     const cycles = cycleErrors(charts, chartDeps, deps);
     if (cycles.length > 0) return { files: new Map(), errors: cycles, objectCount };
-    const deploy = deployment(charts.map(asBuiltChart), chartDeps, this.options.gitops);
+    const deploy = deployment(
+      charts.map((c, i) => asBuiltChart(c, lists[i] as SkeletonList)),
+      chartDeps,
+      this.options.gitops,
+    );
     if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
     const annotations: SyncAnnotations = new Map();
     const annotated = new Set<string>();
@@ -153,20 +161,27 @@ function hasModule(part: CheckedChart): boolean {
  */
 interface Emitted {
   readonly input: CheckedChart['input'] | ChartSource;
-  readonly built: Omit<Built, 'header'>;
+  readonly built: Summary;
   /** The chart itself, when it cannot be built again (a chart module's). */
   readonly kept?: CheckedChart;
 }
 
 type Built = NonNullable<CheckedChart['built']>;
 
+/** What the pass across charts reads of a built chart: its objects' skeletons, its namespace, what it adopts from. */
+interface Summary {
+  readonly skeletons: Skeletons;
+  readonly namespace?: string;
+  readonly adoptsFrom?: readonly string[];
+}
+
 /**
  * What stays of a built chart once its files are out: its objects' skeletons, its namespace and what it adopts from;
  * not its file header, whose closure holds the chart's input and the relative path of every spec file.
  */
-function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Emitted['built'] {
+function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Summary {
   return {
-    objects: skeletonsOf(objects),
+    skeletons: skeletonsOf(objects),
     // copies of their own, not slices of the chart.yaml text they were read from
     ...(namespace === undefined ? {} : { namespace: ownCopy(namespace) }),
     ...(adoptsFrom === undefined ? {} : { adoptsFrom: adoptsFrom.map(ownCopy) }),
@@ -214,12 +229,12 @@ function cycleErrors(
   }));
 }
 
-function asBuiltChart(c: Emitted): BuiltChart {
+function asBuiltChart(c: Emitted, objects: SkeletonList): BuiltChart {
   const b = c.built;
   return {
     name: c.input.name,
     origin: c.input.moduleFile ?? c.input.dir,
-    objects: b.objects,
+    objects,
     ...(b.namespace === undefined ? {} : { namespace: b.namespace }),
     ...(b.adoptsFrom === undefined ? {} : { adoptsFrom: b.adoptsFrom }),
   };

@@ -16,6 +16,15 @@ export interface RenderedObject {
 }
 
 /**
+ * A list of rendered objects as the pass across charts reads it: an array, or objects made when asked for
+ * (src/render/skeleton.ts `SkeletonList`).
+ */
+export interface RenderedObjects extends Iterable<RenderedObject> {
+  readonly length: number;
+  at(index: number): RenderedObject | undefined;
+}
+
+/**
  * Kinds that are cluster-scoped, as `group/Kind` (core group empty): the targeted API server's discovery data
  * (src/rules/cluster-scoped.json, kept equal to the live answer by test/cluster/api-resources.test.ts).
  */
@@ -25,7 +34,7 @@ export const CLUSTER_SCOPED: ReadonlySet<string> = new Set(clusterScoped.kinds);
  * The scope of each kind the objects themselves define (CustomResourceDefinitions in the render), as
  * `group/Kind` → cluster-scoped or not; these answer before the discovery data.
  */
-export function scopesFromCrds(objects: readonly { readonly json: Manifest }[]): Map<string, boolean> {
+export function scopesFromCrds(objects: Iterable<{ readonly json: Manifest }>): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const { json } of objects) {
     if (json.kind !== 'CustomResourceDefinition' || groupOf(json) !== 'apiextensions.k8s.io') continue;

@@ -6,10 +6,10 @@ import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argo
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
-import { skeletonsOf } from '../../src/render/skeleton.js';
+import { SkeletonList, skeletonsOf } from '../../src/render/skeleton.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
 import type { Manifest } from '../../src/rules/manifest.js';
-import type { RenderedObject } from '../../src/rules/objects.js';
+import type { RenderedObject, RenderedObjects } from '../../src/rules/objects.js';
 import { NODEPOOL_CRD_NAME, NODEPOOL_GROUP } from '../../src/rules/vocabulary.js';
 
 /** The built module (lib/), run in a process of its own. */
@@ -101,7 +101,7 @@ const CHARTS: { chart: string; objects: Manifest[] }[] = [
 ];
 
 /** The charts' objects as rendered, each chart's passed through `map` (the skeletons, or as they are). */
-const rendered = (charts: typeof CHARTS, map: (objects: RenderedObject[]) => RenderedObject[] = (o) => o) =>
+const rendered = (charts: typeof CHARTS, map: (objects: RenderedObject[]) => RenderedObjects = (o) => o) =>
   charts.map(({ chart, objects }) => ({
     chart,
     origin: `charts/${chart}`,
@@ -110,9 +110,16 @@ const rendered = (charts: typeof CHARTS, map: (objects: RenderedObject[]) => Ren
     ),
   }));
 
+/** The skeletons of a chart's objects, as the pass across charts reads them. */
+const skeletal = (objects: RenderedObject[]) => new SkeletonList(skeletonsOf(objects));
+
+/** The manifests of a list: made anew each time they are gone through, for skeletons (as the render gives them). */
+const manifests = (objects: RenderedObjects): Iterable<Manifest> =>
+  objects instanceof SkeletonList ? objects.manifests() : [...objects].map((o) => o.json);
+
 /** Every answer of the pass across charts, in plain terms. */
 function crossChart(charts: ReturnType<typeof rendered>) {
-  const plain = charts.map((c) => ({ chart: c.chart, objects: c.objects.map((o) => o.json) }));
+  const plain = charts.map((c) => ({ chart: c.chart, objects: manifests(c.objects) }));
   const located = locate(plain);
   const deps = dependenciesOf(located);
   return {
@@ -121,14 +128,14 @@ function crossChart(charts: ReturnType<typeof rendered>) {
     annotations: [...annotatedObjects(deps)].map(([l, a]) => [l.key, a]),
     duplicates: crossChartDuplicates(charts),
     notes: controllerNotes(plain),
-    notesWithoutCrd: controllerNotes(plain.map((c) => ({ ...c, objects: c.objects.slice(1) }))),
+    notesWithoutCrd: controllerNotes(plain.map((c) => ({ ...c, objects: [...c.objects].slice(1) }))),
   };
 }
 
 describe('skeletonsOf', () => {
   it('gives the pass across charts the same answers as the whole objects: dependencies, waves, duplicates, notes', () => {
     const whole = crossChart(rendered(CHARTS));
-    const skeletons = crossChart(rendered(CHARTS, skeletonsOf));
+    const skeletons = crossChart(rendered(CHARTS, skeletal));
     expect(skeletons).toEqual(whole);
     // The fixture exercises each rule: a CRD, a Namespace with its own wave, a NodePool's RuntimeClass named by a
     // Deployment, a CronJob and a Pod, an object two charts render, the controller note.
@@ -139,7 +146,7 @@ describe('skeletonsOf', () => {
   });
 
   it('keeps only what that pass reads, and the source of the object', () => {
-    const o = rendered(CHARTS, skeletonsOf)[1]?.objects[0];
+    const o = rendered(CHARTS, skeletal)[1]?.objects.at(0);
     expect(o).toEqual({
       json: {
         apiVersion: 'apps/v1',
@@ -155,7 +162,7 @@ describe('skeletonsOf', () => {
     });
   });
 
-  it('is small: no empty spec, and one labels object for all the objects of a spec', () => {
+  it('is small: a row of small numbers an object, each distinct value of a chart once, no empty spec', () => {
     const source = { file: 'charts/apps/web.yaml', document: 1 };
     const metadata = (name: string) => ({ name, labels: labels('appservice', 'web') });
     const objects = [
@@ -176,20 +183,43 @@ describe('skeletonsOf', () => {
         source: { ...source, document: 2 },
       },
     ];
-    const [deployment, service, other] = skeletonsOf(objects);
+    const skeletons = skeletonsOf(objects);
+    expect(skeletons.rows).toBeInstanceOf(Uint16Array);
+    expect(skeletons.rows.length).toBeLessThanOrEqual(12 * objects.length);
+    expect(skeletons.specs.size).toBe(0);
+    for (const value of ['web', 'v1', 'appservice', source.file, 1])
+      expect(skeletons.values.filter((v) => v === value)).toHaveLength(1);
+    const [deployment, service, other] = new SkeletonList(skeletons);
     expect(deployment?.json).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', labels: { [SPEC_KIND_LABEL]: 'appservice', [SPEC_NAME_LABEL]: 'web' } },
     });
     expect(Object.keys(service?.json ?? {})).toEqual(['apiVersion', 'kind', 'metadata']);
-    expect(service?.source).toBe(source);
-    expect(service?.json.metadata?.labels).toBe(deployment?.json.metadata?.labels);
+    expect(service?.source).toEqual(source);
     expect(other?.source).toEqual({ ...source, document: 2 });
     expect(other?.json.metadata?.labels).toEqual({
       [SPEC_KIND_LABEL]: 'appservice',
       [SPEC_NAME_LABEL]: 'other',
     });
+  });
+
+  it('keeps a chart of more distinct values than 16 bits count, and lists like an array', () => {
+    const objects = Array.from({ length: 70_000 }, (_, i) => ({
+      json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` } },
+      origin: `chart/cm-${i}`,
+    }));
+    const list = new SkeletonList(skeletonsOf(objects));
+    expect(list).toHaveLength(70_000);
+    expect(list.at(69_999)).toEqual({
+      json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-69999' } },
+      origin: 'chart/cm-69999',
+    });
+    expect(list.at(70_000)).toBeUndefined();
+    expect(list.at(-1)).toBeUndefined();
+    expect([...list.manifests()].map((m) => m.metadata?.name)).toEqual(
+      objects.map((o) => o.json.metadata.name),
+    );
   });
 
   it('shares no labels whose values are not text (a chart module may set any), so none takes another’s value', () => {
@@ -200,7 +230,7 @@ describe('skeletonsOf', () => {
         metadata: { name: 'c', labels: { [SPEC_KIND_LABEL]: value } },
       },
     });
-    const [text, list] = skeletonsOf([object('nodepool'), object(['nodepool'])]);
+    const [text, list] = new SkeletonList(skeletonsOf([object('nodepool'), object(['nodepool'])]));
     expect(text?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: 'nodepool' });
     expect(list?.json.metadata?.labels).toEqual({ [SPEC_KIND_LABEL]: ['nodepool'] });
   });

@@ -5,7 +5,7 @@
 import v8 from 'node:v8';
 
 const [, , moduleUrl, keep] = process.argv;
-const { skeletonsOf } = await import(moduleUrl);
+const { SkeletonList, skeletonsOf } = await import(moduleUrl);
 const token = `${Math.random().toString(36).slice(2)}Q`;
 let text = `${token.repeat(400)}|web-frontend-service|payments-production|${token.repeat(400)}`;
 const cut = (s) => text.slice(text.indexOf(s), text.indexOf(s) + s.length);
@@ -24,6 +24,7 @@ let objects = ['Service', 'Deployment'].map((kind) => ({
   },
 }));
 const kept = keep === 'skeletons' ? skeletonsOf(objects) : objects.map((o) => o.json.metadata);
+const listed = keep === 'skeletons' ? [...new SkeletonList(kept)] : kept;
 text = undefined;
 objects = undefined;
 globalThis.gc();
@@ -36,5 +37,5 @@ const snapshot = JSON.parse(
   }),
 );
 const held = snapshot.strings.some((s) => s.includes(token + token));
-const names = kept.map((k) => (k.json?.metadata ?? k).name);
+const names = listed.map((k) => (k.json?.metadata ?? k).name);
 console.log(JSON.stringify({ held, names }));
