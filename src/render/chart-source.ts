@@ -2,24 +2,20 @@ import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
 import { chartInputOf, type ChartFile } from './chart-input.js';
 import { chartInputDigest, moduleBytes } from './input-digest.js';
-import { entryError } from './chart-tree.js';
+import { entryError, type ChartYamlFile } from './chart-tree.js';
+import { ListedFiles, type ListedFile } from './listed-files.js';
 import { readSpecText } from './read-text.js';
 import type { ChartInput, ChartSource } from './types.js';
-
-/** A YAML file of a listed chart: its path as shown in messages, in the chart directory, and its real path. */
-export interface ListedFile {
-  readonly file: string;
-  readonly rel: string;
-  readonly real: string;
-}
 
 /** What listing a chart found: its files, its module, and the problems of walking it and of loading its module. */
 export interface ChartListing {
   readonly name: string;
   readonly dir: string;
-  readonly files: readonly ListedFile[];
+  /** The chart directory's real path. */
+  readonly real: string;
+  readonly files: readonly ChartYamlFile[];
   /** Its YAML files listed anew, for a second reading (the problems of that walk are not kept). */
-  readonly relist: () => readonly ListedFile[];
+  readonly relist: () => { readonly real: string; readonly files: readonly ChartYamlFile[] };
   readonly walkErrors: readonly LocatedProblem[];
   readonly module?: { readonly module: ChartModule; readonly moduleFile: string };
   readonly moduleErrors: readonly LocatedProblem[];
@@ -39,8 +35,8 @@ export class ListedChart implements ChartSource {
   readonly fileCount: number;
   private readonly walkErrors: readonly LocatedProblem[];
   private readonly moduleErrors: readonly LocatedProblem[];
-  private readonly relist: () => readonly ListedFile[];
-  private listed: readonly ListedFile[] | undefined;
+  private readonly relist: ChartListing['relist'];
+  private listed: ListedFiles | undefined;
   private readErrors: readonly LocatedProblem[] = [];
   private settingsErrors: readonly LocatedProblem[] = [];
   private read_: string | undefined;
@@ -52,7 +48,7 @@ export class ListedChart implements ChartSource {
     this.walkErrors = listing.walkErrors;
     this.moduleErrors = listing.moduleErrors;
     this.relist = listing.relist;
-    this.listed = listing.files;
+    this.listed = new ListedFiles(listing.dir, listing.real, listing.files);
     if (listing.module !== undefined) {
       this.module = listing.module.module;
       this.moduleFile = listing.module.moduleFile;
@@ -72,7 +68,11 @@ export class ListedChart implements ChartSource {
   readFiles(): ChartInput {
     const readErrors: LocatedProblem[] = [];
     const settingsErrors: LocatedProblem[] = [];
-    const input = this.readInto(this.listed ?? this.listAgain(readErrors), readErrors, settingsErrors);
+    const input = this.readInto(
+      this.listed?.unpack() ?? this.listAgain(readErrors),
+      readErrors,
+      settingsErrors,
+    );
     this.listed = undefined;
     this.readErrors = readErrors;
     this.settingsErrors = settingsErrors;
@@ -101,7 +101,8 @@ export class ListedChart implements ChartSource {
   /** The chart's files listed anew; none, with the problem in `errors`, when its directory can no longer be read. */
   private listAgain(errors: LocatedProblem[]): readonly ListedFile[] {
     try {
-      return this.relist();
+      const { real, files } = this.relist();
+      return new ListedFiles(this.dir, real, files).unpack();
     } catch (e) {
       errors.push(
         entryError(

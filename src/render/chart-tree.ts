@@ -154,11 +154,15 @@ export interface ChartYamlFile {
 
 /**
  * The YAML files under a chart directory, recursively, links followed inside `root`, as paths relative to the chart
- * (`sub/web.yaml`), with their real paths. Every directory is read
+ * (`sub/web.yaml`), with their real paths, and the chart directory's real path. Every directory is read
  * once: a link to one already read (a loop back into an ancestor, or a second path to the same directory) is a
  * problem, so links cannot make the walk loop or grow exponentially.
  */
-export function listYamlFiles(chartDir: string, root: string, errors: LocatedProblem[]): ChartYamlFile[] {
+export function listYamlFiles(
+  chartDir: string,
+  root: string,
+  errors: LocatedProblem[],
+): { readonly real: string; readonly files: ChartYamlFile[] } {
   const out: ChartYamlFile[] = [];
   const visited = new Set<string>();
   const walk = (rel: string, real: string): void => {
@@ -194,5 +198,5 @@ export function listYamlFiles(chartDir: string, root: string, errors: LocatedPro
   const real = realpathSync(chartDir);
   visited.add(real);
   walk('', real);
-  return out;
+  return { real, files: out };
 }

@@ -4,10 +4,9 @@ import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
-import { childPath } from '../util/child-path.js';
 import { loadModule } from './load-module.js';
 import { readSpecText } from './read-text.js';
-import { ListedChart, type ListedFile } from './chart-source.js';
+import { ListedChart } from './chart-source.js';
 import type { ChartInput } from './types.js';
 
 /**
@@ -115,17 +114,16 @@ async function loadChart(
 /** One chart directory listed: its YAML files (not read) and its module (loaded). */
 async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
   const dir = join(chartsDir, name);
-  const list = (errors: LocatedProblem[]): ListedFile[] =>
-    listYamlFiles(dir, root, errors).map((f) => ({ file: childPath(dir, f.rel), rel: f.rel, real: f.real }));
   const walkErrors: LocatedProblem[] = [];
-  const files = list(walkErrors);
+  const { real, files } = listYamlFiles(dir, root, walkErrors);
   const moduleErrors: LocatedProblem[] = [];
   const module = await loadModule(dir, root, moduleErrors);
   return new ListedChart({
     name,
     dir,
+    real,
     files,
-    relist: () => list([]),
+    relist: () => listYamlFiles(dir, root, []),
     walkErrors,
     moduleErrors,
     ...(module === undefined ? {} : { module }),
