@@ -5,7 +5,8 @@ import {
   type RenderedObject,
   type RenderedObjects,
 } from '../rules/objects.js';
-import { groupOf } from '../rules/manifest.js';
+import { groupOf, type Manifest } from '../rules/manifest.js';
+import { sameKeys } from './same-keys.js';
 
 /**
  * With GitOps generation on, every chart the generated objects deploy goes to one cluster (one destination per
@@ -28,46 +29,68 @@ export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedP
   const scopes = new Map<string, boolean>();
   for (const chart of charts)
     for (const [kind, scope] of scopesFromCrds(chart.objects)) scopes.set(kind, scope);
-  const seen = new Identities<number>();
-  const first = new ObjectNumbers(charts);
-  // the last chart seen rendering an identity, for the few that more than one chart renders
-  const lastChart = new Map<number, DeployedChart>();
-  const errors: LocatedProblem[] = [];
-  charts.forEach((chart, c) => {
-    for (let i = 0; i < chart.objects.length; i++) {
-      const object = chart.objects.at(i) as RenderedObject;
-      const { json } = object;
-      const clusterScoped = isClusterScoped(json, scopes);
-      const namespace = clusterScoped ? '' : String(json.metadata?.namespace ?? 'default');
-      const identity = [groupOf(json), String(json.kind), namespace, String(json.metadata?.name)] as const;
-      const number = seen.get(identity);
-      if (number === undefined) {
-        seen.set(identity, first.of(c, i));
-        continue;
-      }
-      const earlier = first.at(number);
-      if ((lastChart.get(number) ?? earlier.chart) === chart) continue;
-      lastChart.set(number, chart);
-      const what = clusterScoped
-        ? `${json.kind} ${json.metadata?.name} (cluster-scoped)`
-        : `${json.kind} ${namespace}/${json.metadata?.name}`;
-      errors.push({
-        ...place(chart, object),
-        path: 'metadata.name',
-        expected: `an object no other chart deployed to the same cluster renders (GitOps generation sends every chart to one cluster)`,
-        found: `${what}, rendered by chart ${earlier.chart.chart} (${fileOf(earlier.chart, earlier.object)}) and by chart ${chart.chart} (${fileOf(chart, object)})`,
-        hint: 'Keep the object in one chart, or list one of the charts under `exclude` in charts/gitops.yaml (a chart for another cluster belongs in a charts directory of its own).',
-      });
+  const numbers = new ObjectNumbers(charts);
+  const keys = {
+    *[Symbol.iterator]() {
+      for (const chart of charts)
+        for (const object of chart.objects) yield identityOf(object.json, scopes).key;
+    },
+  };
+  const found: [number, LocatedProblem][] = [];
+  for (const group of sameKeys(
+    keys,
+    numbers.count,
+    (n) => identityOf(numbers.at(n).object.json, scopes).key,
+  )) {
+    const first = numbers.at(group[0] ?? 0);
+    // each later chart once, however often it renders the identity
+    let last = first.chart;
+    for (const n of group.slice(1)) {
+      const { chart, object } = numbers.at(n);
+      if (chart === last) continue;
+      last = chart;
+      found.push([n, duplicate(first, { chart, object }, identityOf(object.json, scopes))]);
     }
-  });
-  return errors;
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, problem]) => problem);
 }
 
 /**
- * The objects of the charts numbered in order, so that a map of every identity holds a number for the first object
- * rendering it (no record per object: at 250,000 objects, records were 12 MB).
+ * An object's API identity as the API server keys it, as one key (each part after its length, so no two
+ * identities share one), and the parts its message names.
  */
+function identityOf(
+  json: Manifest,
+  scopes: ReadonlyMap<string, boolean>,
+): { key: string; clusterScoped: boolean; namespace: string } {
+  const clusterScoped = isClusterScoped(json, scopes);
+  const namespace = clusterScoped ? '' : String(json.metadata?.namespace ?? 'default');
+  const parts = [groupOf(json), String(json.kind), namespace, String(json.metadata?.name)];
+  return { key: parts.map((p) => `${p.length}:${p}`).join(''), clusterScoped, namespace };
+}
+
+/** The error for `later`, which renders the identity `first` rendered in another chart. */
+function duplicate(
+  first: { chart: DeployedChart; object: RenderedObject },
+  later: { chart: DeployedChart; object: RenderedObject },
+  { clusterScoped, namespace }: { clusterScoped: boolean; namespace: string },
+): LocatedProblem {
+  const { json } = later.object;
+  const what = clusterScoped
+    ? `${json.kind} ${json.metadata?.name} (cluster-scoped)`
+    : `${json.kind} ${namespace}/${json.metadata?.name}`;
+  return {
+    ...place(later.chart, later.object),
+    path: 'metadata.name',
+    expected: `an object no other chart deployed to the same cluster renders (GitOps generation sends every chart to one cluster)`,
+    found: `${what}, rendered by chart ${first.chart.chart} (${fileOf(first.chart, first.object)}) and by chart ${later.chart.chart} (${fileOf(later.chart, later.object)})`,
+    hint: 'Keep the object in one chart, or list one of the charts under `exclude` in charts/gitops.yaml (a chart for another cluster belongs in a charts directory of its own).',
+  };
+}
+
+/** The objects of the charts numbered in order (for {@link sameKeys}), and each number's chart and object. */
 class ObjectNumbers {
+  readonly count: number;
   /** The number of each chart's first object. */
   private readonly starts: number[] = [];
 
@@ -77,11 +100,7 @@ class ObjectNumbers {
       this.starts.push(next);
       next += chart.objects.length;
     }
-  }
-
-  /** The number of chart `c`'s object `i`. */
-  of(c: number, i: number): number {
-    return (this.starts[c] ?? 0) + i;
+    this.count = next;
   }
 
   /** The chart and object a number stands for. */
@@ -96,33 +115,6 @@ class ObjectNumbers {
     const chart = this.charts[lo] as DeployedChart;
     return { chart, object: chart.objects.at(number - (this.starts[lo] ?? 0)) as RenderedObject };
   }
-}
-
-/**
- * A map by API identity (group, kind, namespace, name), nested one level per part: the parts are strings the objects
- * hold already, so no key is made per object (at 250,000 objects, joined keys were 40 MB).
- */
-class Identities<T> {
-  private readonly byGroup = new Map<string, Map<string, Map<string, Map<string, T>>>>();
-
-  get([group, kind, namespace, name]: readonly [string, string, string, string]): T | undefined {
-    return this.byGroup.get(group)?.get(kind)?.get(namespace)?.get(name);
-  }
-
-  set([group, kind, namespace, name]: readonly [string, string, string, string], value: T): void {
-    const kinds = within(this.byGroup, group);
-    within(within(kinds, kind), namespace).set(name, value);
-  }
-}
-
-/** The map under `key` in `map`, made when missing. */
-function within<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let inner = map.get(key);
-  if (inner === undefined) {
-    inner = new Map();
-    map.set(key, inner);
-  }
-  return inner;
 }
 
 function fileOf(chart: DeployedChart, object: RenderedObject): string {

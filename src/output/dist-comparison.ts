@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
 import { entryText, listOwnedTree } from './dist-tree.js';
-import { topOf } from './output-tally.js';
+import { ComparedFiles, type Status } from './compared-files.js';
 
 /** How dist/ differs from a render: paths relative to dist/. */
 export interface Drift {
@@ -10,9 +10,6 @@ export interface Drift {
   readonly removed: string[];
   readonly changed: string[];
 }
-
-/** How one file of a render compares with dist/. */
-type Status = 'added' | 'changed' | 'same';
 
 /**
  * dist/ as it is (nothing when it does not exist), compared file by file with a render as the render's files come:
@@ -23,8 +20,7 @@ type Status = 'added' | 'changed' | 'same';
 export class Comparison {
   readonly out: string;
   private readonly entries: Map<string, string | undefined>;
-  private readonly status = new Map<string, Status>();
-  private readonly byDir = new Map<string, string[]>();
+  private readonly compared = new ComparedFiles();
   /** What each file found equal was when it was read (inode, size, times), to see that it still is when linked. */
   private readonly stamps = new Map<string, string>();
 
@@ -35,17 +31,13 @@ export class Comparison {
 
   /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
   compare(path: string, bytes: string): { differs: false } | { differs: true; before?: string } {
-    const dir = topOf(path);
-    const paths = this.byDir.get(dir) ?? [];
-    paths.push(path);
-    this.byDir.set(dir, paths);
     if (!this.entries.has(path)) {
-      this.status.set(path, 'added');
+      this.compared.add(path, 'added');
       return { differs: true };
     }
     const stamp = stampOf(join(this.out, path));
     const before = entryText(this.out, path, this.entries.get(path));
-    this.status.set(path, before === bytes ? 'same' : 'changed');
+    this.compared.add(path, before === bytes ? 'same' : 'changed');
     if (before !== bytes) return { differs: true, before };
     this.stamps.set(path, stamp);
     return { differs: false };
@@ -71,18 +63,14 @@ export class Comparison {
 
   /** Forgets what was compared of the top-level directory `dir` (it is put again); the paths it had. */
   retract(dir: string): string[] {
-    const paths = this.byDir.get(dir) ?? [];
-    for (const path of paths) {
-      this.status.delete(path);
-      this.stamps.delete(path);
-    }
-    this.byDir.delete(dir);
+    const paths = this.compared.remove(dir);
+    for (const path of paths) this.stamps.delete(path);
     return paths;
   }
 
   /** The paths compared with the status `which`. */
   paths(which: Status): string[] {
-    return [...this.status].filter(([, s]) => s === which).map(([path]) => path);
+    return this.compared.paths(which);
   }
 
   /** The text dist/ holds at `path`. */
@@ -93,7 +81,7 @@ export class Comparison {
   drift(): Drift {
     return {
       added: this.paths('added').sort(),
-      removed: [...this.entries.keys()].filter((p) => !this.status.has(p)).sort(),
+      removed: [...this.entries.keys()].filter((p) => !this.compared.has(p)).sort(),
       changed: this.paths('changed').sort(),
     };
   }

@@ -39,7 +39,8 @@ const FIELDS = [
   'specName',
   'syncWave',
   'syncOptions',
-  'file',
+  'fileDir',
+  'fileName',
   'document',
   'origin',
 ] as const;
@@ -66,7 +67,11 @@ export function skeletonsOf(objects: readonly RenderedObject[]): Skeletons {
     put('specName', entry(metadata.labels, SPEC_NAME_LABEL));
     put('syncWave', entry(metadata.annotations, SYNC_WAVE));
     put('syncOptions', entry(metadata.annotations, SYNC_OPTIONS));
-    put('file', o.source?.file);
+    const file = o.source?.file;
+    const slash = file?.lastIndexOf('/') ?? -1;
+    // a chart's spec files share their directory: it is held once, each file's name on its own
+    put('fileDir', slash === -1 ? undefined : file?.slice(0, slash));
+    put('fileName', slash === -1 ? file : file?.slice(slash + 1));
     put('document', o.source?.document);
     put('origin', o.origin);
     const spec = specSkeleton(json, (value) => table.own(value));
@@ -90,7 +95,9 @@ export class SkeletonList implements RenderedObjects {
   at(index: number): RenderedObject | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.skeletons.count) return undefined;
     const json = this.manifest(index);
-    const file = this.value(index, 'file');
+    const dir = this.value(index, 'fileDir');
+    const name = this.value(index, 'fileName');
+    const file = dir === undefined ? name : `${dir as string}/${name as string}`;
     const origin = this.value(index, 'origin');
     return {
       json,

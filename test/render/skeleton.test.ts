@@ -187,7 +187,7 @@ describe('skeletonsOf', () => {
     expect(skeletons.rows).toBeInstanceOf(Uint16Array);
     expect(skeletons.rows.length).toBeLessThanOrEqual(12 * objects.length);
     expect(skeletons.specs.size).toBe(0);
-    for (const value of ['web', 'v1', 'appservice', source.file, 1])
+    for (const value of ['web', 'v1', 'appservice', 'charts/apps', 'web.yaml', 1])
       expect(skeletons.values.filter((v) => v === value)).toHaveLength(1);
     const [deployment, service, other] = new SkeletonList(skeletons);
     expect(deployment?.json).toEqual({
@@ -202,6 +202,24 @@ describe('skeletonsOf', () => {
       [SPEC_KIND_LABEL]: 'appservice',
       [SPEC_NAME_LABEL]: 'other',
     });
+  });
+
+  it("gives back each object's source file exactly, whatever directory it names", () => {
+    const files = [
+      'charts/apps/web.yaml',
+      'charts/apps/sub/db.yaml',
+      '/abs/x.yaml',
+      'bare.yaml',
+      '/',
+      'a//b.yaml',
+    ];
+    const objects = files.map((file, i) => ({
+      json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` } },
+      source: { file, document: i + 1 },
+    }));
+    expect([...new SkeletonList(skeletonsOf(objects))].map((o) => o.source)).toEqual(
+      files.map((file, i) => ({ file, document: i + 1 })),
+    );
   });
 
   it('keeps a chart of more distinct values than 16 bits count, and lists like an array', () => {
