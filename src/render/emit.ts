@@ -79,21 +79,16 @@ export class Emission {
   end(): RenderResult {
     const { errors, charts, objectCount } = this;
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
-    const lists = charts.map((c) => new SkeletonList(c.built.skeletons));
-    const objects = charts.map((c, i) => ({
-      chart: c.input.name,
-      objects: (lists[i] as SkeletonList).manifests(),
-    }));
+    // each chart's skeletons, made when read: no record of every object is held at once
+    const listed = charts.map((c) => ({ chart: c, list: new SkeletonList(c.built.skeletons) }));
+    const objects = listed.map(({ chart, list }) => ({ chart: chart.input.name, objects: list.manifests() }));
     const located = locate(objects);
     const deps = dependenciesOf(located);
     const chartDeps = chartDependencies(objects, deps);
     const cycles = cycleErrors(charts, chartDeps, deps);
     if (cycles.length > 0) return { files: new Map(), errors: cycles, objectCount };
-    const deploy = deployment(
-      charts.map((c, i) => asBuiltChart(c, lists[i] as SkeletonList)),
-      chartDeps,
-      this.options.gitops,
-    );
+    const built = listed.map(({ chart, list }) => asBuiltChart(chart, list));
+    const deploy = deployment(built, chartDeps, this.options.gitops);
     if (deploy.errors.length > 0) return { files: new Map(), errors: deploy.errors, objectCount };
     const annotations: SyncAnnotations = new Map();
     const annotated = new Set<string>();

@@ -121,19 +121,29 @@ nodesDescribe('rendered charts on real nodes', () => {
     }
   });
 
-  it("answers on every NodePort of the AppService from each node, TCP and UDP, from the spec's pods", () => {
+  it("answers on every NodePort of the AppService from each node, TCP and UDP, from the spec's pods", async () => {
     const svc = service('web');
     const names = pods('web').map((p) => p.metadata.name);
     expect(svc.spec.ports.find((p) => p.name === 'http')?.nodePort).toBe(30080);
     for (const node of nodeCluster().nodes)
       for (const port of svc.spec.ports) {
         expect(port.nodePort, port.name).toBeGreaterThan(0);
-        const answer =
+        const ask = () =>
           port.protocol === 'UDP'
             ? udpFromNode(node.ip, port.nodePort ?? 0)
             : httpFromNode(`http://${node.ip}:${port.nodePort}/`).body;
+        // kube-proxy programs a node's NodePorts a moment after the pods are Ready (CI saw an empty answer in
+        // between): wait for an answer, then hold it to the spec's pods.
+        const answer = await waitFor(
+          `${node.name} answering on ${port.nodePort}/${port.protocol}`,
+          () => {
+            const body = ask();
+            return body === undefined || body === '' ? undefined : body;
+          },
+          30_000,
+        );
         expect(answer, `${node.name} ${port.name} ${port.nodePort}/${port.protocol}`).toMatch(/^pod=web-/);
-        expect(names).toContain(/^pod=(\S+)/.exec(answer ?? '')?.[1]);
+        expect(names).toContain(/^pod=(\S+)/.exec(answer)?.[1]);
       }
   });
 
