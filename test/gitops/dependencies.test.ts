@@ -8,6 +8,7 @@ import {
   locate,
   locatedKey,
 } from '../../src/gitops/dependencies.js';
+import type { Manifest } from '../../src/rules/manifest.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 const names = (deps: ReturnType<typeof dependencies>): string[] =>
@@ -60,6 +61,27 @@ describe('the dependency graph', () => {
     expect([...located].map((l) => [l.chart, l.key])).toEqual(
       charts.flatMap((c) => c.objects.map((o) => [c.chart, locatedKey(c.chart, o)])),
     );
+  });
+
+  it('finds what a pod names among many NodePools, RuntimeClasses and Namespaces nothing names', () => {
+    const named = (o: Manifest, name: string): Manifest => ({
+      ...o,
+      metadata: { ...o.metadata, name, labels: { ...o.metadata?.labels, 'specforge.dev/spec-name': name } },
+    });
+    const idle = Array.from({ length: 50 }, (_, i) => [
+      named(pool, `idle-${i}`),
+      named(runtimeClass, `idle-${i}`),
+      named(ns, `idle-${i}`),
+    ]).flat();
+    const deps = dependencies([
+      { chart: 'pools', objects: [...idle.slice(0, 75), pool, runtimeClass, ...idle.slice(75)] },
+      { chart: 'shop', objects: [ns, deployment] },
+    ]);
+    expect(deps.map((d) => `${d.from.key} -> ${d.to.key}`)).toEqual([
+      'shop|apps|Deployment|shop|web -> shop||Namespace||shop',
+      'shop|apps|Deployment|shop|web -> pools|node.k8s.io|RuntimeClass||gpu',
+      'shop|apps|Deployment|shop|web -> pools|nodes.specforge.dev|NodePool||gpu',
+    ]);
   });
 
   it('never makes an object need its twin: two objects of one identity in one chart (a cdk8s app may add them)', () => {
