@@ -13,7 +13,7 @@ import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
-import { ownCopy, SkeletonList, skeletonsOf, type Skeletons } from './skeleton.js';
+import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
 import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
 
@@ -79,8 +79,9 @@ export class Emission {
   end(): RenderResult {
     const { errors, charts, objectCount } = this;
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
-    // each chart's skeletons, made when read: no record of every object is held at once
-    const listed = charts.map((c) => ({ chart: c, list: new SkeletonList(c.built.skeletons) }));
+    // each chart's skeletons, made when read, one chart's values at a time: no record of every object is held at once
+    const reader = new SkeletonReader();
+    const listed = charts.map((c) => ({ chart: c, list: new SkeletonList(c.built.skeletons, reader) }));
     const objects = listed.map(({ chart, list }) => ({ chart: chart.input.name, objects: list.manifests() }));
     const located = locate(objects);
     const deps = dependenciesOf(located);

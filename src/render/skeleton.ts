@@ -21,9 +21,13 @@ import type { RenderedObject, RenderedObjects } from '../rules/objects.js';
 export interface Skeletons {
   /** How many objects. */
   readonly count: number;
-  /** The chart's distinct values, each once; index 0 stands for none. */
-  readonly values: readonly unknown[];
-  /** `count` rows of {@link FIELDS}`.length` indexes into `values`. */
+  /** The chart's distinct strings, one after another (one string a chart, not one a value). */
+  readonly text: string;
+  /** Where the string of each value ends in `text`, by index; it begins where the one before ends. */
+  readonly ends: Uint32Array;
+  /** The values that are not strings, by index: index 0, none, and whatever else a chart module set. */
+  readonly others: ReadonlyMap<number, unknown>;
+  /** `count` rows of {@link FIELDS}`.length` value indexes. */
   readonly rows: Uint16Array | Uint32Array;
   /** The parts of `spec` the pass reads, by object, for the few objects that have any. */
   readonly specs: ReadonlyMap<number, Manifest>;
@@ -77,8 +81,8 @@ export function skeletonsOf(objects: readonly RenderedObject[]): Skeletons {
     const spec = specSkeleton(json, (value) => table.own(value));
     if (spec !== undefined) specs.set(i, spec);
   });
-  const narrow = table.values.length <= 0xffff;
-  return { count: objects.length, values: table.values, rows: narrow ? Uint16Array.from(rows) : rows, specs };
+  const narrow = table.size <= 0xffff;
+  return { count: objects.length, ...table.packed(), rows: narrow ? Uint16Array.from(rows) : rows, specs };
 }
 
 /**
@@ -86,7 +90,14 @@ export function skeletonsOf(objects: readonly RenderedObject[]): Skeletons {
  * same object {@link skeletonsOf} was given but for what the pass does not read.
  */
 export class SkeletonList implements RenderedObjects {
-  constructor(private readonly skeletons: Skeletons) {}
+  /**
+   * @param reader the lists read in turn share one: it holds the values of the chart read last, so that reading
+   * every chart's objects holds one chart's values at a time. @default a reader of this list's own
+   */
+  constructor(
+    private readonly skeletons: Skeletons,
+    private readonly reader: SkeletonReader = new SkeletonReader(),
+  ) {}
 
   get length(): number {
     return this.skeletons.count;
@@ -146,8 +157,29 @@ export class SkeletonList implements RenderedObjects {
   }
 
   private value(i: number, field: Field): unknown {
-    return this.skeletons.values[this.skeletons.rows[i * WIDTH + AT[field]] ?? 0];
+    return this.reader.values(this.skeletons)[this.skeletons.rows[i * WIDTH + AT[field]] ?? 0];
   }
+}
+
+/** The values of the chart read last, for {@link SkeletonList}s read in turn. */
+export class SkeletonReader {
+  private last: { readonly of: Skeletons; readonly values: readonly unknown[] } | undefined;
+
+  values(skeletons: Skeletons): readonly unknown[] {
+    if (this.last?.of !== skeletons) this.last = { of: skeletons, values: unpacked(skeletons) };
+    return this.last.values;
+  }
+}
+
+/** A chart's values, by index. */
+function unpacked({ text, ends, others }: Skeletons): unknown[] {
+  const values: unknown[] = [];
+  let start = 0;
+  ends.forEach((end, k) => {
+    values.push(others.has(k) ? others.get(k) : text.slice(start, end));
+    start = end;
+  });
+  return values;
 }
 
 /** The entries whose value is not undefined, as an object; undefined when none is. */
@@ -163,11 +195,12 @@ function entry(map: unknown, key: string): unknown {
 }
 
 /**
- * The distinct values of a chart's skeletons, each {@link own}: strings and other primitives once, by value; an
- * object (a chart module may set a label to anything) as itself.
+ * The distinct values of a chart's skeletons: strings and other primitives once, by value; an object (a chart module
+ * may set a label to anything) as itself. Packed, the strings are one text, which holds none of the spec files'
+ * texts they were cut from.
  */
 class ValueTable {
-  readonly values: unknown[] = [undefined];
+  private readonly values: unknown[] = [undefined];
   private readonly indexes = new Map<unknown, number>();
 
   /** The index of `value`, added when new; 0 for undefined. */
@@ -176,15 +209,34 @@ class ValueTable {
     const found = this.indexes.get(value);
     if (found !== undefined) return found;
     const index = this.values.length;
-    const own = typeof value === 'string' ? ownCopy(value) : value;
-    this.values.push(own);
-    this.indexes.set(own, index);
+    this.values.push(value);
+    this.indexes.set(value, index);
     return index;
   }
 
-  /** `value`, as the table holds it: a string its own copy, once per chart. */
+  /** How many values, none (index 0) among them. */
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** `value` as a string of its own ({@link ownCopy}), for what is kept beside the table. */
   own(value: unknown): unknown {
-    return value === undefined ? undefined : this.values[this.index(value)];
+    return typeof value === 'string' ? ownCopy(value) : value;
+  }
+
+  packed(): Pick<Skeletons, 'text' | 'ends' | 'others'> {
+    const ends = new Uint32Array(this.values.length);
+    const others = new Map<number, unknown>();
+    const strings: string[] = [];
+    let end = 0;
+    this.values.forEach((value, k) => {
+      if (typeof value === 'string') {
+        strings.push(value);
+        end += value.length;
+      } else others.set(k, value);
+      ends[k] = end;
+    });
+    return { text: strings.join(''), ends, others };
   }
 }
 

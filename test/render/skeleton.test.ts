@@ -6,7 +6,7 @@ import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argo
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
-import { SkeletonList, skeletonsOf } from '../../src/render/skeleton.js';
+import { SkeletonList, SkeletonReader, skeletonsOf } from '../../src/render/skeleton.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import type { RenderedObject, RenderedObjects } from '../../src/rules/objects.js';
@@ -187,8 +187,12 @@ describe('skeletonsOf', () => {
     expect(skeletons.rows).toBeInstanceOf(Uint16Array);
     expect(skeletons.rows.length).toBeLessThanOrEqual(12 * objects.length);
     expect(skeletons.specs.size).toBe(0);
+    // one text of the chart's strings, each once
+    expect(typeof skeletons.text).toBe('string');
+    const values = new SkeletonReader().values(skeletons);
     for (const value of ['web', 'v1', 'appservice', 'charts/apps', 'web.yaml', 1])
-      expect(skeletons.values.filter((v) => v === value)).toHaveLength(1);
+      expect(values.filter((v) => v === value)).toHaveLength(1);
+    expect(skeletons.text.split('web.yaml')).toHaveLength(2);
     const [deployment, service, other] = new SkeletonList(skeletons);
     expect(deployment?.json).toEqual({
       apiVersion: 'apps/v1',
@@ -220,6 +224,26 @@ describe('skeletonsOf', () => {
     expect([...new SkeletonList(skeletonsOf(objects))].map((o) => o.source)).toEqual(
       files.map((file, i) => ({ file, document: i + 1 })),
     );
+  });
+
+  it("reads one chart's values at a time through a reader lists share, each as the chart gave it", () => {
+    const chart = (name: string) =>
+      skeletonsOf([
+        { json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { x: 'y' } } } },
+      ]);
+    const [a, b] = [chart('alpha-config-map-one'), chart('beta')];
+    const reader = new SkeletonReader();
+    const first = reader.values(a);
+    expect(reader.values(a)).toBe(first);
+    expect(reader.values(b)).toContain('beta');
+    expect(reader.values(a)).not.toBe(first);
+    expect(reader.values(a)).toEqual(first);
+    const [one, two] = [new SkeletonList(a, reader), new SkeletonList(b, reader)];
+    expect([one.at(0)?.json.metadata?.name, two.at(0)?.json.metadata?.name, one.at(0)?.json.kind]).toEqual([
+      'alpha-config-map-one',
+      'beta',
+      'ConfigMap',
+    ]);
   });
 
   it('keeps a chart of more distinct values than 16 bits count, and lists like an array', () => {
