@@ -36,23 +36,35 @@ export function crossChartDuplicates(charts: readonly DeployedChart[]): LocatedP
         for (const object of chart.objects) yield identityOf(object.json, scopes).key;
     },
   };
-  const found: [number, LocatedProblem][] = [];
-  for (const group of sameKeys(
-    keys,
-    numbers.count,
-    (n) => identityOf(numbers.at(n).object.json, scopes).key,
-  )) {
-    const first = numbers.at(group[0] ?? 0);
-    // each later chart once, however often it renders the identity
-    let last = first.chart;
-    for (const n of group.slice(1)) {
-      const { chart, object } = numbers.at(n);
+  const keysAt = (wanted: readonly number[]): string[] => {
+    const objects = numbers.objectsAt(wanted);
+    return wanted.map((n) => identityOf((objects.get(n) as Numbered).object.json, scopes).key);
+  };
+  // each group's first object, and the first object of each later chart rendering the identity
+  const pairs: [first: number, later: number][] = [];
+  for (const group of sameKeys(keys, numbers.count, keysAt)) {
+    const [first = 0, ...rest] = group;
+    let last = numbers.chartAt(first);
+    for (const n of rest) {
+      const chart = numbers.chartAt(n);
       if (chart === last) continue;
       last = chart;
-      found.push([n, duplicate(first, { chart, object }, identityOf(object.json, scopes))]);
+      pairs.push([first, n]);
     }
   }
-  return found.sort((a, b) => a[0] - b[0]).map(([, problem]) => problem);
+  const objects = numbers.objectsAt(pairs.flat());
+  return pairs
+    .sort((a, b) => a[1] - b[1])
+    .map(([first, n]) => {
+      const later = objects.get(n) as Numbered;
+      return duplicate(objects.get(first) as Numbered, later, identityOf(later.object.json, scopes));
+    });
+}
+
+/** An object of the charts and its chart. */
+interface Numbered {
+  readonly chart: DeployedChart;
+  readonly object: RenderedObject;
 }
 
 /**
@@ -71,8 +83,8 @@ function identityOf(
 
 /** The error for `later`, which renders the identity `first` rendered in another chart. */
 function duplicate(
-  first: { chart: DeployedChart; object: RenderedObject },
-  later: { chart: DeployedChart; object: RenderedObject },
+  first: Numbered,
+  later: Numbered,
   { clusterScoped, namespace }: { clusterScoped: boolean; namespace: string },
 ): LocatedProblem {
   const { json } = later.object;
@@ -88,7 +100,11 @@ function duplicate(
   };
 }
 
-/** The objects of the charts numbered in order (for {@link sameKeys}), and each number's chart and object. */
+/**
+ * The objects of the charts numbered in order (for {@link sameKeys}), and each number's chart and object, fetched in
+ * ascending order: a chart's objects may be made as they are read, one chart's values at a time
+ * (src/render/skeleton.ts), so reading them out of order would make a chart's values again for each object.
+ */
 class ObjectNumbers {
   readonly count: number;
   /** The number of each chart's first object. */
@@ -103,8 +119,8 @@ class ObjectNumbers {
     this.count = next;
   }
 
-  /** The chart and object a number stands for. */
-  at(number: number): { chart: DeployedChart; object: RenderedObject } {
+  /** The index of the chart of object `number`. */
+  chartAt(number: number): number {
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -112,8 +128,18 @@ class ObjectNumbers {
       if ((this.starts[mid] ?? 0) <= number) lo = mid;
       else hi = mid - 1;
     }
-    const chart = this.charts[lo] as DeployedChart;
-    return { chart, object: chart.objects.at(number - (this.starts[lo] ?? 0)) as RenderedObject };
+    return lo;
+  }
+
+  /** The chart and object of each of `numbers`, read in ascending order. */
+  objectsAt(numbers: readonly number[]): Map<number, Numbered> {
+    const out = new Map<number, Numbered>();
+    for (const number of [...new Set(numbers)].sort((a, b) => a - b)) {
+      const c = this.chartAt(number);
+      const chart = this.charts[c] as DeployedChart;
+      out.set(number, { chart, object: chart.objects.at(number - (this.starts[c] ?? 0)) as RenderedObject });
+    }
+    return out;
   }
 }
 

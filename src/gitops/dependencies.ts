@@ -74,11 +74,11 @@ class LocatedObject implements Located {
 }
 
 /**
- * {@link dependencies} of located objects, gone through twice: first for the objects others can need, then for what
- * each needs. `all` gives its objects in the same order each time, and may locate them anew each time (as
- * {@link locate} does): each {@link Dependency} holds the located objects it links, as the second going-through
- * gives them, but for an object others can need: the one the first gave, found again by its place. So a located
- * object that both needs and is needed is one, and waves are reckoned along it (argocd-order.ts).
+ * {@link dependencies} of located objects, gone through three or four times: for the objects others can need
+ * (`indexProviders`), then for what each needs. `all` gives its objects in the same order each time, and may locate
+ * them anew each time (as {@link locate} does): each {@link Dependency} holds the located objects it links, as the
+ * last going-through gives them, but for an object others can need: the one indexed, found again by its place. So a
+ * located object that both needs and is needed is one, and waves are reckoned along it (argocd-order.ts).
  */
 export function dependenciesOf<T extends Located>(all: Iterable<T>): Dependency<T>[] {
   const index = indexProviders(all);

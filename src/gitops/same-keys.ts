@@ -5,9 +5,15 @@
  * For hundreds of thousands of things (every object of a render, src/gitops/collisions.ts) without a map of every
  * key: each thing's number and a hash of its key go into one number of a Float64Array (8 bytes a thing, where a map
  * of every identity was 10 MB at 250,000 objects), sorted, and only things whose hashes are equal have their keys
- * made again (`keyAt`) and compared, so a collision of hashes never joins two keys.
+ * made again and compared, so a collision of hashes never joins two keys. `keysAt` is asked once, for those things'
+ * numbers in ascending order (so a list made as it is read, src/render/skeleton.ts, is read in its order), and gives
+ * their keys in that order.
  */
-export function sameKeys(keys: Iterable<string>, count: number, keyAt: (n: number) => string): number[][] {
+export function sameKeys(
+  keys: Iterable<string>,
+  count: number,
+  keysAt: (numbers: readonly number[]) => readonly string[],
+): number[][] {
   const bits = Math.max(1, Math.ceil(Math.log2(count + 1)));
   const scale = 2 ** bits;
   // the hash's high bits, as many as fit beside the number in a double's 53
@@ -21,23 +27,30 @@ export function sameKeys(keys: Iterable<string>, count: number, keyAt: (n: numbe
   }
   if (n !== count) throw new Error(`internal error: ${n} keys, not ${count}`);
   keyed.sort();
-  const groups: number[][] = [];
+  // the runs of equal hashes, as [start, end) in `keyed`
+  const runs: [number, number][] = [];
   for (let i = 0; i < count;) {
     const h = Math.floor((keyed[i] ?? 0) / scale);
     let j = i + 1;
     while (j < count && Math.floor((keyed[j] ?? 0) / scale) === h) j++;
-    if (j - i > 1) groups.push(...equalKeys(keyed.subarray(i, j), scale, keyAt));
+    if (j - i > 1) runs.push([i, j]);
     i = j;
   }
+  const candidates = runs
+    .flatMap(([i, j]) => [...keyed.subarray(i, j)].map((v) => v % scale))
+    .sort((a, b) => a - b);
+  const found = keysAt(candidates);
+  const keyOf = new Map(candidates.map((n, i) => [n, found[i] ?? '']));
+  const groups = runs.flatMap(([i, j]) => equalKeys(keyed.subarray(i, j), scale, keyOf));
   return groups.sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
 }
 
 /** Among things whose hashes are equal (their numbers ascending), the groups whose keys are. */
-function equalKeys(run: Float64Array, scale: number, keyAt: (n: number) => string): number[][] {
+function equalKeys(run: Float64Array, scale: number, keyOf: ReadonlyMap<number, string>): number[][] {
   const byKey = new Map<string, number[]>();
   for (const v of run) {
     const n = v % scale;
-    const key = keyAt(n);
+    const key = keyOf.get(n) ?? '';
     const group = byKey.get(key);
     if (group === undefined) byKey.set(key, [n]);
     else group.push(n);

@@ -25,7 +25,8 @@ export interface Skeletons {
   readonly text: string;
   /** Where the string of each value ends in `text`, by index; it begins where the one before ends. */
   readonly ends: Uint32Array;
-  /** The values that are not strings, by index: index 0, none, and whatever else a chart module set. */
+  /** The values that are not strings, by index: index 0 (none), spec files' document numbers, and whatever else a
+   * chart module set. */
   readonly others: ReadonlyMap<number, unknown>;
   /** `count` rows of {@link FIELDS}`.length` value indexes. */
   readonly rows: Uint16Array | Uint32Array;
@@ -103,7 +104,9 @@ export class SkeletonList implements RenderedObjects {
     return this.skeletons.count;
   }
 
-  at(index: number): RenderedObject | undefined {
+  at(relative: number): RenderedObject | undefined {
+    // as an array's `at`: a negative index counts from the end
+    const index = relative < 0 ? relative + this.skeletons.count : relative;
     if (!Number.isInteger(index) || index < 0 || index >= this.skeletons.count) return undefined;
     const json = this.manifest(index);
     const dir = this.value(index, 'fileDir');

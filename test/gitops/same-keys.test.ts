@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hash, sameKeys } from '../../src/gitops/same-keys.js';
 
-const grouped = (keys: string[]) => sameKeys(keys, keys.length, (n) => keys[n] ?? '');
+const grouped = (keys: string[]) => sameKeys(keys, keys.length, (ns) => ns.map((n) => keys[n] ?? ''));
 
 /** Two keys whose hashes are equal, found by trying. */
 function collidingKeys(): [string, string] {
@@ -22,6 +22,16 @@ describe('sameKeys', () => {
     ]);
     expect(grouped(['x', 'y', 'z'])).toEqual([]);
     expect(grouped([])).toEqual([]);
+  });
+
+  it('asks the keys again once, of the numbers whose hashes meet, in ascending order', () => {
+    const keys = ['b', 'a', 'b', 'c', 'a', 'b', 'd'];
+    const asked: (readonly number[])[] = [];
+    sameKeys(keys, keys.length, (ns) => {
+      asked.push(ns);
+      return ns.map((n) => keys[n] ?? '');
+    });
+    expect(asked).toEqual([[0, 1, 2, 4, 5]]);
   });
 
   it('never joins two keys whose hashes are equal', () => {

@@ -6,7 +6,7 @@ import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argo
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
-import { SkeletonList, SkeletonReader, skeletonsOf } from '../../src/render/skeleton.js';
+import { SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from '../../src/render/skeleton.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../../src/rules/labels.js';
 import type { Manifest } from '../../src/rules/manifest.js';
 import type { RenderedObject, RenderedObjects } from '../../src/rules/objects.js';
@@ -246,19 +246,50 @@ describe('skeletonsOf', () => {
     ]);
   });
 
+  it('lets the duplicates across charts be found reading each chart in turn, not once an object', () => {
+    class CountingReader extends SkeletonReader {
+      switches = 0;
+      private seen: Skeletons | undefined;
+      override values(skeletons: Skeletons): readonly unknown[] {
+        if (skeletons !== this.seen) this.switches++;
+        this.seen = skeletons;
+        return super.values(skeletons);
+      }
+    }
+    const reader = new CountingReader();
+    const objects = Array.from({ length: 2_000 }, (_, i) => ({
+      json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `shared-${i}`, namespace: 'shop' } },
+    }));
+    const chart = (name: string) => ({
+      chart: name,
+      origin: `charts/${name}`,
+      objects: new SkeletonList(skeletonsOf(objects), reader),
+    });
+    const errors = crossChartDuplicates([chart('a'), chart('b')]);
+    expect(errors).toHaveLength(2_000);
+    expect(errors[1_999]?.found).toMatch(
+      /^ConfigMap shop\/shared-1999, rendered by chart a .* and by chart b /,
+    );
+    expect(reader.switches).toBeLessThanOrEqual(12);
+  });
+
   it('keeps a chart of more distinct values than 16 bits count, and lists like an array', () => {
     const objects = Array.from({ length: 70_000 }, (_, i) => ({
       json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` } },
       origin: `chart/cm-${i}`,
     }));
-    const list = new SkeletonList(skeletonsOf(objects));
+    const skeletons = skeletonsOf(objects);
+    expect(skeletons.rows).toBeInstanceOf(Uint32Array);
+    const list = new SkeletonList(skeletons);
     expect(list).toHaveLength(70_000);
     expect(list.at(69_999)).toEqual({
       json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-69999' } },
       origin: 'chart/cm-69999',
     });
     expect(list.at(70_000)).toBeUndefined();
-    expect(list.at(-1)).toBeUndefined();
+    expect(list.at(-70_001)).toBeUndefined();
+    expect(list.at(-1)).toEqual(list.at(69_999));
+    expect(list.at(1.5)).toBeUndefined();
     expect([...list.manifests()].map((m) => m.metadata?.name)).toEqual(
       objects.map((o) => o.json.metadata.name),
     );
