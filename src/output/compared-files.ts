@@ -20,8 +20,8 @@ interface Packed {
 /**
  * The files of a render compared with dist/ so far (src/output/dist-comparison.ts), by top-level directory, each
  * with its status. A render gives a directory's files together, so a directory is packed once the next one begins:
- * one text of its paths and a byte a file, where a map of every path and an array of them per directory were about
- * 10 MB at 100,000 specs, held to the end of the render.
+ * one text of its paths and a byte a file, where a map of every path and an array of them per directory held each
+ * path as a string of its own (5.6 MB of them in a heap snapshot at 100,000 specs) to the end of the render.
  */
 export class ComparedFiles {
   private readonly packed = new Map<string, Packed>();

@@ -79,7 +79,7 @@ export function skeletonsOf(objects: readonly RenderedObject[]): Skeletons {
     put('fileName', slash === -1 ? file : file?.slice(slash + 1));
     put('document', o.source?.document);
     put('origin', o.origin);
-    const spec = specSkeleton(json, (value) => table.own(value));
+    const spec = specSkeleton(json);
     if (spec !== undefined) specs.set(i, spec);
   });
   const narrow = table.size <= 0xffff;
@@ -126,10 +126,12 @@ export class SkeletonList implements RenderedObjects {
 
   /** The objects' manifests alone, made each time they are gone through. */
   manifests(): Iterable<Manifest> {
+    const count = this.skeletons.count;
+    const manifest = (i: number): Manifest => this.manifest(i);
     return {
-      [Symbol.iterator]: function* (this: SkeletonList) {
-        for (let i = 0; i < this.skeletons.count; i++) yield this.manifest(i);
-      }.bind(this),
+      *[Symbol.iterator]() {
+        for (let i = 0; i < count; i++) yield manifest(i);
+      },
     };
   }
 
@@ -222,11 +224,6 @@ class ValueTable {
     return this.values.length;
   }
 
-  /** `value` as a string of its own ({@link ownCopy}), for what is kept beside the table. */
-  own(value: unknown): unknown {
-    return typeof value === 'string' ? ownCopy(value) : value;
-  }
-
   packed(): Pick<Skeletons, 'text' | 'ends' | 'others'> {
     const ends = new Uint32Array(this.values.length);
     const others = new Map<number, unknown>();
@@ -254,19 +251,24 @@ export function ownCopy(s: string): string {
 }
 
 /** The parts of `spec` the pass across charts reads: a CRD's group, names.kind and scope; pods' runtimeClassName. */
-function specSkeleton(json: Manifest, own: (value: unknown) => unknown): Manifest | undefined {
+function specSkeleton(json: Manifest): Manifest | undefined {
   const spec = json.spec;
   if (spec === null || typeof spec !== 'object') return undefined;
   const out: Record<string, unknown> = {};
   for (const key of ['group', 'scope', 'runtimeClassName'] as const)
     if (spec[key] !== undefined) out[key] = own(spec[key]);
   if (spec.names?.kind !== undefined) out.names = { kind: own(spec.names.kind) };
-  const skeleton = { ...out, ...podTemplates(spec, own) };
+  const skeleton = { ...out, ...podTemplates(spec) };
   return Object.keys(skeleton).length === 0 ? undefined : skeleton;
 }
 
+/** `value`, a string as a copy of its own ({@link ownCopy}): the spec parts are kept beside the table's text. */
+function own(value: unknown): unknown {
+  return typeof value === 'string' ? ownCopy(value) : value;
+}
+
 /** The RuntimeClass a workload's or a CronJob's pod template names, at the place it names it. */
-function podTemplates(spec: Manifest, own: (value: unknown) => unknown): Manifest {
+function podTemplates(spec: Manifest): Manifest {
   const template = own(spec.template?.spec?.runtimeClassName);
   const job = own(spec.jobTemplate?.spec?.template?.spec?.runtimeClassName);
   return {
