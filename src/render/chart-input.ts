@@ -1,6 +1,8 @@
 import type { LocatedProblem } from '../rules/problem.js';
-import { CHART_SETTINGS_FILE } from './chart-settings.js';
 import type { ChartInput } from './types.js';
+
+/** The file name of chart settings inside a chart directory. */
+export const CHART_SETTINGS_FILE = 'chart.yaml';
 
 /** A YAML file of a chart, read: `rel` is its path in the chart directory (`sub/web.yaml`). */
 export interface ChartFile {

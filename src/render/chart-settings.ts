@@ -48,8 +48,7 @@ export interface ChartSettings {
   readonly podSecurity?: PodSecurityLevel;
 }
 
-/** The file name of chart settings inside a chart directory. */
-export const CHART_SETTINGS_FILE = 'chart.yaml';
+export { CHART_SETTINGS_FILE } from './chart-input.js';
 
 /** Checks a chart's name: it becomes a directory in dist/ and the `app.kubernetes.io/part-of` label. */
 export function checkChartName(name: string, dir: string): LocatedProblem[] {

@@ -1,10 +1,9 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
-import { chartInputOf, type ChartFile } from './chart-input.js';
+import { readChartFiles, type ChartReading, type ReadingAhead } from './chart-reading.js';
 import { chartInputDigest, moduleBytes } from './input-digest.js';
 import { entryError, type ChartYamlFile } from './chart-tree.js';
-import { ListedFiles, type ListedFile } from './listed-files.js';
-import { readSpecText } from './read-text.js';
+import { ListedFiles, type ListedFile, type PlainListedFiles } from './listed-files.js';
 import type { ChartInput, ChartSource } from './types.js';
 
 /** What listing a chart found: its files, its module, and the problems of walking it and of loading its module. */
@@ -66,28 +65,39 @@ export class ListedChart implements ChartSource {
 
   /** Reads the chart's files: its input, the problems of reading kept here ({@link errors}); no digest. */
   readFiles(): ChartInput {
-    const readErrors: LocatedProblem[] = [];
-    const settingsErrors: LocatedProblem[] = [];
-    const input = this.readInto(
-      this.listed?.unpack() ?? this.listAgain(readErrors),
-      readErrors,
-      settingsErrors,
-    );
+    const listErrors: LocatedProblem[] = [];
+    const reading = this.readInto(this.listed?.unpack() ?? this.listAgain(listErrors));
     this.listed = undefined;
-    this.readErrors = readErrors;
-    this.settingsErrors = settingsErrors;
-    return input;
+    this.readErrors = [...listErrors, ...reading.readErrors];
+    this.settingsErrors = reading.settingsErrors;
+    return this.withModule(reading.input);
   }
 
-  read(): ChartInput {
-    const input = this.readFiles();
-    this.read_ = digestOf(input);
-    return input;
+  /**
+   * What a thread reading charts ahead needs to read this one's files (src/render/read-ahead.ts): its listing as
+   * held; undefined for a chart with a module (read when its turn comes) or one read already.
+   */
+  aheadRequest(): PlainListedFiles | undefined {
+    return this.module === undefined ? this.listed?.toPlain() : undefined;
+  }
+
+  /** Reads the chart's files, or takes `ahead`: the reading of its {@link aheadRequest}, made a little earlier. */
+  read(ahead?: ReadingAhead): ChartInput {
+    if (ahead === undefined || this.module !== undefined) {
+      const input = this.readFiles();
+      this.read_ = digestOf(input);
+      return input;
+    }
+    this.listed = undefined;
+    this.readErrors = ahead.reading.readErrors;
+    this.settingsErrors = ahead.reading.settingsErrors;
+    this.read_ = ahead.digest;
+    return ahead.reading.input;
   }
 
   readAgain(): ChartInput | LocatedProblem {
     // a directory that went meanwhile lists no file, so the digest differs (an annotated chart has objects)
-    const input = this.readInto(this.listAgain([]), [], []);
+    const input = this.withModule(this.readInto(this.listAgain([])).input);
     if (digestOf(input) === this.read_) return input;
     return {
       file: this.dir,
@@ -122,17 +132,11 @@ export class ListedChart implements ChartSource {
     return [...this.walkErrors, ...this.readErrors, ...this.moduleErrors, ...this.settingsErrors];
   }
 
-  private readInto(
-    listed: readonly ListedFile[],
-    readErrors: LocatedProblem[],
-    settingsErrors: LocatedProblem[],
-  ): ChartInput {
-    const files: ChartFile[] = [];
-    for (const { file, rel, real } of listed) {
-      const text = readSpecText(file, real, readErrors);
-      if (text !== undefined) files.push({ file, rel, text });
-    }
-    const input = chartInputOf(this.name, this.dir, files, settingsErrors);
+  private readInto(listed: readonly ListedFile[]): ChartReading {
+    return readChartFiles(this.name, this.dir, listed);
+  }
+
+  private withModule(input: ChartInput): ChartInput {
     return this.module === undefined || this.moduleFile === undefined
       ? input
       : { ...input, module: this.module, moduleFile: this.moduleFile };

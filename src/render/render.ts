@@ -7,6 +7,8 @@ import { fromWire, toWire } from './chart-wire.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
 import { prepareChart } from './prepare.js';
+import { ReadAhead } from './read-ahead.js';
+import type { ReadingAhead } from './chart-reading.js';
 import { renderSpecChart, specTree } from './spec-chart.js';
 import {
   isSource,
@@ -79,14 +81,17 @@ async function buildEach(
   const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
   const pooled = poolFor(inputs, options, reuse, cache);
+  // charts the pool reads are read as it hands them out
+  const ahead = pooled === undefined ? ReadAhead.start(inputs) : undefined;
   try {
-    for (const input of inputs) {
-      const part = await buildOne(input, { reuse, cache, pooled, notes });
+    for (const [i, input] of inputs.entries()) {
+      const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
       if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part, isSource(input) ? input : undefined);
     }
   } finally {
     pooled?.close();
+    ahead?.close();
   }
   return [...notes.ignored, ...notes.unwritten];
 }
@@ -104,10 +109,10 @@ interface Sources {
  * read, read here or by the pool when it hands the chart to a worker. Emitted only when the pool built it with neither
  * `reuse` nor a cache, which keep the objects themselves.
  */
-async function buildOne(entry: ChartEntry, sources: Sources): Promise<PooledChart> {
+async function buildOne(entry: ChartEntry, sources: Sources, ahead?: ReadingAhead): Promise<PooledChart> {
   const { pooled } = sources;
   // A chart still to be read is in neither `reuse` nor the cache ({@link renderChartsReusing}).
-  if (isSource(entry)) return pooled?.has(entry) === true ? pooled.take(entry) : renderOne(entry.read());
+  if (isSource(entry)) return pooled?.has(entry) === true ? pooled.take(entry) : renderOne(entry.read(ahead));
   return buildRead(entry, sources);
 }
 

@@ -3,6 +3,8 @@ import type { GitopsSettings } from '../gitops/settings.js';
 import type { OutputSink } from '../output/output-tally.js';
 import type { RenderInputs } from '../output/provenance.js';
 import type { ChartModule } from './build-chart.js';
+import type { ReadingAhead } from './chart-reading.js';
+import type { PlainListedFiles } from './listed-files.js';
 
 /** One chart as read from disk: its name, its files' text, and its code module if any. */
 export interface ChartInput {
@@ -35,8 +37,13 @@ export interface ChartSource {
   readonly fileCount: number;
   /** The digest of its inputs as {@link ChartSource.read} read them (src/render/input-digest.ts); none before. */
   readonly digest: string | undefined;
-  /** Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors. */
-  read(): ChartInput;
+  /**
+   * Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors.
+   * `ahead`: the reading of its {@link ChartSource.aheadRequest} made on another thread, taken instead.
+   */
+  read(ahead?: ReadingAhead): ChartInput;
+  /** What a thread reading charts ahead needs to read its files (src/render/read-ahead.ts), if it may. */
+  aheadRequest?(): PlainListedFiles | undefined;
   /**
    * Reads its files once more, for a chart the render builds a second time: the input, or the problem when the files
    * are no longer those read the first time (their digest differs).

@@ -10,6 +10,7 @@ import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/r
 import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
 import { loadCharts } from '../../src/render/load-charts.js';
+import { READ_AHEAD_MIN_FILES } from '../../src/render/read-ahead.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import type { SpecChartInput } from '../../src/render/types.js';
 import { digestLines } from '../support/output-digests.js';
@@ -108,7 +109,9 @@ describe('a render with --jobs', () => {
 
   it('prints every error of every chart in the same order with 1 and 4 jobs, and writes nothing', async () => {
     const root = tempDir();
-    generateCharts(join(root, 'charts'), 800, 8);
+    // enough files for one job to read them ahead on a thread (src/render/read-ahead.ts), one a problem to read
+    generateCharts(join(root, 'charts'), READ_AHEAD_MIN_FILES, 8);
+    writeFileSync(join(root, 'charts/chart-004/latin1.yaml'), Buffer.from([0x61, 0x3a, 0xe9, 0x0a]));
     writeFileSync(
       join(root, 'charts/chart-001/appservice-100.yaml'),
       'apiVersion: app.example.com/v1\nkind: AppService\nmetadata: {name: bad}\nspec: {image: "", size: -1}\n',
@@ -127,7 +130,8 @@ describe('a render with --jobs', () => {
       errs.push(r.err.replace(out, 'OUT'));
     }
     expect(errs[0]).toMatch(
-      /chart-001\/appservice-100\.yaml.*\n(.*\n)*.*chart-003\/myapp-dup\.yaml(.*\n)*.*chart-006\/broken\.yaml/,
+      // what reading found first, as the listing's problems are
+      /chart-004\/latin1\.yaml.*UTF-8.*\n(.*\n)*.*chart-001\/appservice-100\.yaml.*\n(.*\n)*.*chart-003\/myapp-dup\.yaml(.*\n)*.*chart-006\/broken\.yaml/,
     );
     expect(errs[1]).toBe(errs[0]);
   });

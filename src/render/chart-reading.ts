@@ -1,0 +1,36 @@
+import type { LocatedProblem } from '../rules/problem.js';
+import { chartInputOf, type ChartFile } from './chart-input.js';
+import type { ListedFile } from './listed-files.js';
+import { readSpecText } from './read-text.js';
+import type { SpecChartInput } from './types.js';
+
+/** What reading a listed chart's files found: its input, and the problems of reading them and of its settings. */
+export interface ChartReading {
+  readonly input: SpecChartInput;
+  /** Files that could not be read (gone, not regular, too large, not UTF-8): left out of `input`. */
+  readonly readErrors: readonly LocatedProblem[];
+  /** A second settings file. */
+  readonly settingsErrors: readonly LocatedProblem[];
+}
+
+/**
+ * Reads the files `listed` of chart `name` (in `dir`) into its input: the I/O of reading one chart, on whichever
+ * thread reads it (src/render/chart-source.ts, read-ahead.ts). A chart module is not this function's: its caller
+ * adds it.
+ */
+export function readChartFiles(name: string, dir: string, listed: readonly ListedFile[]): ChartReading {
+  const readErrors: LocatedProblem[] = [];
+  const settingsErrors: LocatedProblem[] = [];
+  const files: ChartFile[] = [];
+  for (const { file, rel, real } of listed) {
+    const text = readSpecText(file, real, readErrors);
+    if (text !== undefined) files.push({ file, rel, text });
+  }
+  return { input: chartInputOf(name, dir, files, settingsErrors), readErrors, settingsErrors };
+}
+
+/** A chart read ahead, on another thread: the reading, and the digest of its input (src/render/input-digest.ts). */
+export interface ReadingAhead {
+  readonly reading: ChartReading;
+  readonly digest: string;
+}
