@@ -26,7 +26,9 @@ export type ManifestOf<T extends object = Manifest> = T & {
 
 /** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ''). */
 export function apiGroupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+  // no array a call: asked for several times an object by the checks and the pass across charts
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
 /** The API group of a manifest's apiVersion (`apps/v1` → `apps`, `v1` → ''). */

@@ -5,6 +5,9 @@ describe('a manifest names its group, its identity and itself', () => {
   it('reads the API group from the apiVersion, empty for the core group', () => {
     expect(apiGroupOf('apps/v1')).toBe('apps');
     expect(apiGroupOf('v1')).toBe('');
+    // what comes before the first slash, however many there are
+    expect(apiGroupOf('a/b/c')).toBe('a');
+    expect(apiGroupOf('/v1')).toBe('');
     expect(groupOf({ apiVersion: 'route.openshift.io/v1', kind: 'Route' })).toBe('route.openshift.io');
     expect(groupOf({ kind: 'Service' })).toBe('');
   });
