@@ -22,7 +22,10 @@ export function checkLabels(
   labels: Readonly<Record<string, unknown>> | undefined,
 ): Problem[] {
   const out: Problem[] = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
+  const all: Readonly<Record<string, unknown>> = labels ?? {};
+  // keys, not entries: no [key, value] array per label of every object checked
+  for (const key of Object.keys(all)) {
+    const value = all[key];
     const keyProblem = checkLabelKey(key);
     if (keyProblem !== undefined)
       out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
@@ -40,7 +43,9 @@ export function checkAnnotations(
 ): Problem[] {
   const out: Problem[] = [];
   let bytes = 0;
-  for (const [key, value] of Object.entries(annotations ?? {})) {
+  const all: Readonly<Record<string, unknown>> = annotations ?? {};
+  for (const key of Object.keys(all)) {
+    const value = all[key];
     if (typeof value !== 'string') {
       out.push({ path: [...path, key], expected: 'a string', found: describeValue(value) });
       continue;

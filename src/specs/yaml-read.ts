@@ -93,11 +93,16 @@ export function yaml11Reading(raw: string): string | undefined {
   return /^[-+]?0[0-7_]+$/.test(raw) ? `the octal number ${kubectl}` : `the number ${kubectl}`;
 }
 
+/** A key as read: its event, decoded only when a path is written; or a sequence's index. */
+type KeyRef = ScalarEvent | AliasEvent | number;
+
 interface Frame {
   readonly kind: 'map' | 'seq';
-  readonly path: FieldPath;
+  /** The frame of the collection holding this one, and where in it this one is (none at the top). */
+  readonly parent: Frame | undefined;
+  readonly at: KeyRef | undefined;
   /** map: the pending key, or undefined while a key is expected; seq: the next index. */
-  key: string | number | undefined;
+  key: KeyRef | undefined;
   expectKey: boolean;
 }
 
@@ -135,10 +140,13 @@ function scanEvents(text: string, events: readonly Event[]): ReadProblem[] {
   return scanner.problems;
 }
 
-/** Walks events keeping the path of the current node (keys of mappings, indices of sequences). */
+/**
+ * Walks events keeping where the current node is (the keys of mappings, the indices of sequences). A path is
+ * written only for a problem: most nodes have none, and a path a node was a quarter of a render's parsing garbage.
+ */
 class EventScanner {
   readonly problems: ReadProblem[] = [];
-  private readonly stack: Frame[] = [];
+  private top: Frame | undefined;
   private document = 0;
 
   constructor(private readonly text: string) {}
@@ -146,47 +154,67 @@ class EventScanner {
   on(e: Event): void {
     if (e.type === EVENT_ID.DOCUMENT) {
       this.document++;
-      this.stack.length = 0;
+      this.top = undefined;
     } else if (e.type === EVENT_ID.POP) {
-      this.stack.pop();
-      advance(this.stack.at(-1));
+      this.top = this.top?.parent;
+      advance(this.top);
     } else this.node(e);
   }
 
   private node(e: Exclude<Event, { type: typeof EVENT_ID.DOCUMENT | typeof EVENT_ID.POP }>): void {
-    const top = this.stack.at(-1);
+    const top = this.top;
     const isKey = top?.kind === 'map' && top.expectKey;
-    const path = pathOf(top);
+    const at = hereIn(top);
     if (e.type === EVENT_ID.SCALAR) {
-      const problem = scalarProblem(this.text, e, isKey, path);
+      const problem = scalarProblem(this.text, e, isKey, () => this.pathOf(top));
       if (problem !== undefined) this.problems.push({ document: this.document, ...problem });
     }
     if (e.type === EVENT_ID.SCALAR || e.type === EVENT_ID.ALIAS) {
-      this.leaf(top, isKey ? this.keyOf(e) : undefined);
+      this.leaf(top, isKey ? e : undefined);
       return;
     }
     if (isKey && top !== undefined) top.expectKey = false;
     const map = e.type === EVENT_ID.MAPPING;
-    this.stack.push({ kind: map ? 'map' : 'seq', path, key: map ? undefined : 0, expectKey: map });
-  }
-
-  private keyOf(e: ScalarEvent | AliasEvent): string {
-    return e.type === EVENT_ID.SCALAR ? getScalarValue(this.text, e) : '*';
+    this.top = {
+      kind: map ? 'map' : 'seq',
+      parent: top,
+      at,
+      key: map ? undefined : 0,
+      expectKey: map,
+    };
   }
 
   /** A scalar or alias read: the pending key of a mapping when `key` is given, else a value. */
-  private leaf(top: Frame | undefined, key: string | undefined): void {
+  private leaf(top: Frame | undefined, key: ScalarEvent | AliasEvent | undefined): void {
     if (key !== undefined && top !== undefined) {
       top.key = key;
       top.expectKey = false;
     } else advance(top);
   }
+
+  /** The path of the node about to be read under `top`. */
+  private pathOf(top: Frame | undefined): FieldPath {
+    const here = hereIn(top);
+    const path = this.pathOfFrame(top);
+    return here === undefined ? path : [...path, this.keyText(here)];
+  }
+
+  /** The path of the collection `frame` stands for. */
+  private pathOfFrame(frame: Frame | undefined): FieldPath {
+    const path: (string | number)[] = [];
+    for (let f = frame; f !== undefined; f = f.parent) if (f.at !== undefined) path.push(this.keyText(f.at));
+    return path.reverse();
+  }
+
+  private keyText(key: KeyRef): string | number {
+    if (typeof key === 'number') return key;
+    return key.type === EVENT_ID.SCALAR ? getScalarValue(this.text, key) : '*';
+  }
 }
 
-/** The path of the node about to be read under `top`. */
-function pathOf(top: Frame | undefined): FieldPath {
-  if (top === undefined) return [];
-  return top.key === undefined || top.expectKey ? top.path : [...top.path, top.key];
+/** Where the node about to be read under `top` is in it: its key or index, or none while a key is read. */
+function hereIn(top: Frame | undefined): KeyRef | undefined {
+  return top === undefined || top.expectKey ? undefined : top.key;
 }
 
 /** After a value: a map expects its next key, a sequence moves to its next index. */
@@ -200,13 +228,13 @@ function scalarProblem(
   text: string,
   e: ScalarEvent,
   isKey: boolean,
-  path: FieldPath,
+  pathAt: () => FieldPath,
 ): Omit<ReadProblem, 'document'> | undefined {
   if (e.style !== SCALAR_STYLE.PLAIN) return undefined;
   const raw = text.slice(e.valueStart, e.valueEnd);
   if (isKey && raw === '<<')
     return {
-      path: [...path, '<<'],
+      path: [...pathAt(), '<<'],
       offset: e.valueStart,
       expected: 'no merge key (kubectl merges `<<`, YAML 1.2 keeps it as a key named "<<")',
       found: 'a merge key <<',
@@ -214,7 +242,7 @@ function scalarProblem(
     };
   if (isKey && NULL_KEY.test(raw))
     return {
-      path: [...path, raw],
+      path: [...pathAt(), raw],
       offset: e.valueStart,
       expected: 'a key that is a string',
       found: `a null key ${JSON.stringify(raw)}`,
@@ -223,7 +251,7 @@ function scalarProblem(
   const reading = yaml11Reading(raw);
   if (reading === undefined) return undefined;
   return {
-    path: isKey ? [...path, raw] : path,
+    path: isKey ? [...pathAt(), raw] : pathAt(),
     offset: e.valueStart,
     expected: `a ${isKey ? 'key' : 'value'} that YAML 1.1 (kubectl) and YAML 1.2 read alike`,
     found: `${raw}, which kubectl reads as ${reading} and YAML 1.2 as ${describe12(raw)}`,
@@ -254,11 +282,13 @@ export function expandedBytes(value: unknown, limit: number): number {
       for (const item of v) stack.push(item);
       continue;
     }
-    const entries = Object.entries(v);
-    total += 2 + entries.length;
-    for (const [k, item] of entries) {
+    // keys, not entries: no [key, value] array per field of every document read
+    const record = v as Record<string, unknown>;
+    const keys = Object.keys(record);
+    total += 2 + keys.length;
+    for (const k of keys) {
       total += k.length + 3;
-      stack.push(item);
+      stack.push(record[k]);
     }
   }
   return total;

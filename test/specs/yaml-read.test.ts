@@ -36,6 +36,33 @@ describe('YAML 1.1 readings, as kubectl reads them (table: test/support/yaml-rea
     expect(problems.map((p) => p.path)).toEqual([['spec', 'on']]);
   });
 
+  it('names the path of each flagged scalar through mappings, sequences, flow collections and documents', () => {
+    const text = [
+      'spec:',
+      '  containers:',
+      '    - name: web',
+      '      ports: [80, {on: 1}]',
+      '    - [x, [y, no]]',
+      '  012: 012',
+      '  after: off',
+      '---',
+      '- {k: [1, ~]}',
+      '- x: 1',
+      '  <<: {a: b}',
+      '',
+    ].join('\n');
+    const { problems } = readYamlDocuments(text, 'x.yaml');
+    expect(problems.map((p) => [p.document, p.path])).toEqual([
+      [1, ['spec', 'containers', 0, 'ports', 1, 'on']],
+      [1, ['spec', 'containers', 1, 1, 0]],
+      [1, ['spec', 'containers', 1, 1, 1]],
+      [1, ['spec', '012']],
+      [1, ['spec', '012']],
+      [1, ['spec', 'after']],
+      [2, [1, '<<']],
+    ]);
+  });
+
   it('never flags a quoted scalar', () => {
     expect(
       readYamlDocuments(YAML_READINGS.map((r, i) => `k${i}: "${r.raw}"`).join('\n'), 'x.yaml').problems,
