@@ -32,13 +32,21 @@ async function posted(ahead: ReadAhead, count: number): Promise<void> {
   for (let i = 0; i < 500 && ahead.posted < count; i++) await new Promise((r) => setTimeout(r, 20));
 }
 
+/**
+ * The troubled charts listed twice: once each chart read on this thread (`own`, `inputs`), once to be read ahead
+ * (`listed`), with a thread reading them from the first file up.
+ */
+async function listedTwice() {
+  const dir = troubled();
+  const own = await listCharts(dir);
+  const inputs = own.charts.map((c) => c.read());
+  const listed = await listCharts(dir);
+  return { own, inputs, listed, ahead: ReadAhead.start(listed.charts, 0) };
+}
+
 describe('ReadAhead', () => {
   it("reads each chart on its thread to the input, the problems and the digest of the chart's own reading", async () => {
-    const dir = troubled();
-    const own = await listCharts(dir);
-    const inputs = own.charts.map((c) => c.read());
-    const listed = await listCharts(dir);
-    const ahead = ReadAhead.start(listed.charts, 0);
+    const { own, inputs, listed, ahead } = await listedTwice();
     expect(ahead).toBeDefined();
     try {
       await posted(ahead as ReadAhead, READ_AHEAD);
@@ -67,11 +75,7 @@ describe('ReadAhead', () => {
   });
 
   it('never waits for the thread: a chart whose reading is not there is read by the render, the same', async () => {
-    const dir = troubled();
-    const own = await listCharts(dir);
-    const inputs = own.charts.map((c) => c.read());
-    const listed = await listCharts(dir);
-    const ahead = ReadAhead.start(listed.charts, 0);
+    const { own, inputs, listed, ahead } = await listedTwice();
     try {
       // taken at once: the thread has not started yet
       const readings = listed.charts.map((_, i) => ahead?.take(i));
