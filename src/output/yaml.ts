@@ -16,12 +16,11 @@ const YAML11_EXPONENT = /^[eE][-+]?[0-9]+$/;
 // Characters JSON.stringify leaves raw that YAML treats as line breaks (1.1) or does not allow unescaped.
 const YAML_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
-/**
- * Emits one document (no `---`), ending in a newline. Built by concatenation, not an array of parts joined: V8 keeps
- * the pieces as a tree that is copied once, where it is first read whole (about a fifth less time for a render's
- * 25,000 objects, measured with the joining and hashing of their files, docs/benchmarks.md).
- */
+/** Emits one document (no `---`), ending in a newline. */
 export function toYaml(value: unknown): string {
+  // Built by concatenation, not an array of parts joined: V8 keeps the pieces as a tree copied once, where it is
+  // first read whole (about a fifth less time for a render's 25,000 objects, with the joining and hashing of their
+  // files: docs/benchmarks.md).
   const empty = emptyCollection(value);
   if (empty !== undefined) return `${empty}\n`;
   if (isMapping(value)) return mapping(value, '', undefined);

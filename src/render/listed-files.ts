@@ -33,7 +33,7 @@ export class ListedFiles {
     });
   }
 
-  /** The same files as plain data, to cross to another thread as they are held ({@link ListedFiles.fromPlain}). */
+  /** The same files as plain data, to cross to another thread as they are held ({@link ListedFiles.unpackPlain}). */
   toPlain(): PlainListedFiles {
     return { dir: this.dir, real: this.real, count: this.count, rels: this.rels, links: this.links };
   }

@@ -1,47 +1,37 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startWorker } from '../util/worker-entry.js';
-import type { ChartReading, ReadingAhead } from './chart-reading.js';
-import type { PlainListedFiles } from './listed-files.js';
+import type { ReadingAhead } from './chart-reading.js';
+import { POSTED, TAKEN, type AheadReply, type AheadRequest } from './read-ahead-protocol.js';
 import { isSource, type ChartEntry } from './types.js';
 import { workerEntry } from './worker-entry.js';
 
 /**
- * Charts of a charts directory read a few ahead of the one the render builds, on a thread of their own: opening and
- * reading thousands of small files is mostly system calls, and on a second core they overlap the build instead of
- * adding to it (as the files written are, src/output/file-writer.ts). The render never waits for the thread: a
- * chart whose reading is not there when its turn comes is read on the render's thread, as without one, so a thread
- * that starts late, lags or fails costs nothing but its own work. A reading made ahead is the same as one made when
- * the chart's turn comes (src/render/chart-reading.ts), a few charts earlier; a chart with a module is always read
- * when its turn comes.
+ * Charts of a charts directory read a few ahead of the one the render builds, on a thread of their own, when the
+ * render builds every chart on its own thread (no worker pool): opening and reading thousands of small files is
+ * mostly system calls, and on a second core they overlap the build instead of adding to it (as the files written
+ * are, src/output/file-writer.ts). The render never waits for the thread: a chart whose reading is not there when
+ * its turn comes is read on the render's thread, as without one, so a thread that starts late, lags or fails costs
+ * nothing but its own work. A reading made ahead is the same as one made when the chart's turn comes
+ * (src/render/chart-reading.ts), a few charts earlier; a chart with a module is read when its turn comes, and
+ * nothing past it is read before its module has run (a module may write files).
  */
 
-/** The shared counters' slots: the charts the render has taken (the thread skips them), the readings posted. */
-export const TAKEN = 0;
-export const POSTED = 1;
-
-/** Files to read below which a thread costs more than it saves (it starts in about 20 ms of the other core). */
+/** Spec files below which a thread costs more than it saves (it starts in about 20 ms of the other core). */
 export const READ_AHEAD_MIN_FILES = 1000;
 /** How many charts past the one the render takes are asked for. */
 export const READ_AHEAD = 4;
-
-/** What the render's thread asks: chart `id` of the entries, with its listing. */
-export interface AheadRequest {
-  readonly id: number;
-  readonly name: string;
-  readonly dir: string;
-  readonly files: PlainListedFiles;
-}
-
-/** What the thread answers: the reading and its digest, or why it could not read the chart (read here then). */
-export type AheadReply =
-  | { readonly id: number; readonly reading: ChartReading; readonly digest: string }
-  | { readonly id: number; readonly failed: string };
+/** How many files may be asked for and not taken yet, the next chart's whatever its size: large charts are not all held. */
+export const READ_AHEAD_FILES = 2000;
 
 /** Reads the charts of a render ahead of it; see the module comment. */
 export class ReadAhead {
   private readonly ready = new Map<number, AheadReply>();
-  /** The first entry not yet considered for asking. */
-  private asked = 0;
+  /** The first entry not yet considered for asking (the first is the render's at once: never asked). */
+  private asked = 1;
+  /** The entry whose turn it is. */
+  private turn = 0;
+  /** The files of each entry asked for and not yet taken, by entry. */
+  private readonly filesAsked = new Map<number, number>();
 
   private constructor(
     private readonly entries: readonly ChartEntry[],
@@ -51,7 +41,7 @@ export class ReadAhead {
   ) {}
 
   /**
-   * Reads `entries` ahead of the render, when at least `minFiles` files are there to read ahead; undefined when
+   * Reads `entries` ahead of the render, when at least `minFiles` spec files are there to read ahead; undefined when
    * fewer, or when no thread could start (the render reads every chart itself).
    */
   static start(entries: readonly ChartEntry[], minFiles = READ_AHEAD_MIN_FILES): ReadAhead | undefined {
@@ -73,7 +63,7 @@ export class ReadAhead {
     // A thread that fails says so only asynchronously: the render reads what it did not.
     worker.on('error', () => undefined);
     const ahead = new ReadAhead(entries, worker, port1, counts);
-    ahead.ask(READ_AHEAD);
+    ahead.ask();
     return ahead;
   }
 
@@ -83,7 +73,9 @@ export class ReadAhead {
    */
   take(i: number): ReadingAhead | undefined {
     Atomics.store(this.counts, TAKEN, i + 1);
-    this.ask(i + 1 + READ_AHEAD);
+    this.turn = i;
+    for (const id of this.filesAsked.keys()) if (id <= i) this.filesAsked.delete(id);
+    this.ask();
     for (
       let m = receiveMessageOnPort(this.readings);
       m !== undefined;
@@ -108,14 +100,27 @@ export class ReadAhead {
     void this.worker.terminate();
   }
 
-  /** Asks for the entries before `end` not asked for yet that the thread may read. */
-  private ask(end: number): void {
-    for (; this.asked < Math.min(end, this.entries.length); this.asked++) {
+  /**
+   * Asks for the entries after the one whose turn it is, up to {@link READ_AHEAD} of them and
+   * {@link READ_AHEAD_FILES} files past the next, never past a chart with a module still to run (its module runs
+   * when its turn comes, and may write what the charts after it read).
+   */
+  private ask(): void {
+    if (this.entries[this.turn]?.module !== undefined) return;
+    this.asked = Math.max(this.asked, this.turn + 1);
+    const end = Math.min(this.turn + 1 + READ_AHEAD, this.entries.length);
+    let files = 0;
+    for (const n of this.filesAsked.values()) files += n;
+    for (; this.asked < end; this.asked++) {
       const entry = this.entries[this.asked] as ChartEntry;
-      const files = isSource(entry) ? entry.aheadRequest?.() : undefined;
-      if (files === undefined || !isSource(entry)) continue;
-      const request: AheadRequest = { id: this.asked, name: entry.name, dir: entry.dir, files };
+      if (entry.module !== undefined) return;
+      const listing = isSource(entry) ? entry.aheadRequest?.() : undefined;
+      if (listing === undefined || !isSource(entry)) continue;
+      if (this.asked > this.turn + 1 && files + entry.fileCount > READ_AHEAD_FILES) return;
+      const request: AheadRequest = { id: this.asked, name: entry.name, dir: entry.dir, files: listing };
       this.worker.postMessage(request);
+      this.filesAsked.set(this.asked, entry.fileCount);
+      files += entry.fileCount;
     }
   }
 }

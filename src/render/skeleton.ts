@@ -191,7 +191,6 @@ function unpacked({ text, ends, others }: Skeletons): unknown[] {
   return values;
 }
 
-/** The entries whose value is not undefined, as an object; undefined when none is. */
 /**
  * A map of the two entries whose value is defined, in this order; undefined when neither is. Made for every object
  * each time the pass reads it: no arrays, no key count (a general version took a quarter of the pass's time).

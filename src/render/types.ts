@@ -24,8 +24,9 @@ export interface ChartInput {
 
 /**
  * A chart of a charts directory listed but not read yet (src/render/load-charts.ts): the render reads its files
- * when the chart's turn comes ({@link ChartSource.read}) and holds their texts only while it builds the chart, so a
- * render of many charts holds one chart's files at a time, not all of them.
+ * when the chart's turn comes ({@link ChartSource.read}; a few charts ahead at most, src/render/read-ahead.ts) and
+ * holds their texts only while it builds the chart, so a render of many charts holds a few charts' files at a time,
+ * not all of them.
  */
 export interface ChartSource {
   readonly name: string;

@@ -165,10 +165,7 @@ class EventScanner {
     const top = this.top;
     const isKey = top?.kind === 'map' && top.expectKey;
     const at = hereIn(top);
-    if (e.type === EVENT_ID.SCALAR) {
-      const problem = scalarProblem(this.text, e, isKey, () => this.pathOf(top));
-      if (problem !== undefined) this.problems.push({ document: this.document, ...problem });
-    }
+    if (e.type === EVENT_ID.SCALAR) this.scan(e, top, isKey);
     if (e.type === EVENT_ID.SCALAR || e.type === EVENT_ID.ALIAS) {
       this.leaf(top, isKey ? e : undefined);
       return;
@@ -190,6 +187,15 @@ class EventScanner {
       top.key = key;
       top.expectKey = false;
     } else advance(top);
+  }
+
+  /** Keeps a scalar's problem, if any, with its path: a key's is the mapping's path and the key as written. */
+  private scan(e: ScalarEvent, top: Frame | undefined, isKey: boolean): void {
+    const problem = scalarProblem(this.text, e, isKey);
+    if (problem === undefined) return;
+    const here = this.pathOf(top);
+    const path = isKey ? [...here, this.text.slice(e.valueStart, e.valueEnd)] : here;
+    this.problems.push({ document: this.document, path, ...problem });
   }
 
   /** The path of the node about to be read under `top`. */
@@ -224,17 +230,16 @@ function advance(top: Frame | undefined): void {
   else top.key = (top.key as number) + 1;
 }
 
+/** What is wrong with a scalar, if anything; its path is the caller's. */
 function scalarProblem(
   text: string,
   e: ScalarEvent,
   isKey: boolean,
-  pathAt: () => FieldPath,
-): Omit<ReadProblem, 'document'> | undefined {
+): Omit<ReadProblem, 'document' | 'path'> | undefined {
   if (e.style !== SCALAR_STYLE.PLAIN) return undefined;
   const raw = text.slice(e.valueStart, e.valueEnd);
   if (isKey && raw === '<<')
     return {
-      path: [...pathAt(), '<<'],
       offset: e.valueStart,
       expected: 'no merge key (kubectl merges `<<`, YAML 1.2 keeps it as a key named "<<")',
       found: 'a merge key <<',
@@ -242,7 +247,6 @@ function scalarProblem(
     };
   if (isKey && NULL_KEY.test(raw))
     return {
-      path: [...pathAt(), raw],
       offset: e.valueStart,
       expected: 'a key that is a string',
       found: `a null key ${JSON.stringify(raw)}`,
@@ -251,7 +255,6 @@ function scalarProblem(
   const reading = yaml11Reading(raw);
   if (reading === undefined) return undefined;
   return {
-    path: isKey ? [...pathAt(), raw] : pathAt(),
     offset: e.valueStart,
     expected: `a ${isKey ? 'key' : 'value'} that YAML 1.1 (kubectl) and YAML 1.2 read alike`,
     found: `${raw}, which kubectl reads as ${reading} and YAML 1.2 as ${describe12(raw)}`,

@@ -3,12 +3,14 @@
  * each chart read when its turn comes, and a render that never waits for the thread.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
-import { listCharts } from '../../src/render/load-charts.js';
-import { READ_AHEAD, READ_AHEAD_MIN_FILES, ReadAhead } from '../../src/render/read-ahead.js';
+import { listCharts, loadCharts } from '../../src/render/load-charts.js';
+import { READ_AHEAD_FILES, READ_AHEAD_MIN_FILES, ReadAhead } from '../../src/render/read-ahead.js';
+import { renderCharts, renderChartsReusing } from '../../src/render/render.js';
+import type { ChartSource } from '../../src/render/types.js';
 import { tempDir } from '../support/tmp.js';
 
 /** Charts with a problem of each kind reading meets (not UTF-8, a second settings file), a FIFO, and a link. */
@@ -27,6 +29,11 @@ function troubled(): string {
   return dir;
 }
 
+/** Gives the thread time to post what it would post. */
+async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+}
+
 /** Waits until the thread has posted `count` readings. */
 async function posted(ahead: ReadAhead, count: number): Promise<void> {
   for (let i = 0; i < 500 && ahead.posted < count; i++) await new Promise((r) => setTimeout(r, 20));
@@ -41,22 +48,23 @@ async function listedTwice() {
   const own = await listCharts(dir);
   const inputs = own.charts.map((c) => c.read());
   const listed = await listCharts(dir);
-  return { own, inputs, listed, ahead: ReadAhead.start(listed.charts, 0) };
+  return { dir, own, inputs, listed, ahead: ReadAhead.start(listed.charts, 0) };
 }
 
 describe('ReadAhead', () => {
   it("reads each chart on its thread to the input, the problems and the digest of the chart's own reading", async () => {
-    const { own, inputs, listed, ahead } = await listedTwice();
+    const { dir, own, inputs, listed, ahead } = await listedTwice();
     expect(ahead).toBeDefined();
     try {
-      await posted(ahead as ReadAhead, READ_AHEAD);
-      const taken = listed.charts.map((c, i) => {
+      const taken = [];
+      for (const [i, c] of listed.charts.entries()) {
+        // chart i was asked for when chart i - 1 was taken (the first READ_AHEAD when the thread started)
+        await posted(ahead as ReadAhead, i);
         const reading = ahead?.take(i);
-        // the charts past the first READ_AHEAD are asked for as each one is taken
-        if (i + 1 < listed.charts.length) execFileSync('sleep', ['0.2']);
-        return { input: c.read(reading), fromThread: reading !== undefined };
-      });
-      expect(taken.map((t) => t.fromThread)).toEqual(listed.charts.map(() => true));
+        taken.push({ input: c.read(reading), fromThread: reading !== undefined });
+      }
+      // the first chart is the render's at once: never asked for
+      expect(taken.map((t) => t.fromThread)).toEqual(listed.charts.map((_, i) => i > 0));
       expect(taken.map((t) => t.input)).toEqual(inputs);
       expect(listed.errors()).toEqual(own.errors());
       expect(listed.charts.map((c) => c.digest)).toEqual(own.charts.map((c) => c.digest));
@@ -65,6 +73,13 @@ describe('ReadAhead', () => {
         'a FIFO',
         expect.stringContaining('a second one beside'),
       ]);
+      // a chart read on the thread, built again, is held to that reading: the same files, or a problem
+      expect(listed.charts[1]?.readAgain()).toEqual(inputs[1]);
+      const [file] = readdirSync(join(dir, 'chart-001')).filter((f) => f.endsWith('.yaml'));
+      appendFileSync(join(dir, 'chart-001', file ?? ''), '# changed\n');
+      expect(listed.charts[1]?.readAgain()).toMatchObject({
+        found: 'files that changed after the render read them',
+      });
       // the link is read through its real path: the same spec in two charts
       expect(inputs[5]?.specFiles.find((f) => f.relative.endsWith('linked.yaml'))?.text).toContain(
         'kind: Myapp',
@@ -84,6 +99,72 @@ describe('ReadAhead', () => {
       expect(listed.errors()).toEqual(own.errors());
     } finally {
       ahead?.close();
+    }
+  });
+
+  it('reads nothing past a chart with a module before its turn has passed: its module may write files', async () => {
+    const dir = tempDir();
+    generateCharts(dir, 50, 5);
+    const charts: ChartSource[] = [...(await listCharts(dir)).charts];
+    // chart 2 has a module (as a listing holds it: its default export)
+    charts[2] = Object.assign(Object.create(charts[2] as object) as ChartSource, { module: () => undefined });
+    const ahead = ReadAhead.start(charts, 0) as ReadAhead;
+    try {
+      await posted(ahead, 1);
+      await settle();
+      expect(ahead.posted).toBe(1);
+      expect(ahead.take(0)).toBeUndefined();
+      expect(ahead.take(1)).toBeDefined();
+      expect(ahead.take(2)).toBeUndefined();
+      await settle();
+      // chart 3's turn came with nothing read ahead: the module's turn has just passed
+      expect(ahead.posted).toBe(1);
+      expect(ahead.take(3)).toBeUndefined();
+      await posted(ahead, 2);
+      expect(ahead.take(4)).toBeDefined();
+    } finally {
+      ahead.close();
+    }
+  });
+
+  it(`asks for no more than ${READ_AHEAD_FILES} files not yet taken, but always for the next chart`, async () => {
+    const dir = tempDir();
+    generateCharts(dir, 40, 4);
+    // charts that say they have more files than they do: what the thread is asked for goes by what they say
+    const charts = (await listCharts(dir)).charts.map((c, i) =>
+      Object.assign(Object.create(c) as ChartSource, { fileCount: i === 3 ? 10 : READ_AHEAD_FILES - 500 }),
+    );
+    const ahead = ReadAhead.start(charts, 0) as ReadAhead;
+    try {
+      await posted(ahead, 1);
+      await settle();
+      // chart 1 (the next) only: chart 2 would take the files asked for past the limit
+      expect(ahead.posted).toBe(1);
+      ahead.take(0);
+      expect(ahead.take(1)).toBeDefined();
+      // chart 1 taken: chart 2 is the next, and chart 3 fits beside it
+      await posted(ahead, 3);
+      expect(ahead.take(2)).toBeDefined();
+      expect(ahead.take(3)).toBeDefined();
+    } finally {
+      ahead.close();
+    }
+  });
+
+  it('is what a render of 1,000 spec files takes its charts from, with the same output as without it', async () => {
+    const dir = tempDir();
+    generateCharts(dir, READ_AHEAD_MIN_FILES, 10);
+    const take = vi.spyOn(ReadAhead.prototype, 'take');
+    try {
+      const listed = await listCharts(dir);
+      const ahead = await renderChartsReusing(listed.charts, {});
+      const fromThread = take.mock.results.filter((r) => r.value !== undefined).length;
+      expect(take).toHaveBeenCalledTimes(10);
+      expect(fromThread).toBeGreaterThan(0);
+      const read = await loadCharts(dir);
+      expect(ahead).toEqual(await renderCharts(read.inputs, {}));
+    } finally {
+      take.mockRestore();
     }
   });
 
