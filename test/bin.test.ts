@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from './support/tmp.js';
@@ -40,7 +41,7 @@ describe('bin/specforge.js', () => {
 
   // process.execve: Node.js 22.15 and later (not 23.0-23.10), not on Windows; elsewhere the command runs as it is.
   it.skipIf(typeof process.execve !== 'function')(
-    'starts itself again in the same process with 16 MB semi-spaces, a slower-growing heap and its environment, unless told otherwise',
+    'starts itself again in the same process with 16 MB semi-spaces, a slower-growing heap, one V8 helper thread on two cores and its environment, unless told otherwise',
     () => {
       // A preloaded probe, kept across the restart (it is on the node command line), says where it ended up.
       const probe = join(tempDir(), 'probe.cjs');
@@ -55,10 +56,17 @@ describe('bin/specforge.js', () => {
           timeout: 60_000,
           env: { ...process.env, PROBE_VALUE: 'kept', ...env },
         });
+      // one V8 helper thread on one or two cores
+      const pool = availableParallelism() <= 2 ? ' --v8-pool-size=1' : '';
       const restarted = run({ NODE_OPTIONS: '' });
       expect(restarted.status).toBe(0);
       expect(restarted.stderr).toBe(
-        `${restarted.pid} kept --max-semi-space-size=16 --heap-growing-percent=60 --require ${probe}\n`,
+        `${restarted.pid} kept --max-semi-space-size=16 --heap-growing-percent=60${pool} --require ${probe}\n`,
+      );
+      // a pool size of the user's own: the heap flags, not the pool's
+      const ownPool = run({ NODE_OPTIONS: '--v8-pool-size=3' });
+      expect(ownPool.stderr).toBe(
+        `${ownPool.pid} kept --max-semi-space-size=16 --heap-growing-percent=60 --require ${probe}\n`,
       );
       // A size or growth of the user's own, and the long-lived controller: no restart.
       const own = run({ NODE_OPTIONS: '--max-semi-space-size=8' });
