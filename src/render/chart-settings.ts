@@ -48,8 +48,6 @@ export interface ChartSettings {
   readonly podSecurity?: PodSecurityLevel;
 }
 
-export { CHART_SETTINGS_FILE } from './chart-input.js';
-
 /** Checks a chart's name: it becomes a directory in dist/ and the `app.kubernetes.io/part-of` label. */
 export function checkChartName(name: string, dir: string): LocatedProblem[] {
   const problem = checkDns1123Label(name);

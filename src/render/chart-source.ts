@@ -1,6 +1,6 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
-import { readChartFiles, type ChartReading, type ReadingAhead } from './chart-reading.js';
+import { readChartFiles, type ReadingAhead } from './chart-reading.js';
 import { chartInputDigest, moduleBytes } from './input-digest.js';
 import { entryError, type ChartYamlFile } from './chart-tree.js';
 import { ListedFiles, type ListedFile, type PlainListedFiles } from './listed-files.js';
@@ -66,7 +66,7 @@ export class ListedChart implements ChartSource {
   /** Reads the chart's files: its input, the problems of reading kept here ({@link errors}); no digest. */
   readFiles(): ChartInput {
     const listErrors: LocatedProblem[] = [];
-    const reading = this.readInto(this.listed?.unpack() ?? this.listAgain(listErrors));
+    const reading = readChartFiles(this.name, this.dir, this.listed?.unpack() ?? this.listAgain(listErrors));
     this.listed = undefined;
     this.readErrors = [...listErrors, ...reading.readErrors];
     this.settingsErrors = reading.settingsErrors;
@@ -97,7 +97,7 @@ export class ListedChart implements ChartSource {
 
   readAgain(): ChartInput | LocatedProblem {
     // a directory that went meanwhile lists no file, so the digest differs (an annotated chart has objects)
-    const input = this.withModule(this.readInto(this.listAgain([])).input);
+    const input = this.withModule(readChartFiles(this.name, this.dir, this.listAgain([])).input);
     if (digestOf(input) === this.read_) return input;
     return {
       file: this.dir,
@@ -130,10 +130,6 @@ export class ListedChart implements ChartSource {
    */
   errors(): LocatedProblem[] {
     return [...this.walkErrors, ...this.readErrors, ...this.moduleErrors, ...this.settingsErrors];
-  }
-
-  private readInto(listed: readonly ListedFile[]): ChartReading {
-    return readChartFiles(this.name, this.dir, listed);
   }
 
   private withModule(input: ChartInput): ChartInput {

@@ -16,7 +16,7 @@ import { workerEntry } from './worker-entry.js';
  * nothing past it is read before its module has run (a module may write files).
  */
 
-/** Spec files below which a thread costs more than it saves (it starts in about 20 ms of the other core). */
+/** Spec files below which a thread costs more than it saves (starting it took 40–50 ms of CPU, on the other core). */
 export const READ_AHEAD_MIN_FILES = 1000;
 /** How many charts past the one the render takes are asked for. */
 export const READ_AHEAD = 4;
@@ -114,8 +114,9 @@ export class ReadAhead {
     for (; this.asked < end; this.asked++) {
       const entry = this.entries[this.asked] as ChartEntry;
       if (entry.module !== undefined) return;
-      const listing = isSource(entry) ? entry.aheadRequest?.() : undefined;
-      if (listing === undefined || !isSource(entry)) continue;
+      if (!isSource(entry)) continue;
+      const listing = entry.aheadRequest?.();
+      if (listing === undefined) continue;
       if (this.asked > this.turn + 1 && files + entry.fileCount > READ_AHEAD_FILES) return;
       const request: AheadRequest = { id: this.asked, name: entry.name, dir: entry.dir, files: listing };
       this.worker.postMessage(request);

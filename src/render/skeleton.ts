@@ -25,8 +25,10 @@ export interface Skeletons {
   readonly text: string;
   /** Where the string of each value ends in `text`, by index; it begins where the one before ends. */
   readonly ends: Uint32Array;
-  /** The values that are not strings, by index: index 0 (none), spec files' document numbers, and whatever else a
-   * chart module set. */
+  /**
+   * The values that are not strings, by index: index 0 (none), spec files' document numbers, and whatever else a
+   * chart module set.
+   */
   readonly others: ReadonlyMap<number, unknown>;
   /** `count` rows of {@link FIELDS}`.length` value indexes. */
   readonly rows: Uint16Array | Uint32Array;
