@@ -3,9 +3,7 @@ import { checkOutPlace, DistCompare, DistStage, outputEntries } from './output/d
 import { OutputTally } from './output/output-tally.js';
 import { PROVENANCE_FILE, provenanceFiles, recordedVersion } from './output/provenance.js';
 import { lookUpOutput, recordOutput, vouchForCheckout, type CachedOutput } from './cli/cached-output.js';
-import { renderContained } from './render/contained.js';
 import type { OutputRecord } from './render/output-cache.js';
-import { renderLoaded } from './render/render-dir.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import type { RunOptions } from './render/types.js';
@@ -22,7 +20,7 @@ import {
 } from './util/flag-values.js';
 import { availableParallelism } from 'node:os';
 import { escapeTerminal } from './diff/escape.js';
-import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/settings.js';
+import { GITOPS_SETTINGS_FILE, gitopsToolsOption, type GitopsTool } from './gitops/tools.js';
 import { droppedNote, droppedTools, renderCommand } from './gitops/flags.js';
 import { join } from 'node:path';
 import { CHECK_USAGE, RENDER_USAGE, USAGE, usageHint, VALIDATE_USAGE } from './cli/usage.js';
@@ -41,7 +39,8 @@ export { USAGE } from './cli/usage.js';
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
 // Each command loads its own modules when it runs: `validate` of one spec starts without diff's, migration's and
-// the Kubernetes client's (docs/benchmarks.md, start-up).
+// the Kubernetes client's (docs/benchmarks.md, start-up); `render` and `check` load the render's (cdk8s among them)
+// only when they render, not when the cache finds dist/ up to date.
 const COMMANDS: Readonly<Record<string, Command>> = {
   render: (args, io) => runRenderCommand('render', args, io),
   validate: (args, io) => runRenderCommand('validate', args, io),
@@ -213,8 +212,8 @@ async function renderInto(
   try {
     const loaded = cached?.loaded;
     const result = await (loaded === undefined
-      ? renderContained(chartsDir, gitops, { ...run, sink })
-      : renderLoaded(loaded, chartsDir, gitops, { ...run, sink }));
+      ? (await import('./render/contained.js')).renderContained(chartsDir, gitops, { ...run, sink })
+      : (await import('./render/render-dir.js')).renderLoaded(loaded, chartsDir, gitops, { ...run, sink }));
     if (failed(result, command === 'render' ? `${outDir} left unchanged` : 'nothing written', io))
       return EXIT_INVALID;
     printNotes(result, io);
@@ -285,6 +284,7 @@ function madeOf(sink: DistStage | DistCompare, result: RenderResult): OutputReco
 /** `specforge validate`: the render in memory, its errors or one line saying what is valid. */
 async function validate(a: RenderArgs, io: Io): Promise<number> {
   const tally = new OutputTally();
+  const { renderContained } = await import('./render/contained.js');
   const result = await renderContained(a.chartsDir, a.gitops, { ...a.run, sink: tally });
   if (failed(result, 'nothing written', io)) return EXIT_INVALID;
   printNotes(result, io);

@@ -45,7 +45,8 @@ export {
   type RenderOptions,
   type RenderResult,
 } from './render/render.js';
-export type { ArgocdSettings, FluxSettings, GitopsSettings, GitopsTool } from './gitops/settings.js';
+export type { ArgocdSettings, FluxSettings, GitopsSettings } from './gitops/settings.js';
+export type { GitopsTool } from './gitops/tools.js';
 export type { ChartModule } from './render/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './rules/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';

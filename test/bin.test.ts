@@ -8,6 +8,7 @@ import * as nodeModule from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { modulesLoadedBy } from './support/modules-loaded.js';
 import { tempDir, writeFiles } from './support/tmp.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -140,38 +141,6 @@ describe('bin/specforge.js', () => {
     expect(r.stdout).toBe('');
   });
 });
-
-/**
- * What a fresh `specforge validate` loads, recorded by a module hook: the start-up cost is the modules loaded and
- * the schemas compiled before the first file is read (docs/benchmarks.md, start-up), so the test names them.
- */
-function modulesLoadedBy(args: readonly string[]): {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  urls: string[];
-} {
-  const dir = tempDir();
-  const record = join(dir, 'loaded.txt');
-  const hook = join(dir, 'hook.mjs');
-  writeFileSync(
-    hook,
-    `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\n` +
-      `registerHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\n` +
-      `process.on('exit', () => writeFileSync(${JSON.stringify(record)}, seen.join('\\n')));\n`,
-  );
-  const r = spawnSync(process.execPath, ['--import', hook, BIN, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return {
-    status: r.status,
-    stdout: r.stdout,
-    stderr: r.stderr,
-    urls: readFileSync(record, 'utf8').split('\n'),
-  };
-}
 
 // module.registerHooks: Node.js 22.15 and later (the project's own runtime is 24).
 describe.skipIf(!('registerHooks' in nodeModule))('specforge validate in a fresh process', () => {

@@ -4,9 +4,9 @@ import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
 import { ignoredNote, rendererDigest } from '../render/chart-cache.js';
-import { hasModules } from '../render/contained.js';
+import { hasModules } from '../render/load-module.js';
 import { renderInputs } from '../render/input-digest.js';
-import { loadCharts, type LoadedCharts } from '../render/load-charts.js';
+import type { LoadedCharts } from '../render/load-charts.js';
 import { OutputCache, type OutputRecord } from '../render/output-cache.js';
 import { cleanListing, statDigest } from '../util/clean-checkout.js';
 
@@ -63,6 +63,8 @@ export async function lookUpOutput(
   const beside =
     availableParallelism() > 1 && existsSync(outDir) ? DistDigestBeside.start(outDir) : undefined;
   try {
+    // The spec reader's modules only now: a clean checkout vouched for reads no chart.
+    const { loadCharts } = await import('../render/load-charts.js');
     const loaded = await loadCharts(chartsDir);
     const found =
       loaded.errors.length > 0

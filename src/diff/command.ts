@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { checkOutPlace } from '../output/dist-writer.js';
-import { gitopsToolsOption, type GitopsTool } from '../gitops/settings.js';
+import { gitopsToolsOption, type GitopsTool } from '../gitops/tools.js';
 import { formatError } from '../rules/problem-format.js';
 import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';

@@ -4,16 +4,16 @@
  * under its lock, as `specforge check` reads it), or the charts directory as of a git revision, rendered the same
  * way. The I/O edge of the diff.
  */
-import type { GitopsTool } from '../gitops/settings.js';
+import type { GitopsTool } from '../gitops/tools.js';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryKind, readDist, unreadEntry } from '../output/dist-writer.js';
 import { PROVENANCE_FILE } from '../output/provenance.js';
 import { ChartReuse } from '../render/chart-reuse.js';
-import { hasModules, renderContained } from '../render/contained.js';
+import { renderContained } from '../render/contained.js';
 import { loadChartsFromBlobs } from '../render/load-blobs.js';
 import { loadCharts } from '../render/load-charts.js';
-import { CHART_MODULE_FILES } from '../render/load-module.js';
+import { CHART_MODULE_FILES, hasModules } from '../render/load-module.js';
 import { renderLoaded } from '../render/render-dir.js';
 import type { RenderResult } from '../render/render.js';
 import type { LocatedProblem } from '../rules/problem.js';

@@ -1,5 +1,6 @@
 import { GITOPS_DIRS } from './output.js';
-import { GITOPS_TOOLS, type GitopsSettings, type GitopsTool } from './settings.js';
+import type { GitopsSettings } from './settings.js';
+import { GITOPS_TOOLS, type GitopsTool } from './tools.js';
 
 /**
  * What `--gitops` does beside `charts/gitops.yaml` (docs/decisions.md, "GitOps settings persist, flags are one-off").

@@ -5,7 +5,8 @@ import { KUSTOMIZE_CONFIG_API_VERSION } from '../rules/vocabulary.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
 import { crdProblems } from './crd-check.js';
 import { fluxKustomization } from './flux-kustomization.js';
-import type { GitopsSettings, GitopsTool } from './settings.js';
+import type { GitopsSettings } from './settings.js';
+import type { GitopsTool } from './tools.js';
 
 /**
  * The dist/ directory of each tool's objects. A leading `_` cannot start a chart name (a DNS label), so neither

@@ -2,17 +2,8 @@ import { locateViolations, readSingleDocument } from '../specs/load.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
 import { documentProblems } from '../specs/checkable.js';
-import { UsageError } from '../util/usage-error.js';
 import { settingsProblems } from './settings-rules.js';
-
-/** The GitOps tools specforge generates objects for. */
-export type GitopsTool = 'argocd' | 'flux';
-
-/** Every tool, in output order. */
-export const GITOPS_TOOLS: readonly GitopsTool[] = ['argocd', 'flux'];
-
-/** The optional top-level `charts/gitops.yaml` (schemas/gitops.schema.json). */
-export const GITOPS_SETTINGS_FILE = 'gitops.yaml';
+import type { GitopsTool } from './tools.js';
 
 /** Argo CD Applications, one per chart, in `dist/_argocd/`. */
 export interface ArgocdSettings {
@@ -151,13 +142,4 @@ export function gitopsInEffect(
       });
   }
   return { settings: out, errors };
-}
-
-/** `--gitops argocd,flux` (or repeated): the tools, each once, in output order; anything else is a usage error. */
-export function gitopsToolsOption(values: readonly string[]): GitopsTool[] {
-  const asked = values.flatMap((v) => v.split(',')).map((v) => v.trim());
-  for (const tool of asked)
-    if (!(GITOPS_TOOLS as readonly string[]).includes(tool))
-      throw new UsageError(`--gitops takes ${GITOPS_TOOLS.join(' or ')}, got ${JSON.stringify(tool)}`);
-  return GITOPS_TOOLS.filter((t) => asked.includes(t));
 }

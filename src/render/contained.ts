@@ -1,15 +1,13 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
-import { CHART_MODULE_FILES } from './load-module.js';
+import { hasModules } from './load-module.js';
 import { renderFrom } from './render-dir.js';
 import { MODULE_TIMEOUT_MS } from './module-guard.js';
 import type { RenderResult, RunOptions, SinkRunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 import { renderWorkerEntry } from './worker-entry.js';
 import { startWorker } from '../util/worker-entry.js';
-import type { GitopsTool } from '../gitops/settings.js';
+import type { GitopsTool } from '../gitops/tools.js';
 
 /**
  * Renders a charts directory, running chart modules contained: when any chart has a module, the render runs in a
@@ -142,12 +140,4 @@ function withStray(result: RenderResult, stray: readonly Stray[]): RenderResult 
 function moduleFailure(file: string, found: string): RenderResult {
   const error: LocatedProblem = { file, path: '', expected: 'a chart module that finishes', found };
   return { files: new Map(), errors: [error], objectCount: 0 };
-}
-
-/** Whether any chart of the directory has a chart module (a cheap look at names only). */
-export function hasModules(chartsDir: string): boolean {
-  if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory()) return false;
-  return readdirSync(chartsDir).some((chart) =>
-    CHART_MODULE_FILES.some((f) => existsSync(join(chartsDir, chart, f))),
-  );
 }

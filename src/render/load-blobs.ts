@@ -1,4 +1,4 @@
-import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
+import { GITOPS_SETTINGS_FILE } from '../gitops/tools.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { decodeSpecBytes } from '../specs/decode.js';
 import { isYamlName } from './chart-tree.js';

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { GITOPS_SETTINGS_FILE } from '../gitops/settings.js';
+import { GITOPS_SETTINGS_FILE } from '../gitops/tools.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
@@ -9,6 +9,14 @@ import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout }
 
 /** File names of a chart module, in the order they are looked for. */
 export const CHART_MODULE_FILES = ['chart.ts', 'chart.mts', 'chart.js', 'chart.mjs'];
+
+/** Whether any chart of the directory has a chart module (a cheap look at names only). */
+export function hasModules(chartsDir: string): boolean {
+  if (!existsSync(chartsDir) || !statSync(chartsDir).isDirectory()) return false;
+  return readdirSync(chartsDir).some((chart) =>
+    CHART_MODULE_FILES.some((f) => existsSync(join(chartsDir, chart, f))),
+  );
+}
 
 /**
  * The chart module of chart directory `dir` (`chart.ts`/`chart.js`, a regular file inside `root`), imported within

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import {
-  GITOPS_SETTINGS_FILE,
-  generatesAny,
-  gitopsInEffect,
-  parseGitopsSettings,
-  type GitopsTool,
-} from '../gitops/settings.js';
+import { generatesAny, gitopsInEffect, parseGitopsSettings } from '../gitops/settings.js';
+import { GITOPS_SETTINGS_FILE, type GitopsTool } from '../gitops/tools.js';
 import { oneOffNote, oneOffTools } from '../gitops/flags.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { RenderInputs } from '../output/provenance.js';

@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './render-dir.js';
 import { lastStartedModule } from './module-guard.js';
 import { messageOf, modulePlace } from './module-error.js';
-import type { GitopsTool } from '../gitops/settings.js';
+import type { GitopsTool } from '../gitops/tools.js';
 import type { RunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 

@@ -4,12 +4,14 @@
  * (edited by hand, rendered from other specs, missing) or input is rendered and compared as without the cache.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { lookUpOutput, vouchForCheckout } from '../../src/cli/cached-output.js';
 import { OutputCache } from '../../src/render/output-cache.js';
 import { commitAll, git, isolateGit } from '../support/git-checkout.js';
+import { modulesLoadedBy } from '../support/modules-loaded.js';
 import { run, tempDir } from '../support/tmp.js';
 
 isolateGit();
@@ -140,6 +142,29 @@ describe('check and render with a cache, in a clean git checkout', () => {
     expect(await w.cmd('render')).toEqual(await w.cmd('render', false));
     expect(git(w.root, 'status', '--porcelain')).toBe('');
   });
+
+  // module.registerHooks: Node.js 22.15 and later (the project's own runtime is 24).
+  it.skipIf(!('registerHooks' in nodeModule))(
+    'answer from the checkout in a fresh process without loading cdk8s or the spec reader',
+    async () => {
+      const w = await committed();
+      const args = ['check', w.dir, '--out', w.out, '--cache', w.cache];
+      // The command as built (its renderer's digest is lib/'s, not the source's): renders, matches, vouches.
+      const first = modulesLoadedBy(args);
+      expect(first.status).toBe(0);
+      expect(first.urls.filter((u) => u.includes('/node_modules/cdk8s/')).length).toBeGreaterThan(0);
+      const { status, stdout, urls } = modulesLoadedBy(args);
+      expect(status).toBe(0);
+      expect(stdout).toMatch(/matches the charts \(\d+ files\)\.$/m);
+      const loaded = (pattern: RegExp): string[] => urls.filter((u) => pattern.test(u));
+      expect(loaded(/\/node_modules\/(cdk8s|cdk8s-plus-27|constructs)\//)).toEqual([]);
+      expect(
+        loaded(/\/lib\/(render\/(render-dir|load-charts)|specs\/generated\/schema-validators)\.js$/),
+      ).toEqual([]);
+      // The check is not vacuous: the modules that answered were recorded.
+      expect(loaded(/\/lib\/util\/clean-checkout\.js$/)).toHaveLength(1);
+    },
+  );
 
   it('check in full when a spec changed, committed or not, and when dist/ was edited and committed', async () => {
     const w = await committed();
