@@ -44,7 +44,11 @@ function repoWithModule() {
 function leftovers(root: string, tmp: string): string[] {
   return [
     ...readdirSync(root).filter((f) => f.includes('specforge-tmp')),
-    ...readdirSync(tmp).map((f) => `$TMPDIR/${f}`),
+    // Node.js's compile cache, which the command keeps in the temporary directory outside CI (bin/specforge.js),
+    // is not a copy of the revision
+    ...readdirSync(tmp)
+      .filter((f) => f !== 'node-compile-cache')
+      .map((f) => `$TMPDIR/${f}`),
   ];
 }
 
