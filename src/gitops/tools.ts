@@ -1,9 +1,8 @@
-import { UsageError } from '../util/usage-error.js';
-
-/**
+/*
  * The GitOps tools and the settings file's name: what the command line needs of GitOps before anything is read, in
  * a module of its own, without the settings file's reader (and the spec reader it brings).
  */
+import { UsageError } from '../util/usage-error.js';
 
 /** The GitOps tools specforge generates objects for. */
 export type GitopsTool = 'argocd' | 'flux';

@@ -152,6 +152,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
       // The command as built (its renderer's digest is lib/'s, not the source's): renders, matches, vouches.
       const first = modulesLoadedBy(args);
       expect(first.status).toBe(0);
+      expect(checkoutEntries(w.cache)).toHaveLength(1);
       expect(first.urls.filter((u) => u.includes('/node_modules/cdk8s/')).length).toBeGreaterThan(0);
       const { status, stdout, urls } = modulesLoadedBy(args);
       expect(status).toBe(0);
