@@ -5,9 +5,9 @@
  * For hundreds of thousands of things (every object of a render, src/gitops/collisions.ts) without a map of every
  * key: each thing's number and a hash of its key go into one number of a Float64Array (8 bytes a thing, where a map
  * of every identity held an entry and a record for each of 250,000 objects), sorted, and only things whose hashes
- * are equal have their keys made again and compared, so a collision of hashes never joins two keys. `keysAt` is asked once, for those things'
- * numbers in ascending order (so a list made as it is read, src/render/skeleton.ts, is read in its order), and gives
- * their keys in that order.
+ * are equal have their keys made again and compared, so a collision of hashes never joins two keys. `keysAt` is
+ * asked once, for those things' numbers in ascending order (so a list made as it is read, src/render/skeleton.ts, is
+ * read in its order), and gives their keys in that order.
  */
 export function sameKeys(
   keys: Iterable<string>,

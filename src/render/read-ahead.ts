@@ -20,7 +20,10 @@ import { workerEntry } from './worker-entry.js';
 export const READ_AHEAD_MIN_FILES = 1000;
 /** How many charts past the one the render takes are asked for. */
 export const READ_AHEAD = 4;
-/** How many files may be asked for and not taken yet, the next chart's whatever its size: large charts are not all held. */
+/**
+ * How many files may be asked for and not taken yet (the next chart's are asked for whatever their number): the
+ * files of large charts are not all held at once.
+ */
 export const READ_AHEAD_FILES = 2000;
 
 /** Reads the charts of a render ahead of it; see the module comment. */
