@@ -1,6 +1,7 @@
 import { checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './field-path.js';
 import { describeValue, type Problem } from './problem.js';
+import { RecentSet } from '../util/recent-set.js';
 
 /**
  * Object metadata: labels and annotations, as the API server validates every object's `metadata`.
@@ -16,6 +17,13 @@ import { describeValue, type Problem } from './problem.js';
 /** The API server's limit on all annotations of an object together (keys and values, bytes). */
 export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
+/**
+ * Label keys and values found valid lately: a render checks the same few keys on every object, and most values on
+ * the two or three objects of a spec (docs/benchmarks.md). The rules are pure, so a value found passed them.
+ */
+const validKeys = new RecentSet<string>();
+const validValues = new RecentSet<string>();
+
 /** Label keys and values, as the API server checks them (a value that is not a string is one problem too). */
 export function checkLabels(
   path: FieldPath,
@@ -26,12 +34,16 @@ export function checkLabels(
   // keys, not entries: no [key, value] array per label of every object checked
   for (const key of Object.keys(all)) {
     const value = all[key];
-    const keyProblem = checkLabelKey(key);
-    if (keyProblem !== undefined)
-      out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
-    const valueProblem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
-    if (valueProblem !== undefined)
-      out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
+    if (!validKeys.has(key)) {
+      const problem = checkLabelKey(key);
+      if (problem === undefined) validKeys.add(key);
+      else out.push({ path: [...path, key], expected: problem, found: `key ${describeValue(key)}` });
+    }
+    if (typeof value === 'string' && validValues.has(value)) continue;
+    const problem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
+    if (problem !== undefined)
+      out.push({ path: [...path, key], expected: problem, found: describeValue(value) });
+    else validValues.add(value as string);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { formatPath } from './field-path.js';
 import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
 import { groupOf, type Manifest } from './manifest.js';
 import { jsonBytesBeyond } from './json-size.js';
+import { appendAll } from '../util/append.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -19,15 +20,17 @@ export const MAX_OBJECT_BYTES = 1536 * 1024;
 
 /** The problems of one object, each path printed (`metadata.name`). */
 export function checkObject(o: Manifest): Problem<string>[] {
-  return [
-    ...checkType(o),
-    ...checkName(o),
-    ...checkFileName(o),
-    ...checkNamespace(o.metadata?.namespace),
-    ...checkLabelMap(o.metadata?.labels),
-    ...checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations).map(toProblem),
-    ...checkSize(o),
-  ];
+  // Nearly every object passes: each check adds to one list only when it finds something.
+  const out: Problem<string>[] = [];
+  appendAll(out, checkType(o));
+  appendAll(out, checkName(o));
+  appendAll(out, checkFileName(o));
+  appendAll(out, checkNamespace(o.metadata?.namespace));
+  appendAll(out, checkLabelMap(o.metadata?.labels));
+  for (const v of checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations))
+    out.push(toProblem(v));
+  appendAll(out, checkSize(o));
+  return out;
 }
 
 /** A problem with its path printed (a hint, if any, is not carried, as before). */
@@ -76,6 +79,9 @@ function checkFileName(o: Manifest): Problem<string>[] {
   const name: unknown = o.metadata?.name;
   if (typeof name !== 'string' || typeof o.kind !== 'string') return [];
   const ns: unknown = o.metadata?.namespace;
+  // A UTF-16 unit is at most 3 bytes of UTF-8, lowercased or not (a pair of them 4): short names need no count.
+  const units = o.kind.length + name.length + (typeof ns === 'string' ? ns.length + 1 : 0) + '..yaml'.length;
+  if (3 * units <= MAX_FILE_NAME_BYTES) return [];
   const file = `${o.kind.toLowerCase()}.${typeof ns === 'string' ? `${ns}.` : ''}${name}.yaml`;
   const bytes = Buffer.byteLength(file);
   return bytes <= MAX_FILE_NAME_BYTES

@@ -12,6 +12,18 @@ describe('object metadata (meta)', () => {
     ]);
   });
 
+  it('reports a bad label key or value every time it is met, after good ones of the same label were remembered', () => {
+    for (let i = 0; i < 3; i++) expect(checkLabels(['labels'], { app: 'web', team: 'a' })).toEqual([]);
+    for (let i = 0; i < 2; i++)
+      expect(checkLabels(['labels'], { app: '-web', 'team/': 'a' }).map((p) => p.found)).toEqual([
+        '"-web"',
+        'key "team/"',
+      ]);
+    // thousands of distinct values, past what is remembered: each still checked
+    for (let i = 0; i < 5000; i++) expect(checkLabels(['l'], { v: `v${i}` })).toEqual([]);
+    expect(checkLabels(['l'], { v: 'x'.repeat(64) })).toHaveLength(1);
+  });
+
   it('checks annotation keys with their case ignored, as the API server does', () => {
     expect(checkAnnotations(['a'], { 'Example.COM/Note': 'x' })).toEqual([]);
     expect(checkAnnotations(['a'], { 'bad key': 'x' })[0]?.expected).toMatch(/^an annotation key/);

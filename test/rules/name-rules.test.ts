@@ -64,4 +64,29 @@ describe('object names follow the rule of their kind', () => {
       found: 'nothing',
     });
   });
+
+  describe('the file in dist/ (<kind>.<namespace>.<name>.yaml) must be a name of at most 255 bytes', () => {
+    const fileProblems = (name: string, namespace?: string) =>
+      checkObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace } }).filter(
+        (p) => p.path === 'metadata.name' && p.expected.startsWith('a name short enough for its file'),
+      );
+
+    it.each([
+      ['243 ASCII characters (a file name of 255 bytes)', 'a'.repeat(243), undefined, 0],
+      ['244 ASCII characters (256 bytes)', 'a'.repeat(244), undefined, 1],
+      [
+        '121 two-byte characters (254 bytes), fewer than the 255 units a check by length would count',
+        'é'.repeat(121),
+        undefined,
+        0,
+      ],
+      ['122 two-byte characters (256 bytes)', 'é'.repeat(122), undefined, 1],
+      ['80 three-byte characters (252 bytes)', '名'.repeat(80), undefined, 0],
+      ['81 three-byte characters (255 bytes)', '名'.repeat(81), undefined, 0],
+      ['82 three-byte characters (258 bytes)', '名'.repeat(82), undefined, 1],
+      ['a name and a namespace long together', 'a'.repeat(120), 'n'.repeat(123), 1],
+    ])('%s', (_, name, namespace, problems) => {
+      expect(fileProblems(name, namespace)).toHaveLength(problems);
+    });
+  });
 });
