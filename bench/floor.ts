@@ -58,8 +58,11 @@ function writeTemplates(rendered: string, templates: string): void {
 
 const load = (): number => loadavg()[0] ?? Number.NaN;
 
-function row(what: string, m: Sample, helm: Sample, runs: number): string {
-  return `| ${what} | ${m.seconds.toFixed(2)} s | ${(m.cpuSeconds ?? Number.NaN).toFixed(2)} s | ${m.maxRssMb.toFixed(0)} MB | ${(m.seconds / helm.seconds).toFixed(2)}× | ${runs} |`;
+function row(what: string, samples: readonly Sample[], helm: Sample): string {
+  const m = median(samples);
+  const walls = samples.map((x) => x.seconds);
+  const range = `${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)} s`;
+  return `| ${what} | ${m.seconds.toFixed(2)} s (${range}) | ${(m.cpuSeconds ?? Number.NaN).toFixed(2)} s | ${m.maxRssMb.toFixed(0)} MB | ${(m.seconds / helm.seconds).toFixed(2)}× | ${samples.length} |`;
 }
 
 function main(): void {
@@ -117,12 +120,12 @@ function main(): void {
     const report = [
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (${availableParallelism()} available), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, Helm ${helmVersion}. Command: \`npm run bench:floor\` (\`tsx bench/floor.ts\`). ${SPECS} specs in ${CHARTS} charts; each run a fresh process timed from outside, writing a fresh directory; the four commands in turn, ${RUNS} times; medians. Load average (1 min) ${loadAtStart.toFixed(2)} at the start, ${load().toFixed(2)} at the end.`,
       '',
-      '| what | wall time | CPU, user + system | peak memory | against `helm template` | runs |',
+      '| what | wall time, median (range) | CPU, user + system | peak memory | against `helm template` | runs |',
       '| --- | --- | --- | --- | --- | --- |',
-      row('the floor, one isolate (a thread writing the files)', median(samples.one), h, RUNS),
-      row('the floor, two isolates (every second chart on a worker)', median(samples.two), h, RUNS),
-      row('**specforge render**, default jobs', median(samples.specforge), h, RUNS),
-      row(`**helm template** (${helmVersion})`, h, h, RUNS),
+      row('the floor, one isolate (a thread writing the files)', samples.one, h),
+      row('the floor, two isolates (every second chart on a worker)', samples.two, h),
+      row('**specforge render**, default jobs', samples.specforge, h),
+      row(`**helm template** (${helmVersion})`, samples.helm, h),
       '',
       `- The floor wrote ${floored.files} files, ${floored.bytes} bytes; specforge ${rendered.files} files (its render record among them), ${rendered.bytes} bytes.`,
       `- 0.3× \`helm template\` is ${(0.3 * h.seconds).toFixed(2)} s here; the faster floor leaves ${(0.3 * h.seconds - Math.min(median(samples.one).seconds, median(samples.two).seconds)).toFixed(2)} s of it for everything the floor does not do.`,
