@@ -1,6 +1,7 @@
 import { checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './field-path.js';
 import { describeValue, type Problem } from './problem.js';
+import { ownString } from '../util/own-string.js';
 import { RecentSet } from '../util/recent-set.js';
 
 /**
@@ -11,7 +12,7 @@ import { RecentSet } from '../util/recent-set.js';
  *   (label keys and values; the name rules themselves are in src/rules/k8s-names.ts);
  * - k8s.io/apimachinery/pkg/api/validation/objectmeta.go: `ValidateAnnotations`, `ValidateAnnotationsSize`,
  *   `TotalAnnotationSizeLimitB`.
- * Pure.
+ * Pure in effect: label keys and values found valid are remembered (below), which changes no answer.
  */
 
 /** The API server's limit on all annotations of an object together (keys and values, bytes). */
@@ -19,7 +20,10 @@ export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
 /**
  * Label keys and values found valid lately: a render checks the same few keys on every object, and most values on
- * the two or three objects of a spec (docs/benchmarks.md). The rules are pure, so a value found passed them.
+ * the two or three objects of a spec (docs/benchmarks.md, "The floor of a render on this stack"). The rules are pure,
+ * so a string remembered passed them, and one forgotten (at most 4,096 of each are held) is checked again: the
+ * checks stay pure in effect. A value is held as a copy of its own (src/util/own-string.ts); a key is a property
+ * name, which V8 keeps as a string of its own already.
  */
 const validKeys = new RecentSet<string>();
 const validValues = new RecentSet<string>();
@@ -35,15 +39,18 @@ export function checkLabels(
   for (const key of Object.keys(all)) {
     const value = all[key];
     if (!validKeys.has(key)) {
-      const problem = checkLabelKey(key);
-      if (problem === undefined) validKeys.add(key);
-      else out.push({ path: [...path, key], expected: problem, found: `key ${describeValue(key)}` });
+      const keyProblem = checkLabelKey(key);
+      if (keyProblem === undefined) validKeys.add(key);
+      else out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
     }
-    if (typeof value === 'string' && validValues.has(value)) continue;
-    const problem = typeof value === 'string' ? checkLabelValue(value) : 'a string';
-    if (problem !== undefined)
-      out.push({ path: [...path, key], expected: problem, found: describeValue(value) });
-    else validValues.add(value as string);
+    if (typeof value !== 'string') {
+      out.push({ path: [...path, key], expected: 'a string', found: describeValue(value) });
+      continue;
+    }
+    if (validValues.has(value)) continue;
+    const valueProblem = checkLabelValue(value);
+    if (valueProblem === undefined) validValues.add(ownString(value));
+    else out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
   }
   return out;
 }

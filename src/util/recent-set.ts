@@ -6,13 +6,18 @@
 export class RecentSet<T> {
   private readonly values = new Set<T>();
 
-  /** @param limit how many values it holds at most. @default 4096 */
+  /**
+   * @param limit how many values it holds at most
+   * @default 4096
+   */
   constructor(private readonly limit = 4096) {}
 
+  /** Whether `value` was added since the set last started afresh. */
   has(value: T): boolean {
     return this.values.has(value);
   }
 
+  /** Adds `value`; when the set holds its limit, it forgets everything first. */
   add(value: T): void {
     if (this.values.size >= this.limit) this.values.clear();
     this.values.add(value);

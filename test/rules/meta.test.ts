@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { ANNOTATIONS_MAX_BYTES, checkAnnotations, checkLabels } from '../../src/rules/meta.js';
 
@@ -19,9 +22,44 @@ describe('object metadata (meta)', () => {
         '"-web"',
         'key "team/"',
       ]);
-    // thousands of distinct values, past what is remembered: each still checked
-    for (let i = 0; i < 5000; i++) expect(checkLabels(['l'], { v: `v${i}` })).toEqual([]);
+  });
+
+  it('tells a remembered string value from the boolean or number YAML reads from the same text unquoted', () => {
+    expect(checkLabels(['labels'], { enabled: 'true', replicas: '3' })).toEqual([]);
+    expect(checkLabels(['labels'], { enabled: true, replicas: 3 }).map((p) => p.expected)).toEqual([
+      'a string',
+      'a string',
+    ]);
+  });
+
+  it('remembers keys and values apart: a valid key is no valid value', () => {
+    expect(checkLabels(['labels'], { 'example.com/team': 'a' })).toEqual([]);
+    expect(checkLabels(['labels'], { team: 'example.com/team' }).map((p) => p.found)).toEqual([
+      '"example.com/team"',
+    ]);
+  });
+
+  it('checks a value again once forgotten (past 4,096 remembered), and takes it still', () => {
+    expect(checkLabels(['l'], { v: 'first-value' })).toEqual([]);
+    for (let i = 0; i < 5000; i++) checkLabels(['l'], { v: `v${i}` });
+    expect(checkLabels(['l'], { v: 'first-value' })).toEqual([]);
     expect(checkLabels(['l'], { v: 'x'.repeat(64) })).toHaveLength(1);
+  });
+
+  it('keeps none of the texts the values it remembers were read from', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50; i++) {
+      // a value js-yaml reads from a file of 1 MB: a slice of the file's text
+      const doc = load(`pad: "${'x'.repeat(1_000_000)}"\nlabels:\n  team: remembered-value-${i}\n`) as {
+        labels: Record<string, string>;
+      };
+      expect(checkLabels(['labels'], doc.labels)).toEqual([]);
+    }
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
   });
 
   it('checks annotation keys with their case ignored, as the API server does', () => {

@@ -74,19 +74,36 @@ describe('object names follow the rule of their kind', () => {
     it.each([
       ['243 ASCII characters (a file name of 255 bytes)', 'a'.repeat(243), undefined, 0],
       ['244 ASCII characters (256 bytes)', 'a'.repeat(244), undefined, 1],
-      [
-        '121 two-byte characters (254 bytes), fewer than the 255 units a check by length would count',
-        'é'.repeat(121),
-        undefined,
-        0,
-      ],
+      ['121 two-byte characters (254 bytes)', 'é'.repeat(121), undefined, 0],
       ['122 two-byte characters (256 bytes)', 'é'.repeat(122), undefined, 1],
       ['80 three-byte characters (252 bytes)', '名'.repeat(80), undefined, 0],
       ['81 three-byte characters (255 bytes)', '名'.repeat(81), undefined, 0],
       ['82 three-byte characters (258 bytes)', '名'.repeat(82), undefined, 1],
       ['a name and a namespace long together', 'a'.repeat(120), 'n'.repeat(123), 1],
+      ['a short name in a long namespace', 'a', 'n'.repeat(250), 1],
     ])('%s', (_, name, namespace, problems) => {
       expect(fileProblems(name, namespace)).toHaveLength(problems);
+    });
+
+    it('counts a kind of characters that lowercase to three bytes each', () => {
+      const problems = checkObject({
+        apiVersion: 'example.com/v1',
+        kind: 'Ⱥ'.repeat(90),
+        metadata: { name: 'a' },
+      });
+      expect(problems.filter((p) => p.expected.startsWith('a name short enough for its file'))).toHaveLength(
+        1,
+      );
+    });
+
+    it('rests on a UTF-16 unit lowercasing to at most 3 bytes of UTF-8, and a surrogate pair to at most 4', () => {
+      let unit = 0;
+      for (let c = 0; c < 0x10000; c++)
+        unit = Math.max(unit, Buffer.byteLength(String.fromCharCode(c).toLowerCase()));
+      let pair = 0;
+      for (let c = 0x10000; c < 0x110000; c++)
+        pair = Math.max(pair, Buffer.byteLength(String.fromCodePoint(c).toLowerCase()));
+      expect([unit, pair]).toEqual([3, 4]);
     });
   });
 });

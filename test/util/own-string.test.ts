@@ -1,0 +1,35 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { ownString } from '../../src/util/own-string.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** The heap kept by 50 strings of 20 characters, each cut from a text of 1 MB (`keep` makes what is held). */
+function heldBy(keep: (s: string) => string): number {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const held: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const text = `${String(i).padStart(8, '0')}${'x'.repeat(1_000_000)}appservice-${i}-zzzzzz`;
+    held.push(keep(text.slice(1_000_008, 1_000_028)));
+  }
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  expect(held).toHaveLength(50);
+  return after - before;
+}
+
+describe('ownString', () => {
+  it('is the same string', () => {
+    const text = `${'x'.repeat(100)}appservice-1234567`;
+    expect(ownString(text.slice(100))).toBe('appservice-1234567');
+    expect(ownString('')).toBe('');
+  });
+
+  it('keeps none of the text it was cut from alive, where the cut itself keeps it all', () => {
+    expect(heldBy((s) => s)).toBeGreaterThan(40_000_000);
+    expect(heldBy(ownString)).toBeLessThan(5_000_000);
+  });
+});
