@@ -1,3 +1,5 @@
+import { RecentMap } from '../util/recent-map.js';
+
 /**
  * A YAML emitter for manifests: plain JSON data (objects, arrays, strings, finite numbers, booleans, null) in,
  * block-style YAML out, byte-stable (keys in insertion order, 2-space indent, no line folding).
@@ -41,17 +43,13 @@ export function quoteString(s: string): string {
 
 /**
  * Mapping keys as {@link quoteString} writes them, remembered: a render writes the same few dozen keys hundreds of
- * thousands of times. At most {@link KEYS_REMEMBERED} (label keys can be many); then it starts afresh.
+ * thousands of times. At most 4,096 (label keys can be many); then it starts afresh.
  */
-const quotedKeys = new Map<string, string>();
-const KEYS_REMEMBERED = 4096;
+const quotedKeys = new RecentMap<string, string>();
 
 function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    if (quotedKeys.size >= KEYS_REMEMBERED) quotedKeys.clear();
-    quotedKeys.set(key, (quoted = quoteString(key)));
-  }
+  if (quoted === undefined) quotedKeys.set(key, (quoted = quoteString(key)));
   return quoted;
 }
 

@@ -2,7 +2,7 @@ import { checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './field-path.js';
 import { describeValue, type Problem } from './problem.js';
 import { ownString } from '../util/own-string.js';
-import { RecentSet } from '../util/recent-set.js';
+import { RecentMap } from '../util/recent-map.js';
 
 /**
  * Object metadata: labels and annotations, as the API server validates every object's `metadata`.
@@ -25,8 +25,8 @@ export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  * checks stay pure in effect. A value is held as a copy of its own (src/util/own-string.ts); a key is a property
  * name, which V8 keeps as a string of its own already.
  */
-const validKeys = new RecentSet<string>();
-const validValues = new RecentSet<string>();
+const validKeys = new RecentMap<string, true>();
+const validValues = new RecentMap<string, true>();
 
 /** Label keys and values, as the API server checks them (a value that is not a string is one problem too). */
 export function checkLabels(
@@ -38,18 +38,18 @@ export function checkLabels(
   // keys, not entries: no [key, value] array per label of every object checked
   for (const key of Object.keys(all)) {
     const value = all[key];
-    if (!validKeys.has(key)) {
+    if (validKeys.get(key) === undefined) {
       const keyProblem = checkLabelKey(key);
-      if (keyProblem === undefined) validKeys.add(key);
+      if (keyProblem === undefined) validKeys.set(key, true);
       else out.push({ path: [...path, key], expected: keyProblem, found: `key ${describeValue(key)}` });
     }
     if (typeof value !== 'string') {
       out.push({ path: [...path, key], expected: 'a string', found: describeValue(value) });
       continue;
     }
-    if (validValues.has(value)) continue;
+    if (validValues.get(value) !== undefined) continue;
     const valueProblem = checkLabelValue(value);
-    if (valueProblem === undefined) validValues.add(ownString(value));
+    if (valueProblem === undefined) validValues.set(ownString(value), true);
     else out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
   }
   return out;

@@ -39,13 +39,6 @@ describe('object metadata (meta)', () => {
     ]);
   });
 
-  it('checks a value again once forgotten (past 4,096 remembered), and takes it still', () => {
-    expect(checkLabels(['l'], { v: 'first-value' })).toEqual([]);
-    for (let i = 0; i < 5000; i++) checkLabels(['l'], { v: `v${i}` });
-    expect(checkLabels(['l'], { v: 'first-value' })).toEqual([]);
-    expect(checkLabels(['l'], { v: 'x'.repeat(64) })).toHaveLength(1);
-  });
-
   it('keeps none of the texts the values it remembers were read from', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
