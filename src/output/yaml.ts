@@ -1,3 +1,4 @@
+import { ownString } from '../util/own-string.js';
 import { RecentMap } from '../util/recent-map.js';
 
 /**
@@ -82,18 +83,30 @@ function emptyCollection(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The start of a key's line, `indent`, the key as {@link quoteString} writes it and `:`, remembered for each depth: a
+ * render writes the same few dozen keys at the same depths hundreds of thousands of times, and each line otherwise
+ * starts with two strings joined.
+ */
+const keyLines: RecentMap<string, string>[] = [];
+
+function keyLine(indent: string, key: string): string {
+  const depth = indent.length >> 1;
+  let lines = keyLines[depth];
+  if (lines === undefined) keyLines[depth] = lines = new RecentMap<string, string>();
+  let line = lines.get(key);
+  if (line === undefined) lines.set(key, (line = `${indent}${quotedKey(key)}:`));
+  return line;
+}
+
 /** A mapping's lines at `indent`, the first one after `firstPrefix` instead when given (an item of a sequence). */
 function mapping(map: Record<string, unknown>, indent: string, firstPrefix: string | undefined): string {
   let out = '';
-  let first = true;
+  let first = firstPrefix !== undefined;
   for (const key of Object.keys(map)) {
     const v = map[key];
     if (v === undefined) continue;
-    out +=
-      (first && firstPrefix !== undefined ? firstPrefix : indent) +
-      quotedKey(key) +
-      ':' +
-      valueAfter(v, indent);
+    out += (first ? `${firstPrefix}${quotedKey(key)}:` : keyLine(indent, key)) + valueAfter(v, indent);
     first = false;
   }
   return out;
@@ -105,7 +118,27 @@ function valueAfter(v: unknown, indent: string): string {
   if (empty !== undefined) return ` ${empty}\n`;
   if (isMapping(v)) return `\n${mapping(v, `${indent}  `, undefined)}`;
   if (Array.isArray(v)) return `\n${sequence(v, `${indent}  `)}`;
-  return ` ${scalar(v)}\n`;
+  return typeof v === 'string' ? stringLine(v) : ` ${scalar(v)}\n`;
+}
+
+/**
+ * A string value's place on its line (a space, the value as {@link quoteString} writes it, the line's end),
+ * remembered for values of up to {@link REMEMBERED_VALUE_MAX} characters: the values of a render repeat too (names in
+ * labels, selectors and references; ports' protocols, policies). Remembered by a copy of their own, not the string
+ * given (a slice of the whole text it was read from, which the memo would keep alive); longer values (an
+ * annotation's document) are written each time, so the memo stays small.
+ */
+const stringLines = new RecentMap<string, string>();
+const REMEMBERED_VALUE_MAX = 256;
+
+function stringLine(s: string): string {
+  if (s.length > REMEMBERED_VALUE_MAX) return ` ${quoteString(s)}\n`;
+  let line = stringLines.get(s);
+  if (line === undefined) {
+    const own = ownString(s);
+    stringLines.set(own, (line = ` ${quoteString(own)}\n`));
+  }
+  return line;
 }
 
 function sequence(seq: readonly unknown[], indent: string): string {
@@ -115,7 +148,7 @@ function sequence(seq: readonly unknown[], indent: string): string {
     if (empty !== undefined) out += `${indent}- ${empty}\n`;
     else if (isMapping(item)) out += mapping(item, `${indent}  `, `${indent}- `);
     else if (Array.isArray(item)) out += `${indent}-\n${sequence(item, `${indent}  `)}`;
-    else out += `${indent}- ${scalar(item)}\n`;
+    else out += `${indent}-${typeof item === 'string' ? stringLine(item) : ` ${scalar(item)}\n`}`;
   }
   return out;
 }

@@ -1,5 +1,7 @@
 import { parse, parseAllDocuments } from 'yaml';
 import * as jsyaml from 'js-yaml';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { quoteString, toYaml, toYamlDocuments } from '../../src/output/yaml.js';
 
@@ -107,6 +109,63 @@ describe('toYaml', () => {
     expect(toYaml(value)).toBe(expected);
     expect(new Set(keys).size).toBe(9000);
     expect(toYaml({ on: 1, 'a:': 2 })).toBe('"on": 1\n"a:": 2\n');
+  });
+
+  it('writes a key it remembers at the depth where it is met, not where it was first met', () => {
+    const value = { name: 'a', spec: { name: 'b', list: [{ name: 'c', sub: { name: 'd' } }, 'name'] } };
+    const text =
+      'name: a\nspec:\n  name: b\n  list:\n    - name: c\n      sub:\n        name: d\n    - name\n';
+    expect(toYaml(value)).toBe(text);
+    // the same keys met in the other order: deepest first
+    expect(toYaml({ x: { z: { name: 'd' } }, name: 'a' })).toBe('x:\n  z:\n    name: d\nname: a\n');
+    expect(toYaml(value)).toBe(text);
+  });
+
+  it('writes each string value as quoteString does, on every use, past the values it remembers', () => {
+    // 9,000 values, each its own and each twice (a mapping's value, a sequence's item): past the 4,096 remembered
+    const values = Array.from({ length: 9000 }, (_, i) =>
+      i % 3 === 0 ? `on` : i % 3 === 1 ? `v${i}:` : `${i}`,
+    );
+    const value = { m: Object.fromEntries(values.map((v, i) => [`k${i}`, v])), s: values };
+    const expected = `m:\n${values.map((v, i) => `  k${i}: ${quoteString(v)}\n`).join('')}s:\n${values
+      .map((v) => `  - ${quoteString(v)}\n`)
+      .join('')}`;
+    expect(toYaml(value)).toBe(expected);
+    expect(toYaml(value)).toBe(expected);
+    expect(toYaml({ a: 'on', b: ['on', 'yes', 'plain'] })).toBe(
+      'a: "on"\nb:\n  - "on"\n  - "yes"\n  - plain\n',
+    );
+  });
+
+  it('keeps none of the texts the values it remembers were read from', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50; i++) {
+      // values js-yaml reads from a file of 1 MB: slices of the file's text
+      const doc = jsyaml.load(
+        `pad: "${'x'.repeat(1_000_000)}"\nvalue: remembered-value-${i}\nlist: [remembered-item-${i}]\n`,
+      ) as { value: string; list: string[] };
+      expect(toYaml({ value: doc.value, list: doc.list })).toBe(
+        `value: remembered-value-${i}\nlist:\n  - remembered-item-${i}\n`,
+      );
+    }
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+  });
+
+  it('remembers no long value: 100 values of 1 MB written leave nothing behind', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100; i++) {
+      const value = `${i}-${'x'.repeat(1_000_000)}`;
+      expect(toYaml({ value }).length).toBe(value.length + 10);
+    }
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
   });
 
   it('round-trips random strings and nested structures', () => {
