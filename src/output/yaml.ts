@@ -44,11 +44,16 @@ export function quoteString(s: string): string {
 
 /**
  * Mapping keys as {@link quoteString} writes them, remembered: a render writes the same few dozen keys hundreds of
- * thousands of times. At most 4,096 (label keys can be many); then it starts afresh.
+ * thousands of times. At most 4,096 (label keys can be many); then it starts afresh. Keys of more than
+ * {@link REMEMBERED_MAX} characters are quoted each time, so what the memos hold stays small.
  */
 const quotedKeys = new RecentMap<string, string>();
 
+/** The longest key or string value the emitter's memos remember. */
+const REMEMBERED_MAX = 256;
+
 function quotedKey(key: string): string {
+  if (key.length > REMEMBERED_MAX) return quoteString(key);
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) quotedKeys.set(key, (quoted = quoteString(key)));
   return quoted;
@@ -84,16 +89,17 @@ function emptyCollection(v: unknown): string | undefined {
 }
 
 /**
- * The start of a key's line, `indent`, the key as {@link quoteString} writes it and `:`, remembered for each depth: a
- * render writes the same few dozen keys at the same depths hundreds of thousands of times, and each line otherwise
- * starts with two strings joined.
+ * The start of a key's line, `indent`, the key as {@link quoteString} writes it and `:`, remembered for each depth up
+ * to {@link KEY_LINE_DEPTHS} (a manifest's keys sit at the first few; deeper lines are joined each time): a render
+ * writes the same few dozen keys at the same depths hundreds of thousands of times, and each line otherwise starts
+ * with two strings joined.
  */
-const keyLines: RecentMap<string, string>[] = [];
+const KEY_LINE_DEPTHS = 16;
+const keyLines = Array.from({ length: KEY_LINE_DEPTHS }, () => new RecentMap<string, string>());
 
 function keyLine(indent: string, key: string): string {
-  const depth = indent.length >> 1;
-  let lines = keyLines[depth];
-  if (lines === undefined) keyLines[depth] = lines = new RecentMap<string, string>();
+  const lines = keyLines[indent.length >> 1];
+  if (lines === undefined || key.length > REMEMBERED_MAX) return `${indent}${quotedKey(key)}:`;
   let line = lines.get(key);
   if (line === undefined) lines.set(key, (line = `${indent}${quotedKey(key)}:`));
   return line;
@@ -123,16 +129,15 @@ function valueAfter(v: unknown, indent: string): string {
 
 /**
  * A string value's place on its line (a space, the value as {@link quoteString} writes it, the line's end),
- * remembered for values of up to {@link REMEMBERED_VALUE_MAX} characters: the values of a render repeat too (names in
+ * remembered for values of up to {@link REMEMBERED_MAX} characters: the values of a render repeat too (names in
  * labels, selectors and references; ports' protocols, policies). Remembered by a copy of their own, not the string
  * given (a slice of the whole text it was read from, which the memo would keep alive); longer values (an
  * annotation's document) are written each time, so the memo stays small.
  */
 const stringLines = new RecentMap<string, string>();
-const REMEMBERED_VALUE_MAX = 256;
 
 function stringLine(s: string): string {
-  if (s.length > REMEMBERED_VALUE_MAX) return ` ${quoteString(s)}\n`;
+  if (s.length > REMEMBERED_MAX) return ` ${quoteString(s)}\n`;
   let line = stringLines.get(s);
   if (line === undefined) {
     const own = ownString(s);

@@ -168,6 +168,32 @@ describe('toYaml', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
   });
 
+  it('remembers no long key: 40 keys of 1 MB, each at a depth of its own, leave no more than JSON.stringify does', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    /** Heap kept after writing 40 objects, each with a key of 1 MB of its own nested `i` deep. */
+    const kept = (write: (value: unknown) => unknown, tag: string): number => {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      let written = 0;
+      for (let i = 0; i < 40; i++) {
+        let value: unknown = { [`${tag}${i}-${'k'.repeat(1_000_000)}`]: 1 };
+        for (let d = 0; d < i; d++) value = { k: value };
+        written += String(write(value)).length;
+      }
+      expect(written).toBeGreaterThan(40_000_000);
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed - before;
+    };
+    // V8 may keep an object's long property names for a while itself (its hidden classes): the control
+    const control = kept((value) => JSON.stringify(value), 'c');
+    expect(kept(toYaml, 'e') - control).toBeLessThan(10_000_000);
+    expect(toYaml({ k: { k: { [`e-${'k'.repeat(300)}`]: 1 } } })).toBe(
+      `k:\n  k:\n    e-${'k'.repeat(300)}: 1\n`,
+    );
+  });
+
   it('round-trips random strings and nested structures', () => {
     const next = rng(42);
     const alphabet = 'ab:-_ ./#&*!|>\'"%@`{}[],?~=+0123456789yesnoYESNO\n\t\u00e9\u2028';
