@@ -1,9 +1,8 @@
 import { parse, parseAllDocuments } from 'yaml';
 import * as jsyaml from 'js-yaml';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { quoteString, toYaml, toYamlDocuments } from '../../src/output/yaml.js';
+import { heapKeptBy } from '../support/heap.js';
 
 /** Reads YAML back the three ways a consumer might: YAML 1.1 (like kubectl's go-yaml), YAML 1.2, js-yaml. */
 function readBack(text: string): unknown[] {
@@ -138,57 +137,45 @@ describe('toYaml', () => {
   });
 
   it('keeps none of the texts the values it remembers were read from', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 50; i++) {
-      // values js-yaml reads from a file of 1 MB: slices of the file's text
-      const doc = jsyaml.load(
-        `pad: "${'x'.repeat(1_000_000)}"\nvalue: remembered-value-${i}\nlist: [remembered-item-${i}]\n`,
-      ) as { value: string; list: string[] };
-      expect(toYaml({ value: doc.value, list: doc.list })).toBe(
-        `value: remembered-value-${i}\nlist:\n  - remembered-item-${i}\n`,
-      );
-    }
-    gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+    const kept = heapKeptBy(() => {
+      for (let i = 0; i < 50; i++) {
+        // values js-yaml reads from a file of 1 MB: slices of the file's text
+        const doc = jsyaml.load(
+          `pad: "${'x'.repeat(1_000_000)}"\nvalue: remembered-value-${i}\nlist: [remembered-item-${i}]\n`,
+        ) as { value: string; list: string[] };
+        expect(toYaml({ value: doc.value, list: doc.list })).toBe(
+          `value: remembered-value-${i}\nlist:\n  - remembered-item-${i}\n`,
+        );
+      }
+    });
+    expect(kept).toBeLessThan(10_000_000);
   });
 
   it('remembers no long value: 100 values of 1 MB written leave nothing behind', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 100; i++) {
-      const value = `${i}-${'x'.repeat(1_000_000)}`;
-      expect(toYaml({ value }).length).toBe(value.length + 10);
-    }
-    gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+    const kept = heapKeptBy(() => {
+      for (let i = 0; i < 100; i++) {
+        const value = `${i}-${'x'.repeat(1_000_000)}`;
+        expect(toYaml({ value }).length).toBe(value.length + 10);
+      }
+    });
+    expect(kept).toBeLessThan(10_000_000);
   });
 
   it('remembers no long key: 40 keys of 1 MB, each at a depth of its own, leave no more than JSON.stringify does', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     /** Heap kept after writing 40 objects, each with a key of 1 MB of its own nested `i` deep. */
-    const kept = (write: (value: unknown) => unknown, tag: string): number => {
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      let written = 0;
-      for (let i = 0; i < 40; i++) {
-        let value: unknown = { [`${tag}${i}-${'k'.repeat(1_000_000)}`]: 1 };
-        for (let d = 0; d < i; d++) value = { k: value };
-        written += String(write(value)).length;
-      }
-      expect(written).toBeGreaterThan(40_000_000);
-      gc();
-      gc();
-      return process.memoryUsage().heapUsed - before;
-    };
+    const keptBy = (write: (value: unknown) => unknown, tag: string): number =>
+      heapKeptBy(() => {
+        let written = 0;
+        for (let i = 0; i < 40; i++) {
+          let value: unknown = { [`${tag}${i}-${'k'.repeat(1_000_000)}`]: 1 };
+          for (let d = 0; d < i; d++) value = { k: value };
+          written += String(write(value)).length;
+        }
+        expect(written).toBeGreaterThan(40_000_000);
+      });
     // V8 may keep an object's long property names for a while itself (its hidden classes): the control
-    const control = kept((value) => JSON.stringify(value), 'c');
-    expect(kept(toYaml, 'e') - control).toBeLessThan(10_000_000);
+    const control = keptBy((value) => JSON.stringify(value), 'c');
+    expect(keptBy(toYaml, 'e') - control).toBeLessThan(10_000_000);
     expect(toYaml({ k: { k: { [`e-${'k'.repeat(300)}`]: 1 } } })).toBe(
       `k:\n  k:\n    e-${'k'.repeat(300)}: 1\n`,
     );

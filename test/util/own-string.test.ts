@@ -1,24 +1,18 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ownString } from '../../src/util/own-string.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { heapKeptBy } from '../support/heap.js';
 
 /** The heap kept by 50 strings of 20 characters, each cut from a text of 1 MB (`keep` makes what is held). */
 function heldBy(keep: (s: string) => string): number {
-  gc();
-  const before = process.memoryUsage().heapUsed;
   const held: string[] = [];
-  for (let i = 0; i < 50; i++) {
-    const text = `${String(i).padStart(8, '0')}${'x'.repeat(1_000_000)}appservice-${i}-zzzzzz`;
-    held.push(keep(text.slice(1_000_008, 1_000_028)));
-  }
-  gc();
-  const after = process.memoryUsage().heapUsed;
+  const kept = heapKeptBy(() => {
+    for (let i = 0; i < 50; i++) {
+      const text = `${String(i).padStart(8, '0')}${'x'.repeat(1_000_000)}appservice-${i}-zzzzzz`;
+      held.push(keep(text.slice(1_000_008, 1_000_028)));
+    }
+  });
   expect(held).toHaveLength(50);
-  return after - before;
+  return kept;
 }
 
 describe('ownString', () => {
