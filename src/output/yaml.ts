@@ -1,4 +1,3 @@
-import { ownString } from '../util/own-string.js';
 import { RecentMap } from '../util/recent-map.js';
 
 /**
@@ -44,16 +43,11 @@ export function quoteString(s: string): string {
 
 /**
  * Mapping keys as {@link quoteString} writes them, remembered: a render writes the same few dozen keys hundreds of
- * thousands of times. At most 4,096 (label keys can be many); then it starts afresh. Keys of more than
- * {@link REMEMBERED_MAX} characters are quoted each time, so what the memos hold stays small.
+ * thousands of times (at most 4,096 of up to 256 characters: src/util/recent-map.ts).
  */
-const quotedKeys = new RecentMap<string, string>();
-
-/** The longest key or string value the emitter's memos remember. */
-const REMEMBERED_MAX = 256;
+const quotedKeys = new RecentMap<string>();
 
 function quotedKey(key: string): string {
-  if (key.length > REMEMBERED_MAX) return quoteString(key);
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) quotedKeys.set(key, (quoted = quoteString(key)));
   return quoted;
@@ -95,11 +89,11 @@ function emptyCollection(v: unknown): string | undefined {
  * with two strings joined.
  */
 const KEY_LINE_DEPTHS = 16;
-const keyLines = Array.from({ length: KEY_LINE_DEPTHS }, () => new RecentMap<string, string>());
+const keyLines = Array.from({ length: KEY_LINE_DEPTHS }, () => new RecentMap<string>());
 
 function keyLine(indent: string, key: string): string {
   const lines = keyLines[indent.length >> 1];
-  if (lines === undefined || key.length > REMEMBERED_MAX) return `${indent}${quotedKey(key)}:`;
+  if (lines === undefined) return `${indent}${quotedKey(key)}:`;
   let line = lines.get(key);
   if (line === undefined) lines.set(key, (line = `${indent}${quotedKey(key)}:`));
   return line;
@@ -129,20 +123,15 @@ function valueAfter(v: unknown, indent: string): string {
 
 /**
  * A string value's place on its line (a space, the value as {@link quoteString} writes it, the line's end),
- * remembered for values of up to {@link REMEMBERED_MAX} characters: the values of a render repeat too (names in
- * labels, selectors and references; ports' protocols, policies). Remembered by a copy of their own, not the string
- * given (a slice of the whole text it was read from, which the memo would keep alive); longer values (an
- * annotation's document) are written each time, so the memo stays small.
+ * remembered: the values of a render repeat too (names in labels, selectors and references; ports' protocols,
+ * policies). The memo holds no long value (an annotation's document) and nothing of the text a value was read from
+ * (src/util/recent-map.ts).
  */
-const stringLines = new RecentMap<string, string>();
+const stringLines = new RecentMap<string>();
 
 function stringLine(s: string): string {
-  if (s.length > REMEMBERED_MAX) return ` ${quoteString(s)}\n`;
   let line = stringLines.get(s);
-  if (line === undefined) {
-    const own = ownString(s);
-    stringLines.set(own, (line = ` ${quoteString(own)}\n`));
-  }
+  if (line === undefined) stringLines.set(s, (line = ` ${quoteString(s)}\n`));
   return line;
 }
 

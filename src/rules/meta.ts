@@ -1,7 +1,6 @@
 import { checkLabelKey, checkLabelValue } from './k8s-names.js';
 import type { FieldPath } from './field-path.js';
 import { describeValue, type Problem } from './problem.js';
-import { ownString } from '../util/own-string.js';
 import { RecentMap } from '../util/recent-map.js';
 
 /**
@@ -22,11 +21,11 @@ export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  * Label keys and values found valid lately: a render checks the same few keys on every object, and most values on
  * the two or three objects of a spec (docs/benchmarks.md, "The floor of a render on this stack"). The rules are pure,
  * so a string remembered passed them, and one forgotten (at most 4,096 of each are held) is checked again: the
- * checks stay pure in effect. A value is held as a copy of its own (src/util/own-string.ts); a key is a property
- * name, which V8 keeps as a string of its own already.
+ * checks stay pure in effect. The memo holds copies of its own of strings of up to 256 characters
+ * (src/util/recent-map.ts): a longer key (a prefix near its 253) is checked each time.
  */
-const validKeys = new RecentMap<string, true>();
-const validValues = new RecentMap<string, true>();
+const validKeys = new RecentMap<true>();
+const validValues = new RecentMap<true>();
 
 /** Label keys and values, as the API server checks them (a value that is not a string is one problem too). */
 export function checkLabels(
@@ -49,7 +48,7 @@ export function checkLabels(
     }
     if (validValues.get(value) !== undefined) continue;
     const valueProblem = checkLabelValue(value);
-    if (valueProblem === undefined) validValues.set(ownString(value), true);
+    if (valueProblem === undefined) validValues.set(value, true);
     else out.push({ path: [...path, key], expected: valueProblem, found: describeValue(value) });
   }
   return out;
