@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import { KubeClient } from '../src/kube/client.js';
-import { startPrivateControlPlane } from '../test/cluster/control-plane.js';
+import { BUILD_HINT, findBinaries, startPrivateControlPlane } from '../test/cluster/control-plane.js';
 import { adminConfig } from '../test/cluster/kubeconfig.js';
 import {
   appServiceObjects,
@@ -57,6 +57,11 @@ async function apiRequests(info: { server: string; token: string }): Promise<num
   return total;
 }
 
+if (findBinaries() === undefined) {
+  // A sentence, not a stack trace: on a new machine the rows before this one have printed already.
+  process.stderr.write(`bench import: cannot run here. ${BUILD_HINT}\n`);
+  process.exit(1);
+}
 const cp = await startPrivateControlPlane();
 try {
   await installSeedCrds(cp.info);
