@@ -219,7 +219,8 @@ async function renderInto(
     printNotes(result, io);
     const made = madeOf(sink, result);
     const note = recordOutput(run.cache, cached, made);
-    if (note !== undefined) io.err(`specforge: note: ${note}`);
+    // A cache that cannot be written says so once, though both the charts and the record were refused.
+    if (note !== undefined && result.notes?.includes(note) !== true) io.err(`specforge: note: ${note}`);
     const done = await finish(sink, a, made, io);
     await vouch(a, done.matched ? cached : undefined, io);
     return done.code;

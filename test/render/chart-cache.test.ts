@@ -161,6 +161,24 @@ describe('a render with --cache', () => {
     expect(rendererDigest()).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('renders without a --cache that names a file, or a path through one, and says so in one note', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 400, 4);
+    const fresh = await render(root, join(root, 'dist-a'));
+    const file = join(root, 'not-a-dir');
+    writeFileSync(file, 'x');
+    for (const cache of [file, join(file, 'cache')]) {
+      const r = await render(root, join(root, 'dist-b'), cache);
+      expect(r.code, cache).toBe(0);
+      expect(r.files, cache).toBe(fresh.files);
+      const notes = r.err.split('\n').filter((l) => l.includes('the chart cache'));
+      expect(notes, cache).toEqual([
+        `specforge: note: the chart cache ${cache} could not be written (it is not a directory); the render is complete without it`,
+      ]);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
   it('refuses a --cache inside the charts or the output directory, or holding either, as a usage error', async () => {
     const root = tempDir();
     generateCharts(join(root, 'charts'), 4, 1);
