@@ -4,11 +4,12 @@
  * format is never trusted (a note says so, and the chart is built again).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { ChartCache, rendererDigest } from '../../src/render/chart-cache.js';
+import { asNobody } from '../support/as-nobody.js';
 import { digestLines } from '../support/output-digests.js';
 import { run, tempDir } from '../support/tmp.js';
 
@@ -178,6 +179,36 @@ describe('a render with --cache', () => {
     }
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'renders without a --cache it may not write, and says so once (an unprivileged user, run via setpriv)',
+    () => {
+      const root = tempDir();
+      generateCharts(join(root, 'charts'), 400, 4);
+      for (const [dir, mode] of [
+        [root, 0o755],
+        [join(root, 'site'), 0o777],
+        [join(root, 'cache'), 0o555],
+      ] as const) {
+        mkdirSync(dir, { recursive: true });
+        chmodSync(dir, mode);
+      }
+      const cache = join(root, 'cache');
+      const r = asNobody([
+        'render',
+        join(root, 'charts'),
+        '--out',
+        join(root, 'site', 'dist'),
+        '--cache',
+        cache,
+      ]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr.split('\n').filter((l) => l.includes('the chart cache'))).toEqual([
+        `specforge: note: the chart cache ${cache} could not be written (EACCES: permission denied); the render is complete without it`,
+      ]);
+      expect(readdirSync(cache)).toEqual([]);
+    },
+  );
 
   it('refuses a --cache inside the charts or the output directory, or holding either, as a usage error', async () => {
     const root = tempDir();
