@@ -86,6 +86,18 @@ describe('--out', () => {
     expect(r.err).toContain('holds the charts directory');
   });
 
+  it.skipIf(!existsSync('/proc/self'))(
+    'refuses a place that takes no new files (/proc) with a sentence and exit 2, not the bare errno',
+    async () => {
+      const r = await run(['render', charts(), '--out', '/proc/specforge-dist']);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        'specforge: cannot write /proc/specforge-dist: its directory is gone or takes no new files ' +
+          '(/proc/specforge-dist.specforge-lock); it was left unchanged',
+      );
+    },
+  );
+
   it.skipIf(process.getuid?.() !== 0)(
     'refuses an unwritable place with a sentence and exit 2, for an unprivileged user (run via setpriv)',
     () => {
