@@ -218,11 +218,11 @@ async function renderInto(
       return EXIT_INVALID;
     printNotes(result, io);
     const made = madeOf(sink, result);
-    const note = recordOutput(run.cache, cached, made);
-    // A cache that cannot be written says so once, though both the charts and the record were refused.
-    if (note !== undefined && result.notes?.includes(note) !== true) io.err(`specforge: note: ${note}`);
+    // A cache that cannot be written says so once, though the charts, the record and the vouch were each refused.
+    const said = [...(result.notes ?? [])];
+    sayOnce(recordOutput(run.cache, cached, made), said, io);
     const done = await finish(sink, a, made, io);
-    await vouch(a, done.matched ? cached : undefined, io);
+    await vouch(a, done.matched ? cached : undefined, io, said);
     return done.code;
   } finally {
     sink.close();
@@ -233,9 +233,20 @@ async function renderInto(
  * dist/ was found to hold the render of the charts as read: with a cache, a clean checkout's listing of them may
  * stand for that record next time (src/cli/cached-output.ts).
  */
-async function vouch(a: RenderArgs, cached: CachedOutput | undefined, io: Io): Promise<void> {
-  const note = await vouchForCheckout(a.run.cache, cached, a, a.gitops);
-  if (note !== undefined) io.err(`specforge: note: ${note}`);
+async function vouch(
+  a: RenderArgs,
+  cached: CachedOutput | undefined,
+  io: Io,
+  said: string[] = [],
+): Promise<void> {
+  sayOnce(await vouchForCheckout(a.run.cache, cached, a, a.gitops), said, io);
+}
+
+/** Prints `note` unless it was `said` in this run already (then kept there). */
+function sayOnce(note: string | undefined, said: string[], io: Io): void {
+  if (note === undefined || said.includes(note)) return;
+  said.push(note);
+  io.err(`specforge: note: ${note}`);
 }
 
 /**

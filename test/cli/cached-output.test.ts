@@ -167,6 +167,18 @@ describe('check and render with a cache, in a clean git checkout', () => {
     },
   );
 
+  it('say once that a cache naming a file cannot be written, though the charts, the record and the checkout were refused', async () => {
+    const w = await committed();
+    const file = join(tempDir('checkout-cache-'), 'a-file');
+    writeFileSync(file, 'x');
+    const r = await run(['check', w.dir, '--out', w.out, '--cache', file]);
+    expect(r.code).toBe(0);
+    expect(r.err.split('\n').filter((l) => l.includes('the chart cache'))).toEqual([
+      `specforge: note: the chart cache ${file} could not be written (it is not a directory); the render is complete without it`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
   it('check in full when a spec changed, committed or not, and when dist/ was edited and committed', async () => {
     const w = await committed();
     expect((await w.cmd('check')).code).toBe(0);
