@@ -1,18 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  type Stats,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fsReason } from '../output/fs-reasons.js';
 import type { WireChart } from './chart-wire.js';
 import type { SpecChartInput } from './types.js';
 
@@ -107,7 +98,7 @@ export function writeEntry(dir: string, name: string, key: string, payload: unkn
     return undefined;
   } catch (e) {
     removeQuietly(tmp);
-    return `${CACHE_NOTE} ${dir} could not be written (${whyNot(dir, e as NodeJS.ErrnoException)}); the render is complete without it`;
+    return `${CACHE_NOTE} ${dir} could not be written (${whyNot(e as NodeJS.ErrnoException)}); the render is complete without it`;
   }
 }
 
@@ -120,28 +111,13 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** Whether `dir`, or the nearest of its parents that is there, is something else than a directory. */
-function notADirectory(dir: string): boolean {
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    let found: Stats | undefined;
-    try {
-      found = statSync(d, { throwIfNoEntry: false });
-    } catch {
-      found = undefined; // ENOTDIR where Node.js throws it: a parent says
-    }
-    if (found !== undefined) return !found.isDirectory();
-    if (dirname(d) === d) return false;
-  }
-}
-
 /**
- * Why the cache directory `dir` took no entry: that it is not a directory, or the error without the file it names
- * (`EACCES: permission denied`, not the entry's temporary path), so that one cause is one note however many entries
- * it stopped.
+ * Why the cache directory took no entry, in the words of every writer's errors (`a file is in the way of the
+ * directory`), else the error without the file it names (not the entry's temporary path): one cause is one note
+ * however many entries it stopped.
  */
-function whyNot(dir: string, e: NodeJS.ErrnoException): string {
-  if (notADirectory(dir)) return 'it is not a directory';
-  return e.code !== undefined && e.syscall !== undefined ? e.message.split(`, ${e.syscall} `)[0]! : e.message;
+function whyNot(e: NodeJS.ErrnoException): string {
+  return fsReason(e) ?? (e.syscall !== undefined ? e.message.split(`, ${e.syscall} `)[0]! : e.message);
 }
 
 /** How every note of the cache begins, so a note of the render can be told from a note of this run's cache. */

@@ -174,7 +174,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
     const r = await run(['check', w.dir, '--out', w.out, '--cache', file]);
     expect(r.code).toBe(0);
     expect(r.err.split('\n').filter((l) => l.includes('the chart cache'))).toEqual([
-      `specforge: note: the chart cache ${file} could not be written (it is not a directory); the render is complete without it`,
+      `specforge: note: the chart cache ${file} could not be written (a file is in the way of the directory); the render is complete without it`,
     ]);
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
