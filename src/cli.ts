@@ -192,7 +192,7 @@ async function renderOrCheck(command: 'render' | 'check', a: RenderArgs, io: Io)
   const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
   for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
   if (cached?.upToDate !== undefined) {
-    await vouch(a, cached, io);
+    await vouch(a, cached, io, []);
     return upToDate(command, outDir, cached.upToDate, io);
   }
   return await renderInto(command, a, cached, io);
@@ -233,12 +233,7 @@ async function renderInto(
  * dist/ was found to hold the render of the charts as read: with a cache, a clean checkout's listing of them may
  * stand for that record next time (src/cli/cached-output.ts).
  */
-async function vouch(
-  a: RenderArgs,
-  cached: CachedOutput | undefined,
-  io: Io,
-  said: string[] = [],
-): Promise<void> {
+async function vouch(a: RenderArgs, cached: CachedOutput | undefined, io: Io, said: string[]): Promise<void> {
   sayOnce(await vouchForCheckout(a.run.cache, cached, a, a.gitops), said, io);
 }
 
