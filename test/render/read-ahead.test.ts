@@ -35,6 +35,12 @@ async function settle(): Promise<void> {
 }
 
 /** Waits until the thread has posted `count` readings. */
+/** Blocks this thread until `done()` holds or `ms` have passed, as the render's thread would stand in a turn. */
+function waitUntil(done: () => boolean, ms: number): void {
+  const nap = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  for (const end = Date.now() + ms; !done() && Date.now() < end;) Atomics.wait(nap, 0, 0, 5);
+}
+
 async function posted(ahead: ReadAhead, count: number): Promise<void> {
   for (let i = 0; i < 500 && ahead.posted < count; i++) await new Promise((r) => setTimeout(r, 20));
 }
@@ -154,7 +160,17 @@ describe('ReadAhead', () => {
   it('is what a render of 1,000 spec files takes its charts from, with the same output as without it', async () => {
     const dir = tempDir();
     generateCharts(dir, READ_AHEAD_MIN_FILES, 10);
-    const take = vi.spyOn(ReadAhead.prototype, 'take');
+    const original = ReadAhead.prototype.take;
+    // The render never waits for the thread, so on a loaded machine it could read all ten charts itself before the
+    // thread posts one: the next chart's turn waits (up to 30 s) for the thread's first reading, leaving timing
+    // out of what this test asserts.
+    const take = vi.spyOn(ReadAhead.prototype, 'take').mockImplementation(function (
+      this: ReadAhead,
+      i: number,
+    ) {
+      if (i === 1) waitUntil(() => this.posted >= 1, 30_000);
+      return original.call(this, i);
+    });
     try {
       const listed = await listCharts(dir);
       const ahead = await renderChartsReusing(listed.charts, {});
