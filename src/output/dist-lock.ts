@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { fsReason } from './fs-reasons.js';
 import { acquireLock } from './lock.js';
 
@@ -42,8 +43,7 @@ export function unwritable(outDir: string, e: unknown): Error {
 
 /** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
 export function lock(out: string, options: DistOptions): () => void {
-  mkdirSync(dirname(out), { recursive: true });
-  const release = acquireLock(`${out}${LOCK}`, options.lockWaitMs ?? LOCK_WAIT_MS);
+  const release = lockIn(out, options.lockWaitMs ?? LOCK_WAIT_MS);
   let touched = Date.now();
   const keepAlive = (): void => {
     if (Date.now() - touched < KEEP_ALIVE_MS) return;
@@ -55,6 +55,21 @@ export function lock(out: string, options: DistOptions): () => void {
     }
   };
   return Object.assign(release, { keepAlive });
+}
+
+/**
+ * The lock file beside `out`, its directory made first: a file system that makes no file or directory where the
+ * directory above is there (ENOENT, under `/proc`) is read-only to specforge, and said so (EROFS), so that a reader
+ * reads without the lock.
+ */
+function lockIn(out: string, waitMs: number): () => void {
+  try {
+    makeDirs(dirname(out));
+    return acquireLock(`${out}${LOCK}`, waitMs);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') (e as NodeJS.ErrnoException).code = 'EROFS';
+    throw e;
+  }
 }
 
 /**

@@ -8,7 +8,6 @@ const REASONS: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
-  ENOENT: 'its directory is gone or takes no new files',
   ENOTDIR: 'a part of the path is a file',
   EISDIR: 'a directory is in the way',
   EEXIST: 'a file is in the way of the directory',

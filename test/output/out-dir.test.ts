@@ -87,14 +87,20 @@ describe('--out', () => {
   });
 
   it.skipIf(!existsSync('/proc/self'))(
-    'refuses a place that takes no new files (/proc) with a sentence and exit 2, not the bare errno',
+    'takes a place that makes no new files (/proc) as read-only: render refuses it in a sentence, check reads it',
     async () => {
-      const r = await run(['render', charts(), '--out', '/proc/specforge-dist']);
-      expect(r.code).toBe(2);
-      expect(r.err).toBe(
-        'specforge: cannot write /proc/specforge-dist: its directory is gone or takes no new files ' +
-          '(/proc/specforge-dist.specforge-lock); it was left unchanged',
-      );
+      for (const out of ['/proc/specforge-dist', '/proc/specforge-x/dist']) {
+        const r = await run(['render', charts(), '--out', out]);
+        expect(r.code, out).toBe(2);
+        expect(r.err, out).toMatch(
+          new RegExp(
+            `^specforge: cannot write ${out}: read-only file system \\(/proc/specforge-[^)]*\\); it was left unchanged$`,
+          ),
+        );
+        const c = await run(['check', charts(), '--out', out]);
+        expect(c.code, out).toBe(1); // a dist/ that is not there: every file missing
+        expect(c.err, out).not.toContain('cannot write');
+      }
     },
   );
 
