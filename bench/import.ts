@@ -59,7 +59,9 @@ async function apiRequests(info: { server: string; token: string }): Promise<num
 
 if (findBinaries() === undefined) {
   // A sentence, not a stack trace: on a new machine the rows before this one have printed already.
-  process.stderr.write(`bench import: cannot run here. ${BUILD_HINT}\n`);
+  process.stderr.write(
+    `bench import: cannot run here. ${BUILD_HINT.replace('Cluster tests need', 'It needs')}\n`,
+  );
   process.exit(1);
 }
 const cp = await startPrivateControlPlane();

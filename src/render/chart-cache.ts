@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fsReason } from '../output/fs-reasons.js';
+import { makeDirs } from '../util/make-dirs.js';
 import type { WireChart } from './chart-wire.js';
 import type { SpecChartInput } from './types.js';
 
@@ -92,7 +93,7 @@ export function writeEntry(dir: string, name: string, key: string, payload: unkn
   const header = JSON.stringify({ format: FORMAT, key, sha256: sha256(text) });
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     writeFileSync(tmp, `${header}\n${text}`);
     renameSync(tmp, path);
     return undefined;
@@ -117,6 +118,7 @@ function removeQuietly(path: string): void {
  * however many entries it stopped.
  */
 function whyNot(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ELOOP') return 'too many symbolic links on its way, a loop'; // the cache follows links
   return fsReason(e) ?? (e.syscall !== undefined ? e.message.split(`, ${e.syscall} `)[0]! : e.message);
 }
 

@@ -34,13 +34,13 @@ async function settle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 300));
 }
 
-/** Waits until the thread has posted `count` readings. */
 /** Blocks this thread until `done()` holds or `ms` have passed, as the render's thread would stand in a turn. */
 function waitUntil(done: () => boolean, ms: number): void {
   const nap = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   for (const end = Date.now() + ms; !done() && Date.now() < end;) Atomics.wait(nap, 0, 0, 5);
 }
 
+/** Waits until the thread has posted `count` readings. */
 async function posted(ahead: ReadAhead, count: number): Promise<void> {
   for (let i = 0; i < 500 && ahead.posted < count; i++) await new Promise((r) => setTimeout(r, 20));
 }
