@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fsReason } from '../output/fs-reasons.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { readRegularFile, type Opened } from '../util/read-opened.js';
 import type { WireChart } from './chart-wire.js';
 import type { SpecChartInput } from './types.js';
 
@@ -18,6 +19,9 @@ import type { SpecChartInput } from './types.js';
  * directory is trusted input, like the charts. Charts with a module are never cached (their code may read
  * anything). The cache writes only inside its directory; a write that fails is a note, never a failed render.
  */
+
+/** The largest entry read (Node.js reads no larger file into one buffer). */
+const ENTRY_MAX_BYTES = 2 ** 31 - 1;
 
 /** The format of an entry: a change makes every older entry foreign. */
 const FORMAT = 1;
@@ -73,12 +77,15 @@ export function readEntry<T>(
   key: string,
   check: (payload: unknown) => string | undefined,
 ): { payload?: T; ignored?: string } {
-  let bytes: Buffer;
+  let opened: Opened;
   try {
-    bytes = readFileSync(path);
+    opened = readRegularFile(path, ENTRY_MAX_BYTES); // a FIFO there would block a plain read
   } catch {
     return {};
   }
+  if (!('bytes' in opened))
+    return { ignored: `${path}: not a cache entry (not a regular file of at most 2 GiB)` };
+  const bytes = opened.bytes;
   const payload = untrusted(bytes, key);
   const reason = typeof payload === 'string' ? payload : check(payload.value);
   return reason === undefined

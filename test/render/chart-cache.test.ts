@@ -3,6 +3,7 @@
  * prints the same lines as one without, after any edit; an entry that is damaged, of another chart or of another
  * format is never trusted (a note says so, and the chart is built again).
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,6 +124,32 @@ describe('a render with --cache', () => {
       expect(readFileSync(first, 'utf8'), what).toBe(text);
       expect((await render(root, join(root, 'dist-b'), cache)).err, what).not.toContain('ignored');
     }
+  });
+
+  it('ignores a FIFO in place of an entry instead of waiting on it, and puts the entry back', () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 100, 1);
+    // the command as built, in a process of its own with a time limit: a read of the FIFO would block this
+    // test's thread for good (and the built command keys its entries by lib/, not by the source)
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'specforge.js');
+    const renderInto = (out: string) =>
+      spawnSync(process.execPath, [bin, 'render', join(root, 'charts'), '--out', out, '--cache', cache], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    expect(renderInto(join(root, 'dist-a')).status).toBe(0);
+    const [entry] = chartEntries(cache).map((e) => join(cache, e)) as [string];
+    const text = readFileSync(entry, 'utf8');
+    rmSync(entry);
+    execFileSync('mkfifo', [entry]);
+    const r = renderInto(join(root, 'dist-b'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `the chart cache: ignored the entry ${entry}: not a cache entry (not a regular file`,
+    );
+    expect(digestLines(join(root, 'dist-b'))).toBe(digestLines(join(root, 'dist-a')));
+    expect(readFileSync(entry, 'utf8')).toBe(text);
   });
 
   it('reuses an entry instead of building its chart: one rewritten with a valid checksum is what the render writes (the cache is trusted input)', async () => {
