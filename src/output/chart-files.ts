@@ -15,7 +15,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -27,6 +26,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { makeDirs } from '../util/make-dirs.js';
 import { UsageError } from '../util/usage-error.js';
 import { LOCK_WAIT_MS } from './dist-writer.js';
 import { acquireLock } from './lock.js';
@@ -83,7 +83,7 @@ export function writeChartFiles(
   if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
   let made: string | undefined;
   try {
-    made = mkdirSync(chartDir, { recursive: true });
+    made = makeDirs(chartDir);
     const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
     try {
       return writeLocked(chartDir, files, options.force === true);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Chart, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
+import { makeDirs } from '../util/make-dirs.js';
 import { AppWalk, ChartJson } from './app-walk.js';
 import { quoteString, toYaml } from './yaml.js';
 
@@ -38,7 +39,7 @@ export class SpecforgeApp extends App {
 
   /** Writes every chart's manifests into `outdir`, as cdk8s's `App.synth()` lays them out. */
   public override synth(): void {
-    mkdirSync(this.outdir, { recursive: true });
+    makeDirs(this.outdir);
     // One listing for the validations and the dependencies, as cdk8s's synth() has; a chart's objects are found anew.
     const walk = new AppWalk(this);
     walk.validate();

@@ -61,6 +61,13 @@ describe('writeChartFiles', () => {
     expect(unedited(text)).toBe(true);
   });
 
+  it.skipIf(!existsSync('/proc/self'))(
+    'fails where the file system makes no directory (/proc), where a recursive mkdir retried forever',
+    () => {
+      expect(() => writeChartFiles('/proc/specforge-x/chart', files(1))).toThrow(/ENOENT/);
+    },
+  );
+
   it('replaces a file nobody changed since it wrote it, and leaves an identical one alone', () => {
     const { chart, file } = chartWith();
     const before = lstatSync(file).ino;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Lazy, YamlOutputType, type AppProps } from 'cdk8s';
 import { Construct } from 'constructs';
@@ -242,6 +242,13 @@ describe('SpecforgeApp', () => {
       const expected = written(cdk8sOut);
       expect(expected.size).toBeGreaterThan(1);
       expect([...written(ours)]).toEqual([...expected]);
+    },
+  );
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'fails at synth where the file system makes no directory (/proc), where a recursive mkdir retried forever',
+    () => {
+      expect(() => build(SpecforgeApp, { outdir: '/proc/specforge-x/out' }).synth()).toThrow(/ENOENT/);
     },
   );
 
