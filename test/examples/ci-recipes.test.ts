@@ -16,7 +16,9 @@ import { githubJobs, gitlabJobs, runGithubPullRequest, runGitlabMergeRequest } f
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The how-to of the recipes, and the review how-to, which shows the comment's command inline. */
+const CI_DOC = readFileSync(join(ROOT, 'docs/how-to/ci.md'), 'utf8');
+const REVIEW_DOC = readFileSync(join(ROOT, 'docs/how-to/review.md'), 'utf8');
 const GITHUB = readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8');
 const GITLAB = readFileSync(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8');
 const TIMEOUT = 120_000;
@@ -267,19 +269,19 @@ describe('the CI recipes of examples/ci/', () => {
   );
 });
 
-/** The README's subsection on the recipes, up to the next section. */
+/** The how-to on the recipes (docs/how-to/ci.md). */
 function readmeCiSection(): string {
-  const start = README.indexOf('### CI: the gate and the PR comment');
-  expect(start, 'the README has the subsection').toBeGreaterThan(-1);
-  const end = README.indexOf('\n## ', start);
-  return README.slice(start, end === -1 ? undefined : end);
+  expect(CI_DOC.startsWith('# CI: the gate and the PR comment'), "the how-to is the recipes' page").toBe(
+    true,
+  );
+  return CI_DOC;
 }
 
-describe("the README's CI lines", () => {
+describe("the docs' CI lines", () => {
   it('link both recipes, and show the exit-code handling both recipes run', () => {
     const section = readmeCiSection();
-    expect(section).toContain('(examples/ci/github-actions.yml)');
-    expect(section).toContain('(examples/ci/gitlab-ci.yml)');
+    expect(section).toContain('(../../examples/ci/github-actions.yml)');
+    expect(section).toContain('(../../examples/ci/gitlab-ci.yml)');
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const lines = block
       .split('\n')
@@ -305,7 +307,7 @@ describe("the README's CI lines", () => {
     'that write comment.md survive bash -e when objects differ, and fail on a usage error',
     { timeout: TIMEOUT },
     () => {
-      const flat = README.replace(/\n/g, ' ');
+      const flat = `${CI_DOC}\n${REVIEW_DOC}`.replace(/\n/g, ' ');
       const inline = [...flat.matchAll(/`(npx specforge diff [^`]*> comment\.md[^`]*)`/g)].map(
         (m) => m[1] ?? '',
       );

@@ -10,8 +10,9 @@ import { tempDir } from '../support/tmp.js';
  * its job, and a job whose `needs` failed is skipped.
  *
  * What is not run: the `uses:` steps (actions/checkout and actions/setup-node: the checkout is the caller's git
- * repository, Node.js the one running this test or the one the caller puts first on PATH) and the install line `npm ci` (the caller's
- * repository has specforge linked in node_modules, as the install leaves it). The network calls that post the
+ * repository, Node.js the one running this test or the one the caller puts first on PATH) and, unless the caller asks
+ * for it (`install`, as a fresh runner runs it), the install line `npm ci` (the caller's repository then has specforge
+ * in node_modules, as the install leaves it). The network calls that post the
  * comment are `gh` and `curl`: stubs on PATH stand for them and record what would be posted.
  */
 
@@ -46,7 +47,7 @@ export interface Post {
   readonly body: string;
 }
 
-/** The install line both recipes run, which the caller's repository stands for. */
+/** The install line both recipes run, which the caller's repository stands for unless it asks for the install. */
 const INSTALL = 'npm ci';
 /** The actions the GitHub recipe may use; the fixture stands for each. */
 const KNOWN_ACTIONS = ['actions/checkout@', 'actions/setup-node@'];
@@ -73,7 +74,11 @@ type Yaml = Record<string, any>;
  * The jobs of a GitHub Actions workflow, `${{ … }}` replaced from `context` (an expression it does not hold is an
  * error, so the recipe cannot use one the test does not supply).
  */
-export function githubJobs(text: string, context: Readonly<Record<string, string>>): CiJob[] {
+export function githubJobs(
+  text: string,
+  context: Readonly<Record<string, string>>,
+  install = false,
+): CiJob[] {
   const workflow = parse(text) as Yaml;
   const shell = GITHUB_SHELLS[workflow.defaults?.run?.shell ?? 'default'];
   if (shell === undefined) throw new Error(`unknown default shell ${workflow.defaults.run.shell}`);
@@ -95,7 +100,7 @@ export function githubJobs(text: string, context: Readonly<Record<string, string
           throw new Error(`step ${i} of ${name} uses ${step.uses}, which the test does not stand for`);
         return [];
       }
-      if (String(step.run).trim() === INSTALL) return [];
+      if (!install && String(step.run).trim() === INSTALL) return [];
       const env = { ...envOf(workflow.env), ...envOf(job.env), ...envOf(step.env) };
       return [{ name: step.name ?? String(step.run), shell, script: expand(String(step.run)), env }];
     }),
@@ -103,7 +108,7 @@ export function githubJobs(text: string, context: Readonly<Record<string, string
 }
 
 /** The jobs of a GitLab CI file (hidden `.templates` merged in by `extends`), each one step: its whole script. */
-export function gitlabJobs(text: string): CiJob[] {
+export function gitlabJobs(text: string, install = false): CiJob[] {
   const file = parse(text) as Yaml;
   const resolve = (job: Yaml): Yaml => {
     const bases = [job.extends ?? []].flat().map((b: string) => resolve(file[b] as Yaml));
@@ -116,7 +121,7 @@ export function gitlabJobs(text: string): CiJob[] {
     .map(([name, raw]: [string, Yaml]) => {
       const job = resolve(raw);
       const lines = [...(job.before_script ?? []), ...job.script].map(String);
-      const script = ['set -eo pipefail', ...lines.filter((l) => l.trim() !== INSTALL)].join('\n');
+      const script = ['set -eo pipefail', ...lines.filter((l) => install || l.trim() !== INSTALL)].join('\n');
       const env = Object.fromEntries(
         Object.entries({ ...file.variables, ...job.variables }).map(([k, v]) => [k, String(v)]),
       );
@@ -191,12 +196,24 @@ appendFileSync(process.env.CI_RECIPE_POSTS, JSON.stringify({ command, args, body
   return bin;
 }
 
+/** A runner as a new machine has it: the recipes' install line run too, and more environment (an npm cache). */
+export interface RunnerOptions {
+  /** The runner's PATH after the stubs, as in runPipeline. */
+  readonly path?: string;
+  readonly install?: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** A pipeline's run: each step that ran, what was posted, and the exit code of each step by `job/step`. */
 export interface RecipeRun {
   readonly steps: StepResult[];
   readonly posts: Post[];
   readonly codes: Record<string, number>;
 }
+
+/** A runner's options from a PATH alone or the whole options. */
+const runnerOf = (given: string | RunnerOptions | undefined): RunnerOptions =>
+  typeof given === 'string' ? { path: given } : (given ?? {});
 
 function withCodes(r: { steps: StepResult[]; posts: Post[] }): RecipeRun {
   return { ...r, codes: Object.fromEntries(r.steps.map((s) => [`${s.job}/${s.step}`, s.code])) };
@@ -210,27 +227,40 @@ export function runGithubPullRequest(
   text: string,
   dir: string,
   baseSha: string,
-  path?: string,
+  pathOrRunner?: string | RunnerOptions,
 ): RecipeRun & { summary: string } {
+  const runner = runnerOf(pathOrRunner);
   const summary = join(tempDir('specforge-ci-summary-'), 'summary.md');
   writeFileSync(summary, '');
-  const jobs = githubJobs(text, {
-    'github.event.pull_request.base.sha': baseSha,
-    'github.event.pull_request.number': '7',
-    'github.token': 'token-of-the-run',
-  });
+  const jobs = githubJobs(
+    text,
+    {
+      'github.event.pull_request.base.sha': baseSha,
+      'github.event.pull_request.number': '7',
+      'github.token': 'token-of-the-run',
+    },
+    runner.install,
+  );
   const env = {
+    ...runner.env,
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_REPOSITORY: 'example/cluster-config',
     GITHUB_STEP_SUMMARY: summary,
   };
-  return { ...withCodes(runPipeline(jobs, dir, env, path)), summary: readFileSync(summary, 'utf8') };
+  return { ...withCodes(runPipeline(jobs, dir, env, runner.path)), summary: readFileSync(summary, 'utf8') };
 }
 
 /** The GitLab CI file `text` in a merge request pipeline (!7 of project 42) for the MR checked out in `dir`. */
-export function runGitlabMergeRequest(text: string, dir: string, baseSha: string, path?: string): RecipeRun {
+export function runGitlabMergeRequest(
+  text: string,
+  dir: string,
+  baseSha: string,
+  pathOrRunner?: string | RunnerOptions,
+): RecipeRun {
+  const runner = runnerOf(pathOrRunner);
   const env = {
+    ...runner.env,
     GITLAB_CI: 'true',
     CI_PIPELINE_SOURCE: 'merge_request_event',
     CI_MERGE_REQUEST_DIFF_BASE_SHA: baseSha,
@@ -239,5 +269,5 @@ export function runGitlabMergeRequest(text: string, dir: string, baseSha: string
     CI_MERGE_REQUEST_IID: '7',
     SPECFORGE_NOTE_TOKEN: 'project-access-token',
   };
-  return withCodes(runPipeline(gitlabJobs(text), dir, env, path));
+  return withCodes(runPipeline(gitlabJobs(text, runner.install), dir, env, runner.path));
 }

@@ -42,8 +42,10 @@ import { runGithubPullRequest, runGitlabMergeRequest, type StepResult } from './
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const BLOCKS = firstHourBlocks(README);
+/** The README's blocks (a repository of your own), then the cdk8s app's, from its how-to. */
+const BLOCKS = ['README.md', 'docs/how-to/constructs.md'].flatMap((f) =>
+  firstHourBlocks(readFileSync(join(ROOT, f), 'utf8')),
+);
 const PLACEHOLDER = '/path/to/specforge-0.1.0.tgz';
 const ENGINES = enginesOf(ROOT);
 /** Both from the npm registry's `node` package, whatever Node the machine has (test/support/node-binaries.ts). */
@@ -258,6 +260,48 @@ describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node
           );
           expect(step.err.includes('EBADENGINE'), `an engine warning:\n${recipeReport([step])}`).toBe(false);
         }
+      },
+    );
+    it(
+      "cloned onto a new runner (an empty npm cache), installs with the recipes' own npm ci from the tarball the " +
+        'repository keeps, and both recipes pass',
+      { timeout: 600_000 },
+      () => {
+        const env = userEnv(node, ROOT);
+        const runner = tempDir('first-hour-runner-');
+        const checkout = join(runner, 'checkout');
+        execFileSync('git', ['clone', '--quiet', '--branch', 'scale-web', project, checkout]);
+        const base = execFileSync('git', ['rev-parse', 'origin/main'], {
+          cwd: checkout,
+          encoding: 'utf8',
+        }).trim();
+        // What the README's install line wrote names the tarball inside the repository, never where it was copied from.
+        const manifest = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8'));
+        expect(manifest.devDependencies?.specforge).toBe('file:vendor/specforge-0.1.0.tgz');
+        const lock = JSON.parse(readFileSync(join(checkout, 'package-lock.json'), 'utf8'));
+        expect(lock.packages?.['node_modules/specforge']?.resolved).toBe('file:vendor/specforge-0.1.0.tgz');
+        expect(existsSync(join(checkout, 'node_modules')), 'a clone has no node_modules').toBe(false);
+        const path = env.PATH ?? '';
+        const machine = { path, install: true, env: { npm_config_cache: join(runner, 'npm-cache') } };
+        const gh = runGithubPullRequest(GITHUB, checkout, base, machine);
+        expect(gh.codes, recipeReport(gh.steps)).toEqual({
+          'check/Install': 0,
+          'check/specforge check': 0,
+          'comment/Install': 0,
+          'comment/specforge diff': 0,
+          'comment/Post the comment': 0,
+        });
+        execFileSync('git', ['clean', '-qfdx'], { cwd: checkout }); // a new machine for the other recipe too
+        const gl = runGitlabMergeRequest(GITLAB, checkout, base, {
+          path,
+          install: true,
+          env: { npm_config_cache: join(runner, 'npm-cache-gitlab') },
+        });
+        expect(gl.codes, recipeReport(gl.steps)).toEqual({
+          'specforge-check/specforge-check': 0,
+          'specforge-diff/specforge-diff': 0,
+        });
+        expect(gl.posts[0]?.body).toContain('| `spec.replicas` |');
       },
     );
   });

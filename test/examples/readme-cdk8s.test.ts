@@ -6,22 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { repoTempDir, tempDir } from '../support/tmp.js';
 
 /**
- * A cdk8s app set up as the README shows must not share its output with `specforge render` (dist/): `cdk8s synth`
+ * A cdk8s app set up as the docs show (docs/how-to/constructs.md) must not share its output with `specforge render` (dist/): `cdk8s synth`
  * deletes its output directory before each synth.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const CONSTRUCTS = 'docs/how-to/constructs.md';
 
-/** The README's cdk8s.yaml: the YAML block of the "Use the constructs" section that starts by naming the file. */
+/** The how-to's cdk8s.yaml: the YAML block of docs/how-to/constructs.md that starts by naming the file. */
 function readmeCdk8sYaml(): Record<string, unknown> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Use the constructs in your cdk8s app'));
+  const section = readFileSync(join(ROOT, CONSTRUCTS), 'utf8');
   const block = /```yaml\n(# cdk8s\.yaml[^\n]*\n(?:[^`]*\n)?)```/.exec(section)?.[1];
-  expect(block, 'the README shows a cdk8s.yaml').toBeDefined();
+  expect(block, 'the how-to shows a cdk8s.yaml').toBeDefined();
   return parse(block ?? '') as Record<string, unknown>;
 }
 
-describe("the README's cdk8s app", () => {
+describe("the how-to's cdk8s app", () => {
   it('names an output of its own, not dist/ where specforge render writes', () => {
     const config = readmeCdk8sYaml();
     expect(config.app).toBe('npx tsx main.ts');
@@ -38,11 +38,11 @@ describe("the README's cdk8s app", () => {
   });
 });
 
-describe("the README's SpecforgeApp example", () => {
+describe("the how-to's SpecforgeApp example", () => {
   it('synthesises the chart it shows', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, CONSTRUCTS), 'utf8');
     const block = /```ts\n((?:(?!```)[\s\S])*new SpecforgeApp\(\)[\s\S]*?)```/.exec(readme)?.[1];
-    expect(block, 'the README shows a SpecforgeApp').toBeDefined();
+    expect(block, 'the how-to shows a SpecforgeApp').toBeDefined();
     const outdir = tempDir();
     const dir = repoTempDir('readme-specforge-app-');
     const source = (block ?? '')
