@@ -112,8 +112,10 @@ function unreadError(outDir: string, path: string, found: string): LocatedProble
  * The render of `chartsDir` against its render as of git revision `ref`. The revision's charts are read from git's
  * objects into memory, and its charts whose inputs are the same as today's are taken as built by today's render
  * (src/render/chart-reuse.ts); a revision with a chart module or a symbolic link in its charts, or a charts
- * directory with a chart module today, is written out to a temporary directory instead and rendered from there
- * (modules import files beside them; links resolve on disk), with the module guards of every render.
+ * directory with a chart module today, is written out to a private temporary directory instead (with a chart module,
+ * the revision's whole repository, charts at their place: src/diff/git-tree.ts) and rendered from there (modules
+ * import and read the revision's files; links resolve on disk), with the module guards of every render. Submodules
+ * are read from their own object stores, or refused by name (src/diff/submodules.ts).
  */
 export async function loadAgainstRef(
   chartsDir: string,
