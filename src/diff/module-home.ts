@@ -3,14 +3,21 @@
  * chart module imports (`specforge`, `cdk8s`) as they resolve from the charts directory itself, and whose
  * `package.json` gives `.js` files the same module type. The `node_modules` is a real directory of links to the
  * entries of every `node_modules` above the charts directory (nearest first), plus the package that holds the
- * charts directory under its own name (the self-reference Node allows inside a package). Nothing is written in the
- * repository; the links point into it.
+ * charts directory under its own name (the self-reference Node allows inside a package): its copy when the caller
+ * wrote the package out, so a module of the revision imports the revision's files. Nothing is written in the
+ * repository; the links to packages point into it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
-/** Makes `home` resolve packages as `chartsDir` does. */
-export function prepareModuleHome(home: string, chartsDir: string): void {
+/** A directory written out of the repository: `from` (the repository's top) as of the revision, at `to`. */
+export interface CopyOf {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Makes `home` resolve packages as `chartsDir` does; `copy`, the repository's copy that chart modules run from. */
+export function prepareModuleHome(home: string, chartsDir: string, copy?: CopyOf): void {
   const modules = join(home, 'node_modules');
   mkdirSync(modules, { recursive: true });
   const linked = new Set<string>();
@@ -26,9 +33,17 @@ export function prepareModuleHome(home: string, chartsDir: string): void {
     for (const name of safeReaddir(nm)) if (!name.startsWith('.')) link(name, join(nm, name));
   }
   if (pkg !== undefined && typeof pkg.json.name === 'string' && !pkg.json.name.includes('/'))
-    link(pkg.json.name, pkg.dir);
+    link(pkg.json.name, copiedPath(pkg.dir, copy));
   const type = pkg?.json.type === 'module' ? 'module' : 'commonjs';
   writeFileSync(join(home, 'package.json'), `${JSON.stringify({ private: true, type })}\n`);
+}
+
+/** `dir`'s copy when it lies in the copied repository, else `dir`. */
+function copiedPath(dir: string, copy: CopyOf | undefined): string {
+  if (copy === undefined) return dir;
+  const rel = relative(copy.from, dir);
+  if (rel === '') return copy.to;
+  return rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith(sep) ? dir : join(copy.to, rel);
 }
 
 /** `dir` and every directory above it, nearest first. */

@@ -5,8 +5,9 @@
  * way. The I/O edge of the diff.
  */
 import type { GitopsTool } from '../gitops/tools.js';
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
+import { join, sep } from 'node:path';
 import { entryKind, readDist, unreadEntry } from '../output/dist-writer.js';
 import { PROVENANCE_FILE } from '../output/provenance.js';
 import { ChartReuse } from '../render/chart-reuse.js';
@@ -18,7 +19,9 @@ import { renderLoaded } from '../render/render-dir.js';
 import type { RenderResult } from '../render/render.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { listTree, readBlobs, type TreeEntry } from './git-objects.js';
-import { resolveRevision, writeRevision, type RefTree } from './git-tree.js';
+import { resolveRevision, writeRevision, type RefTree, type Revision } from './git-tree.js';
+import { readSubmodules } from './submodules.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** A side's files (`<chart>/<file>` → text) or the errors that kept it from rendering. */
 export interface LoadedSide {
@@ -109,8 +112,10 @@ function unreadError(outDir: string, path: string, found: string): LocatedProble
  * The render of `chartsDir` against its render as of git revision `ref`. The revision's charts are read from git's
  * objects into memory, and its charts whose inputs are the same as today's are taken as built by today's render
  * (src/render/chart-reuse.ts); a revision with a chart module or a symbolic link in its charts, or a charts
- * directory with a chart module today, is written out to a temporary directory instead and rendered from there
- * (modules import files beside them; links resolve on disk), with the module guards of every render.
+ * directory with a chart module today, is written out to a private temporary directory instead (with a chart module,
+ * the revision's whole repository, charts at their place: src/diff/git-tree.ts) and rendered from there (modules
+ * import and read the revision's files; links resolve on disk), with the module guards of every render. Submodules
+ * are read from their own object stores, or refused by name (src/diff/submodules.ts).
  */
 export async function loadAgainstRef(
   chartsDir: string,
@@ -120,9 +125,9 @@ export async function loadAgainstRef(
 ): Promise<LoadedSides> {
   const rev = resolveRevision(chartsDir, ref);
   const label = `${chartsDir} at ${ref} (${rev.commit.slice(0, 7)})`;
-  const entries = rev.tree === undefined ? [] : await revisionEntries(rev.root, rev.tree);
+  const entries = rev.tree === undefined ? [] : await revisionEntries(rev, rev.tree);
   if (hasModules(chartsDir) || (rev.tree !== undefined && needsDisk(entries)))
-    return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev, entries), { label, gitops, jobs });
+    return loadWrittenOut(chartsDir, ref, writeRevision(chartsDir, rev), { label, gitops, jobs });
   const blobs =
     rev.tree === undefined
       ? Promise.resolve({ bytes: new Map<string, Buffer>() })
@@ -142,11 +147,19 @@ export async function loadAgainstRef(
   return { before: side(before, label), after };
 }
 
-/** The files and links of a revision's charts directory. */
-async function revisionEntries(root: string, tree: string): Promise<TreeEntry[]> {
+/** The files and links of a revision's charts directory, its submodules' included (src/diff/submodules.ts). */
+async function revisionEntries(rev: Revision, tree: string): Promise<TreeEntry[]> {
+  const { root, commit, ref, prefix } = rev;
   try {
-    return await listTree(root, tree);
+    return await readSubmodules(await listTree(root, tree), {
+      root,
+      commit,
+      ref,
+      prefix,
+      required: () => true,
+    });
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new Error(`cannot read ${tree}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -175,7 +188,10 @@ async function loadWrittenOut(
       tree.dir === undefined
         ? { files: new Map<string, string>(), errors: [], label }
         : side(
-            renamed(await renderContained(tree.dir, gitops, { jobs }), tree.dir, `${ref}:${chartsDir}`),
+            renamed(await inWorkingDir(tree, () => renderContained(tree.dir!, gitops, { jobs })), [
+              [tree.dir, `${ref}:${chartsDir}`],
+              [`${tree.repository ?? tree.dir}${sep}`, `${ref}:`],
+            ]),
             label,
           );
     return { before, after };
@@ -184,14 +200,40 @@ async function loadWrittenOut(
   }
 }
 
+/**
+ * `render()` run with the process's working directory at its place in the revision's copy (`tree.cwd`; the copy's
+ * top when the revision has no such directory), and back afterwards: a chart module that reads a file by a relative
+ * path reads the revision's, as today's reads today's. Nothing else runs meanwhile: today's side is rendered by then.
+ * Where the process cannot change directory (a worker thread), it stays.
+ */
+async function inWorkingDir<T>(tree: RefTree, render: () => Promise<T>): Promise<T> {
+  if (tree.cwd === undefined || !isMainThread) return render();
+  const back = process.cwd();
+  const to = [tree.cwd, tree.repository].find((d) => d !== undefined && isDirectory(d));
+  if (to === undefined) return render();
+  process.chdir(to);
+  try {
+    return await render();
+  } finally {
+    process.chdir(back);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 function side(result: RenderResult, label: string): LoadedSide {
   return { files: result.files, errors: result.errors, label };
 }
 
-/** The result with error locations in the temporary checkout named as the revision's files (`HEAD~1:charts/…`). */
-function renamed(result: RenderResult, dir: string, as: string): RenderResult {
+/**
+ * The result with error locations in the temporary checkout named as the revision's files (`HEAD~1:charts/…`, and
+ * `HEAD~1:lib/shared.ts` for a file of the repository outside the charts directory): each `[path, name]` in turn.
+ */
+function renamed(result: RenderResult, names: readonly (readonly [string, string])[]): RenderResult {
   if (result.errors.length === 0) return result;
-  const rename = (text: string): string => text.split(dir).join(as);
+  const rename = (text: string): string => names.reduce((t, [path, as]) => t.split(path).join(as), text);
   return {
     ...result,
     errors: result.errors.map((e) => ({

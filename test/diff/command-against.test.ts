@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoTempBase, run, tempDir, writeFiles } from '../support/tmp.js';
@@ -125,6 +125,66 @@ describe('specforge diff --against reads the revision from git objects', () => {
   });
 });
 
+describe('specforge diff --against runs the revision inside a copy of its repository', () => {
+  /** A chart module that makes a ConfigMap of `data` (JavaScript expressions over what it imports and reads). */
+  const configMapModule = (head: string, data: string): string =>
+    `${head}\nimport { ApiObject } from 'cdk8s';\nexport default function (chart) {\n  new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared' }, data: ${data} });\n}\n`;
+
+  it("resolves an import that climbs out of the charts directory to the revision's file, never to $TMPDIR", async () => {
+    const repo = repository([], {
+      'lib/shared.mjs': 'export const size = "small";\n',
+      // Three levels up from deploy/charts/web: the repository's top, which a copy of charts/ alone put in $TMPDIR.
+      'deploy/charts/web/chart.mjs': configMapModule(
+        "import { size } from '../../../lib/shared.mjs';",
+        '{ size }',
+      ),
+    });
+    writeFileSync(join(repo.root, 'lib/shared.mjs'), 'export const size = "large";\n');
+    const tmp = tempDir('diff-planted-');
+    const planted = join(tmp, 'planted-ran');
+    writeFiles(tmp, {
+      'lib/shared.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(planted)}, 'x');\nexport const size = "planted";\n`,
+    });
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const r = await run(['diff', join(repo.root, 'deploy/charts'), '--against', 'HEAD']);
+      expect(r.err).toBe('');
+      expect(r.out).toContain('data.size: "small" → "large"');
+      expect(r.code).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    expect(existsSync(planted)).toBe(false);
+  });
+
+  it("lets a chart module read the revision's files outside charts/, beside itself or from the working directory", async () => {
+    const reads = [
+      "import { readFileSync } from 'node:fs';",
+      "const beside = readFileSync(new URL('../../specs/web.yaml', import.meta.url), 'utf8').trim();",
+      "const fromCwd = readFileSync('specs/web.yaml', 'utf8').trim();",
+    ].join('\n');
+    const repo = repository([], {
+      'specs/web.yaml': 'replicas: 3\n',
+      'charts/web/chart.mjs': configMapModule(reads, '{ beside, fromCwd }'),
+    });
+    writeFileSync(join(repo.root, 'specs/web.yaml'), 'replicas: 5\n');
+    const cwd = process.cwd();
+    process.chdir(repo.root);
+    try {
+      const r = await run(['diff', 'charts', '--against', 'HEAD']);
+      expect(r.err).toBe('');
+      expect(r.out).toContain('data.beside: "replicas: 3" → "replicas: 5"');
+      expect(r.out).toContain('data.fromCwd: "replicas: 3" → "replicas: 5"');
+      expect(r.code).toBe(1);
+      expect(process.cwd()).toBe(repo.root);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
 describe('specforge diff --against, interrupted', () => {
   // A chart module that takes its time: the diff is still rendering when the signal comes.
   const SLOW = 'await new Promise((r) => setTimeout(r, 20_000));\nexport default function () {}\n';
@@ -151,7 +211,10 @@ describe('specforge diff --against, interrupted', () => {
     const written = (): boolean =>
       leftovers(root, tmp).some((d) => {
         if (before.includes(d)) return false;
-        const dir = d.startsWith('$TMPDIR/') ? join(tmp, d.slice(8), 'charts') : join(root, d);
+        // The revision's repository is written at tree/<its absolute path> (src/diff/git-tree.ts).
+        const dir = d.startsWith('$TMPDIR/')
+          ? join(tmp, d.slice(8), 'tree', realpathSync(root), 'charts')
+          : join(root, d);
         return existsSync(join(dir, 'slow/chart.mjs'));
       });
     while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
