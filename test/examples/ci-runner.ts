@@ -159,6 +159,7 @@ export function runPipeline(
           TMPDIR: process.env.TMPDIR ?? '/tmp',
           CI: 'true',
           CI_RECIPE_POSTS: postsFile,
+          ...networkEnv(),
           ...env,
           ...step.env,
         },
@@ -175,6 +176,17 @@ export function runPipeline(
         .map((l) => JSON.parse(l) as Post)
     : [];
   return { steps, posts };
+}
+
+/**
+ * The machine's network settings, which a runner has of its own: proxies and the certificate authorities to trust
+ * (an install reaches the npm registry through them).
+ */
+function networkEnv(): Record<string, string> {
+  const names = /^(https?_proxy|no_proxy|all_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir)$/i;
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => names.test(e[0]) && e[1] !== undefined),
+  );
 }
 
 /** `gh` and `curl` that post nothing: each records its arguments and the file it would have sent. */

@@ -182,21 +182,27 @@ describe.each(NODES.map((n) => [n.version, n] as const))('the first hour on Node
       return found ?? '';
     };
 
-    it("makes check and diff exit 1 once a spec changes, and 0 again after render: the README's own commands", () => {
-      const env = userEnv(node, ROOT);
-      const web = join(project, 'charts/shop/web.yaml');
-      writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 5'));
-      const after = [command('npx specforge check'), command('npx specforge diff')].map((c) =>
-        runCommand(c, project, env),
-      );
-      for (const r of after) {
-        expect(r.code, report([r])).toBe(1);
-        expect(STACK_TRACE.test(r.out), `a stack trace:\n${report([r])}`).toBe(false);
-      }
-      expect(after[1]?.out).toContain('replicas');
-      expect(runCommand(command('npx specforge render'), project, env).code).toBe(0);
-      expectCleanRuns([runCommand(command('npx specforge check'), project, env)]);
-    });
+    it(
+      "makes check and diff exit 1 once a spec changes, and 0 again after render: the README's own commands",
+      {
+        timeout: 120_000,
+      },
+      () => {
+        const env = userEnv(node, ROOT);
+        const web = join(project, 'charts/shop/web.yaml');
+        writeFileSync(web, readFileSync(web, 'utf8').replace(/replicas: \d+/, 'replicas: 5'));
+        const after = [command('npx specforge check'), command('npx specforge diff')].map((c) =>
+          runCommand(c, project, env),
+        );
+        for (const r of after) {
+          expect(r.code, report([r])).toBe(1);
+          expect(STACK_TRACE.test(r.out), `a stack trace:\n${report([r])}`).toBe(false);
+        }
+        expect(after[1]?.out).toContain('replicas');
+        expect(runCommand(command('npx specforge render'), project, env).code).toBe(0);
+        expectCleanRuns([runCommand(command('npx specforge check'), project, env)]);
+      },
+    );
 
     it(
       'as a git repository, runs the CI recipes of examples/ci/: check fails a pull request not re-rendered, and the ' +
