@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { closedPortKubeconfig } from '../../support/fake-api.js';
+import { closedPortKubeconfig, fakeApi } from '../../support/fake-api.js';
 import { run, tempDir, writeFiles } from '../../support/tmp.js';
 
 /** A chart that renders, with one spec of a seed operator's kind, in `d`. */
@@ -125,4 +127,27 @@ describe('specforge import and adopt on the command line', () => {
     expect(r.err).not.toContain('ECONNREFUSED');
     expect(r.code).toBe(2);
   });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'names a chart directory the file system makes no directory for (/proc) in a sentence, exit 2',
+    async () => {
+      const crd = load(readFileSync('test/fixtures/seed-crds/podroutes.quay.io.yaml', 'utf8'));
+      const cr = {
+        apiVersion: 'quay.io/v1alpha1',
+        kind: 'Podroute',
+        metadata: { name: 'hello', namespace: 'team' },
+        spec: { image: 'hello:1' },
+      };
+      const api = await fakeApi([crd as Record<string, unknown>], [cr]);
+      try {
+        const r = await run(['import', '--chart', '/proc/x', '-n', 'team', '--kubeconfig', api.kubeconfig]);
+        expect(r.err).toBe(
+          'specforge: cannot write into /proc/x: read-only file system (/proc/x); nothing was imported',
+        );
+        expect(r.code).toBe(2);
+      } finally {
+        await api.close();
+      }
+    },
+  );
 });
