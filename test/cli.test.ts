@@ -94,6 +94,34 @@ describe('specforge command line', () => {
     expect(drift.err).toMatch(/2 changed, 0 missing, 0 stale/);
   });
 
+  it.each([
+    ['check', []],
+    ['check', ['--cache', 'CACHE']],
+    ['diff', []],
+  ])(
+    '%s %j refuses an --out specforge did not write as a reader: it cannot compare, it replaces nothing (exit 2)',
+    async (command, flags) => {
+      const charts = writeFiles(tempDir(), { 'a/s.yaml': spec });
+      const out = writeFiles(tempDir(), { 'notes.txt': 'mine\n' });
+      const cache = tempDir();
+      const r = await run([command, charts, '--out', out, ...flags.map((f) => (f === 'CACHE' ? cache : f))]);
+      expect(r.err).toBe(
+        `specforge: cannot compare with ${out}: ${join(out, 'notes.txt')} was not written by specforge, so ${out} is not the output of specforge render. Point --out at the directory specforge render writes (or an empty one).`,
+      );
+      expect(r.code).toBe(2);
+    },
+  );
+
+  it('render refuses to replace an --out specforge did not write, with or without a cache (exit 2)', async () => {
+    const charts = writeFiles(tempDir(), { 'a/s.yaml': spec });
+    const out = writeFiles(tempDir(), { 'notes.txt': 'mine\n' });
+    for (const flags of [[], ['--cache', tempDir()]]) {
+      const r = await run(['render', charts, '--out', out, ...flags]);
+      expect(r.err).toMatch(/^specforge: refusing to replace .*notes\.txt was not written by specforge\./);
+      expect(r.code).toBe(2);
+    }
+  });
+
   it('check shows a hand-edited dist/ file with its control characters escaped, never raw', async () => {
     const charts = writeFiles(tempDir(), { 'a/s.yaml': spec });
     const out = join(tempDir(), 'dist');

@@ -13,7 +13,7 @@ import { chartsDirArgument, defaultJobs, jobsValue, nonEmptyValue } from '../uti
 import { availableParallelism } from 'node:os';
 import { compareFiles } from './compare.js';
 import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
-import { escapeTerminal } from './escape.js';
+import { escapeTerminal, escapeTerminalLines } from './escape.js';
 import { UnreadableManifest } from './manifests.js';
 import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from './markdown-bound.js';
 import { checkReportFile, checkSplitDir } from './report-files.js';
@@ -169,7 +169,7 @@ function isFormat(f: string): f is Format {
 /** Prints the errors of the sides that did not render; whether there were any. */
 function reportErrors(sides: LoadedSides, io: Io): boolean {
   const failed = [sides.before, sides.after].filter((s) => s.errors.length > 0);
-  for (const s of failed) for (const e of s.errors) io.err(escapeTerminal(formatError(e)));
+  for (const s of failed) for (const e of s.errors) io.err(escapeTerminalLines(formatError(e)));
   if (failed.length === 0) return false;
   const counts = failed.map((s) => `${plural(s.errors.length, 'error')} in ${s.label}`);
   io.err(escapeTerminal(`specforge: ${counts.join(' and ')}; nothing compared.`));

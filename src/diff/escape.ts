@@ -28,6 +28,19 @@ export function escapeTerminal(text: string): string {
   return text.replace(ACTIVE, visible);
 }
 
+/**
+ * Text of several lines (an error whose message a chart module wrote over lines) for a terminal: each line as
+ * {@link escapeTerminal} shows it, those after the first indented (when not already), so no line of it can pass
+ * for a line of its own.
+ */
+export function escapeTerminalLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line, i) => (i === 0 || line.startsWith('  ') ? line : `  ${line}`))
+    .map(escapeTerminal)
+    .join('\n');
+}
+
 /** What `JSON.stringify` leaves raw among {@link ACTIVE}: it escapes every C0 control itself. */
 const ACTIVE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 

@@ -1,4 +1,4 @@
-import { locateViolations, readSingleDocument } from '../specs/load.js';
+import { checkSingleDocument } from '../specs/load.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { checkSchema } from '../specs/schemas.js';
 import { documentProblems } from '../specs/checkable.js';
@@ -105,15 +105,14 @@ export function parseGitopsSettings(
   text: string,
   file: string,
 ): { settings: GitopsSettings; errors: LocatedProblem[] } {
-  const read = readSingleDocument(text, file);
-  if ('errors' in read) return { settings: {}, errors: read.errors };
-  const data = read.data ?? {};
-  const problems = documentProblems(
-    data,
-    (d) => checkSchema('gitops', d),
-    (d) => settingsProblems(d as GitopsSettings),
+  const { data, errors } = checkSingleDocument(text, file, (d) =>
+    documentProblems(
+      d,
+      (v) => checkSchema('gitops', v),
+      (v) => settingsProblems(v as GitopsSettings),
+    ),
   );
-  if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
+  if (errors.length > 0) return { settings: {}, errors };
   return { settings: data as GitopsSettings, errors: [] };
 }
 

@@ -34,13 +34,28 @@ const EXEC_EARLY_MS = 10_000;
 
 type Headers = Record<string, string | string[]>;
 
-/** Reads a token file, caching it for a minute (bound service-account tokens rotate on disk). */
-function tokenFromFile(file: string): () => string {
+/**
+ * Reads a token file, caching it for a minute (bound service-account tokens rotate on disk); one that cannot be
+ * read is a sentence naming it (exit 1, as for the kubeconfig's other files), never Node's words.
+ */
+export function tokenFromFile(file: string): () => string {
   let token = '';
   let at = -Infinity;
   return () => {
     if (performance.now() - at > TOKEN_TTL_MS) {
-      token = readFileSync(file, 'utf8').trim();
+      try {
+        token = readFileSync(file, 'utf8').trim();
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+        const why = {
+          ENOENT: 'there is no such file',
+          EACCES: 'permission denied',
+          EISDIR: 'it is a directory',
+        }[code];
+        throw new Error(
+          `the bearer token file ${file} cannot be read (${why ?? code}): check the tokenFile of the kubeconfig's user (--kubeconfig, KUBECONFIG, --context).`,
+        );
+      }
       at = performance.now();
     }
     return token;

@@ -83,7 +83,7 @@ export function writeChartFiles(
   if (files.size === 0) return { refused: [], created: [], updated: [], forced: [], unchanged: [] };
   let made: string | undefined;
   try {
-    made = makeDirs(chartDir);
+    made = makeChartDir(chartDir);
     const release = acquireLock(join(chartDir, LOCK), options.lockWaitMs ?? LOCK_WAIT_MS);
     try {
       return writeLocked(chartDir, files, options.force === true);
@@ -93,6 +93,20 @@ export function writeChartFiles(
   } catch (e) {
     if (made !== undefined) removeMadeDirs(chartDir, made);
     throw unwritable(chartDir, e);
+  }
+}
+
+/**
+ * Makes the chart directory and those on its way ({@link makeDirs}): a file system that makes no directory where the
+ * one above is there (ENOENT, under `/proc`) is read-only to specforge, and said so (EROFS), as for dist/
+ * (src/output/dist-lock.ts).
+ */
+function makeChartDir(chartDir: string): string | undefined {
+  try {
+    return makeDirs(chartDir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') (e as NodeJS.ErrnoException).code = 'EROFS';
+    throw e;
   }
 }
 

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
-import { entryText, listOwnedTree } from './dist-tree.js';
+import { entryText, listOwnedTree, type OutputUse } from './dist-tree.js';
 import { ComparedFiles, type Status } from './compared-files.js';
 
 /** How dist/ differs from a render: paths relative to dist/. */
@@ -24,9 +24,12 @@ export class Comparison {
   /** What each file found equal was when it was read (inode, size, times), to see that it still is when linked. */
   private readonly stamps = new Map<string, string>();
 
-  constructor(readonly outDir: string) {
+  constructor(
+    readonly outDir: string,
+    private readonly use: OutputUse = 'replace',
+  ) {
     this.out = resolve(outDir);
-    this.entries = listOwnedTree(outDir, this.out);
+    this.entries = listOwnedTree(outDir, this.out, use);
   }
 
   /** Compares one file of the render; with dist/'s text when it differs from `bytes` and dist/ has the file. */
@@ -48,7 +51,7 @@ export class Comparison {
    * hand edit while the render ran, which no lock keeps out); the render then writes nothing.
    */
   assertUnchanged(): void {
-    const now = listOwnedTree(this.outDir, this.out);
+    const now = listOwnedTree(this.outDir, this.out, this.use);
     const moved = (path: string): boolean => this.stamps.get(path) !== stampOf(join(this.out, path));
     const changed =
       [...now.keys()].find((p) => !this.entries.has(p)) ??

@@ -209,7 +209,7 @@ export class DistCompare implements OutputSink {
   ) {
     this.release = lockToRead(outDir, options);
     try {
-      this.comparison = new Comparison(outDir);
+      this.comparison = new Comparison(outDir, 'compare');
     } catch (e) {
       this.close();
       throw unwritable(outDir, e);

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
-import { entryText, listOwnedTree, readEntries } from './dist-tree.js';
+import { entryText, listOwnedTree, NotOurs, readEntries } from './dist-tree.js';
 import {
   DistCompare,
   DistStage,
@@ -97,7 +97,7 @@ export function diffDist(
 export function readDist(outDir: string, options: DistOptions = {}): Map<string, string> {
   const out = resolve(outDir);
   return readLocked(outDir, options, new Map<string, string>(), () => {
-    return readEntries(out, listOwnedTree(outDir, out));
+    return readEntries(out, listOwnedTree(outDir, out, 'compare'));
   });
 }
 
@@ -110,11 +110,23 @@ export function distDigest(outDir: string, options: DistOptions = {}): string {
 }
 
 /**
+ * What {@link distDigest} gives a directory specforge did not write: no digest (those are hex), so it matches no
+ * record of a render, and the render or check that then runs refuses the directory in its own words.
+ */
+export const NOT_OURS_DIGEST = 'not specforge output';
+
+/**
  * {@link distDigest} of an output directory whose lock the caller holds (src/output/dist-digest-beside.ts: the lock
  * is taken by the thread that waits for this one).
  */
 export function digestOfHeld(outDir: string): string {
   const out = resolve(outDir);
-  const entries = listOwnedTree(outDir, out);
+  let entries: Map<string, string | undefined>;
+  try {
+    entries = listOwnedTree(outDir, out);
+  } catch (e) {
+    if (e instanceof NotOurs) return NOT_OURS_DIGEST;
+    throw e;
+  }
   return outputDigest(dirDigestsOf(entries.keys(), (path) => entryText(out, path, entries.get(path))));
 }

@@ -1,7 +1,7 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { locateViolations, readSingleDocument } from '../specs/load.js';
+import { checkSingleDocument } from '../specs/load.js';
 import { checkSchema } from '../specs/schemas.js';
 import { documentProblems } from '../specs/checkable.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
@@ -62,14 +62,13 @@ export function parseChartSettings(
   text: string,
   file: string,
 ): { settings: ChartSettings; errors: LocatedProblem[] } {
-  const read = readSingleDocument(text, file);
-  if ('errors' in read) return { settings: {}, errors: read.errors };
-  const data = read.data ?? {};
-  const problems = documentProblems(
-    data,
-    (d) => checkSchema('chart', d),
-    (d) => checkChartSettingsSemantics(d as ChartSettings),
+  const { data, errors } = checkSingleDocument(text, file, (d) =>
+    documentProblems(
+      d,
+      (v) => checkSchema('chart', v),
+      (v) => checkChartSettingsSemantics(v as ChartSettings),
+    ),
   );
-  if (problems.length > 0) return { settings: {}, errors: locateViolations(text, file, problems) };
+  if (errors.length > 0) return { settings: {}, errors };
   return { settings: data as ChartSettings, errors: [] };
 }

@@ -4,6 +4,7 @@ import { GITOPS_SETTINGS_FILE } from '../gitops/tools.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
 import { entries, entryError, inspect, isYamlName, listYamlFiles } from './chart-tree.js';
+import { helmChartRefusal, isHelmChart, readChartYaml } from './helm-chart.js';
 import { loadModule } from './load-module.js';
 import { readSpecText } from './read-text.js';
 import { ListedChart } from './chart-source.js';
@@ -40,11 +41,13 @@ export interface LoadedCharts {
  */
 export async function listCharts(chartsDir: string): Promise<ListedCharts> {
   const root = chartsRoot(chartsDir);
+  const names = entries(chartsDir);
+  if (isHelmChart(names, (n) => readChartYaml(join(chartsDir, n)))) throw helmChartRefusal(chartsDir);
   const charts: ListedChart[] = [];
   // The problems in the order a reader meets them; a chart stands for its own, which grow as it is read.
   const found: (LocatedProblem | ListedChart)[] = [];
   let gitops: { file: string; text: string } | undefined;
-  for (const name of entries(chartsDir)) {
+  for (const name of names) {
     const path = join(chartsDir, name);
     const entry = inspect(path, root);
     const errors: LocatedProblem[] = [];
@@ -111,11 +114,17 @@ async function loadChart(
   return input;
 }
 
-/** One chart directory listed: its YAML files (not read) and its module (loaded). */
+/**
+ * One chart directory listed: its YAML files (not read) and its module (loaded). A Helm chart throws its refusal
+ * (src/render/helm-chart.ts) before its module could run.
+ */
 async function listChart(chartsDir: string, name: string, root: string): Promise<ListedChart> {
   const dir = join(chartsDir, name);
   const walkErrors: LocatedProblem[] = [];
   const { real, files } = listYamlFiles(dir, root, walkErrors);
+  const top = files.map((f) => f.rel.split('/')[0] ?? '');
+  if (isHelmChart(top, (n) => readChartYaml(files.find((f) => f.rel === n)?.real ?? join(dir, n))))
+    throw helmChartRefusal(dir);
   const moduleErrors: LocatedProblem[] = [];
   const module = await loadModule(dir, root, moduleErrors);
   return new ListedChart({

@@ -4,7 +4,7 @@ import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
 import { entryError, inspect } from './chart-tree.js';
 import { importChartModule } from './import-module.js';
-import { messageOf, modulePlace } from './module-error.js';
+import { moduleLoadFailure, modulePlace } from './module-error.js';
 import { guardExit, MODULE_TIMEOUT_MS, moduleEnded, moduleStarted, withTimeout } from './module-guard.js';
 
 /** File names of a chart module, in the order they are looked for. */
@@ -57,7 +57,7 @@ export async function loadModule(
       ...modulePlace(file, e),
       path: '',
       expected: 'a chart module that loads',
-      found: `an error: ${messageOf(e)}`,
+      found: moduleLoadFailure(file, e),
     });
   }
   return undefined;

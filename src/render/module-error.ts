@@ -65,14 +65,69 @@ function pathsOf(file: string): string[] {
   }
 }
 
-/** Where in `moduleFile` `thrown` came from, for an error: file, and line and column when its stack says. */
+/**
+ * Where in `moduleFile` `thrown` came from, for an error: file, and line and column when its stack says (or, for a
+ * syntax error tsx reports, its first error's place in the module).
+ */
 export function modulePlace(
   moduleFile: string,
   thrown: unknown,
 ): Pick<LocatedProblem, 'file' | 'line' | 'column'> {
+  const paths = pathsOf(moduleFile);
+  const syntax = syntaxErrorsOf(messageOf(thrown))[0];
+  if (syntax !== undefined && paths.includes(syntax.file))
+    return { file: moduleFile, line: syntax.line, column: syntax.column };
   const stack = (thrown as { stack?: unknown } | null)?.stack;
-  const place = placeInStack(typeof stack === 'string' ? stack : undefined, pathsOf(moduleFile));
+  const place = placeInStack(typeof stack === 'string' ? stack : undefined, paths);
   return place === undefined ? { file: moduleFile } : { file: moduleFile, ...place };
+}
+
+/** A syntax error as esbuild (tsx's compiler) words it, one a line: `file:line:column: ERROR: text`. */
+interface SyntaxErrorLine {
+  readonly file: string;
+  readonly line: number;
+  /** 1-based (esbuild prints the column 0-based). */
+  readonly column: number;
+  readonly text: string;
+}
+
+/** The errors of esbuild's `Transform failed with N error(s):` message, or none when it is not one. Pure. */
+export function syntaxErrorsOf(message: string): SyntaxErrorLine[] {
+  const [head = '', ...rest] = message.split('\n');
+  if (!/^(Transform|Build) failed with \d+ errors?:$/.test(head)) return [];
+  return rest.flatMap((l) => {
+    const m = /^(.+):(\d+):(\d+): ERROR: (.*)$/.exec(l);
+    return m === null
+      ? []
+      : [{ file: m[1] ?? '', line: Number(m[2]), column: Number(m[3]) + 1, text: m[4] ?? '' }];
+  });
+}
+
+/**
+ * The message of what a chart module threw, for an error line: the lines after its first indented, so they read as
+ * part of the error above them, blank lines and trailing spaces dropped. Pure.
+ */
+export function moduleMessage(thrown: unknown): string {
+  return messageOf(thrown)
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .join('\n  ');
+}
+
+/**
+ * What a chart module that failed to load is found to be, for its error: a syntax error tsx reports as its text
+ * (`a syntax error (Unexpected ";")`, at the place {@link modulePlace} gives, or naming another file it is in),
+ * anything else as an error with its {@link moduleMessage}.
+ */
+export function moduleLoadFailure(moduleFile: string, thrown: unknown): string {
+  const [first, ...more] = syntaxErrorsOf(messageOf(thrown));
+  if (first === undefined) return `an error: ${moduleMessage(thrown)}`;
+  const where = pathsOf(moduleFile).includes(first.file)
+    ? ''
+    : ` in ${first.file}:${first.line}:${first.column}`;
+  const others = more.length === 0 ? '' : `, and ${more.length} more`;
+  return `a syntax error (${first.text}${where}${others})`;
 }
 
 /** The error of a chart module that threw (or whose async default export rejected) while building its chart. */
@@ -81,6 +136,6 @@ export function moduleBuildError(moduleFile: string, thrown: unknown): LocatedPr
     ...modulePlace(moduleFile, thrown),
     path: '',
     expected: 'a chart module that builds its chart',
-    found: `an error while building it: ${messageOf(thrown)}`,
+    found: `an error while building it: ${moduleMessage(thrown)}`,
   };
 }

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { renderFrom } from './render-dir.js';
 import { lastStartedModule } from './module-guard.js';
-import { messageOf, modulePlace } from './module-error.js';
+import { moduleMessage, modulePlace } from './module-error.js';
 import type { GitopsTool } from '../gitops/tools.js';
 import type { RunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
@@ -18,7 +18,7 @@ const record = (e: unknown): void => {
   const file = lastStartedModule();
   stray.push({
     ...(file === undefined ? { file: '(a chart module)' } : modulePlace(file, e)),
-    message: messageOf(e),
+    message: moduleMessage(e),
   });
 };
 process.on('unhandledRejection', record);

@@ -6,7 +6,7 @@ import { locator } from './positions.js';
 import { checkSchema } from './schemas.js';
 import type { Problem } from '../rules/problem.js';
 import { checkMetadataOnly, checkSemantics } from './semantic.js';
-import { documentProblems } from './checkable.js';
+import { documentProblems, notYetReported, withoutFlaggedValues } from './checkable.js';
 import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 import { appendAll } from '../util/append.js';
@@ -36,11 +36,13 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   const { docs } = read;
   const specs: SpecDocument[] = [];
   const problems: Located[] = [];
-  const unreadable = new Set(read.problems.map((p) => p.document));
   docs.forEach((doc, i) => {
-    if (doc === null || doc === undefined || unreadable.has(i + 1)) return;
-    const found = checkSpecDocument(doc);
-    if (found.length === 0) specs.push(toSpec(doc as RawDoc, { file, document: i + 1 }));
+    if (doc === null || doc === undefined) return;
+    const flagged = read.problems.filter((p) => p.document === i + 1);
+    const found = problemsBeside(doc, flagged, checkSpecDocument);
+    if (found === undefined) return;
+    if (found.length === 0 && flagged.length === 0)
+      specs.push(toSpec(doc as RawDoc, { file, document: i + 1 }));
     else
       appendAll(
         problems,
@@ -58,6 +60,27 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   const errors = at === undefined ? [] : read.problems.map((p) => readError(at, file, p));
   appendAll(errors, withPositions(text, file, problems));
   return { specs, errors };
+}
+
+/**
+ * The problems `check` finds in a document beside those its reading found (`flagged`: a `replicas: 012` YAML 1.1
+ * and 1.2 read differently), so one run reports every problem of the document: checked without the flagged values,
+ * and none about a flagged field (it is said already). Undefined, not checked, when a reading problem is the whole
+ * document's (its size once aliases are expanded: checking it would walk that expansion).
+ */
+function problemsBeside(
+  doc: unknown,
+  flagged: readonly ReadProblem[],
+  check: (doc: unknown) => Problem[],
+): Problem[] | undefined {
+  if (flagged.length === 0) return check(doc);
+  if (flagged.some((p) => p.path.length === 0)) return undefined;
+  const rest = isRecord(doc) ? withoutFlaggedValues(doc, flagged) : doc;
+  return notYetReported(check(rest), flagged);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A reading problem (YAML 1.1/1.2 ambiguity, size) as an error, positioned by its source offset. */
@@ -199,25 +222,24 @@ export function locateViolations(text: string, file: string, problems: readonly 
 export type { FieldPath };
 
 /**
- * Reads a file that holds one YAML document (chart settings) with the spec files' reading rules: its value
- * (`{}` when empty), or the errors that stop it.
+ * Reads and checks a file that holds one YAML document (chart settings) with the spec files' reading rules: its
+ * value (`{}` when empty), and every problem found, those of reading and those `check` finds beside them (as in
+ * spec files, a YAML 1.1 ambiguity hides nothing else of the document). Valid when `errors` is empty.
  */
-export function readSingleDocument(
+export function checkSingleDocument(
   text: string,
   file: string,
-): { data: unknown } | { errors: LocatedProblem[] } {
+  check: (data: unknown) => Problem[],
+): { data: unknown; errors: LocatedProblem[] } {
   let read: ReturnType<typeof readYamlDocuments>;
   try {
     read = readYamlDocuments(text, file);
   } catch (e) {
-    return { errors: [syntaxError(e, file)] };
-  }
-  if (read.problems.length > 0) {
-    const at = offsetLocator(text);
-    return { errors: read.problems.map((p) => readError(at, file, p)) };
+    return { data: {}, errors: [syntaxError(e, file)] };
   }
   if (read.docs.length > 1)
     return {
+      data: {},
       errors: [
         {
           file,
@@ -228,5 +250,10 @@ export function readSingleDocument(
         },
       ],
     };
-  return { data: read.docs[0] ?? {} };
+  const data = read.docs[0] ?? {};
+  const at = read.problems.length === 0 ? undefined : offsetLocator(text);
+  const errors = at === undefined ? [] : read.problems.map((p) => readError(at, file, p));
+  const found = problemsBeside(data, read.problems, check) ?? [];
+  appendAll(errors, locateViolations(text, file, found));
+  return { data, errors };
 }

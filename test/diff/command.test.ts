@@ -169,6 +169,21 @@ describe('specforge diff', () => {
     );
   });
 
+  it("prints the lines of a chart module's error of several lines as lines, not as \\n", async () => {
+    const w = workspace(['myapp']);
+    writeFileSync(
+      join(w.charts, 'myapp/chart.ts'),
+      'export default function (): void {\n  throw new Error("no image\\nset IMAGE");\n}\n',
+    );
+    const r = await run(['diff', w.charts, '--out', w.dist]);
+    expect(r.code).toBe(1);
+    expect(relative(r.err, w.root).split('\n')).toEqual([
+      'charts/myapp/chart.ts:2:9: expected a chart module that builds its chart, found an error while building it: no image',
+      '  set IMAGE.',
+      'specforge: 1 error in charts; nothing compared.',
+    ]);
+  });
+
   it('exits 1 with one sentence when dist/ holds a file that is not YAML', async () => {
     const w = workspace(['myapp']);
     await run(['render', w.charts, '--out', w.dist]);

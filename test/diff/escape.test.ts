@@ -7,6 +7,7 @@ import {
   escapeMarkdown,
   escapeMermaid,
   escapeTerminal,
+  escapeTerminalLines,
   fenceFor,
   markdownCode,
 } from '../../src/diff/escape.js';
@@ -112,6 +113,10 @@ describe('the escaping functions', () => {
     expect(escapeTerminal(`a\nb\r\t${ESC}[0m\u007f\u009b\u2028\u202e`)).toBe(
       'a\\nb\\r\\t\\x1b[0m\\x7f\\x9b\\u2028\\u202e',
     );
+  });
+
+  it('escapeTerminalLines keeps the lines, indents those after the first, and escapes the rest', () => {
+    expect(escapeTerminalLines('a\n  b\nspecforge: c\x1b[2J')).toBe('a\n  b\n  specforge: c\\x1b[2J');
   });
 
   it('escapeJson leaves valid JSON that reads back the same', () => {

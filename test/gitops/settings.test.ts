@@ -30,6 +30,11 @@ describe('charts/gitops.yaml', () => {
     expect(errors.map((e) => e.path)).toEqual(['flux.prune', 'argocd.project']);
   });
 
+  it('reports a YAML 1.1 ambiguity together with the other errors of the file', () => {
+    const { errors } = parseGitopsSettings('flux:\n  prune: off\n  interval: often\n', 'charts/gitops.yaml');
+    expect(errors.map((e) => e.path)).toEqual(['flux.prune', 'flux.interval']);
+  });
+
   it('refuses an Argo CD section without a repository', () => {
     const { errors } = parseGitopsSettings('argocd:\n  path: dist\n', 'charts/gitops.yaml');
     expect(errors.map(formatError).join('\n')).toMatch(/repoURL/);

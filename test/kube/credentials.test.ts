@@ -60,6 +60,16 @@ describe('kubeconfig loading', () => {
     expect(await c?.headers()).toEqual({ Authorization: 'Bearer from-file' });
   });
 
+  it('names a token file it cannot read in a sentence, not in Node.js words', async () => {
+    const d = dir();
+    const c = await fileCredentials(kubeconfig(d, '{tokenFile: missing-token}'));
+    await expect(c?.headers()).rejects.toThrow(
+      new Error(
+        `the bearer token file ${join(d, 'missing-token')} cannot be read (there is no such file): check the tokenFile of the kubeconfig's user (--kubeconfig, KUBECONFIG, --context).`,
+      ),
+    );
+  });
+
   it('names the file and context when the context is missing', async () => {
     const d = dir();
     await expect(fileCredentials(kubeconfig(d, '{token: a}'), 'nope')).rejects.toThrow(

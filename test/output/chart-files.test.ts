@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stamped, tempName, unedited, writeChartFiles } from '../../src/output/chart-files.js';
 import { tempDir } from '../support/tmp.js';
+import { UsageError } from '../../src/util/usage-error.js';
 
 /** File-system calls the tests make fail: a hook run before each rename and each write (none by default). */
 const faults = vi.hoisted(() => ({
@@ -62,9 +63,14 @@ describe('writeChartFiles', () => {
   });
 
   it.skipIf(!existsSync('/proc/self'))(
-    'fails where the file system makes no directory (/proc), where a recursive mkdir retried forever',
+    'fails in a sentence where the file system makes no directory (/proc), where a recursive mkdir retried forever',
     () => {
-      expect(() => writeChartFiles('/proc/specforge-x/chart', files(1))).toThrow(/ENOENT/);
+      expect(() => writeChartFiles('/proc/specforge-x/chart', files(1))).toThrow(
+        new UsageError(
+          'cannot write into /proc/specforge-x/chart: read-only file system (/proc/specforge-x); nothing was imported',
+          false,
+        ),
+      );
     },
   );
 

@@ -31,6 +31,15 @@ describe('chart settings', () => {
     expect(errors.map((e) => e.path)).toEqual(['hardening', 'podSecurity']);
   });
 
+  it('report a YAML 1.1 ambiguity of chart.yaml together with its other errors', async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\ncreateNamespace: yes\nhardening: 7\n',
+      'team/shop.yaml': spec,
+    });
+    const { errors } = await renderFrom(charts);
+    expect(errors.map((e) => e.path)).toEqual(['createNamespace', 'hardening']);
+  });
+
   it('render the Namespace itself when createNamespace is set', async () => {
     const charts = writeFiles(tempDir(), {
       'team/chart.yaml': 'namespace: team\ncreateNamespace: true\n',

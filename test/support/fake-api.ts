@@ -102,3 +102,23 @@ export async function fakeApi(
     },
   };
 }
+
+/** A kubeconfig whose current context names a loopback port nothing listens on (one just closed), and that URL. */
+export async function closedPortKubeconfig(): Promise<{ url: string; kubeconfig: string }> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.close();
+  await once(server, 'close');
+  const kubeconfig = join(tempDir('specforge-closed-port-'), 'config');
+  writeFileSync(
+    kubeconfig,
+    [
+      'current-context: c',
+      'contexts: [{name: c, context: {cluster: k, user: u}}]',
+      `clusters: [{name: k, cluster: {server: "${url}"}}]`,
+      'users: [{name: u, user: {token: t}}]',
+    ].join('\n'),
+  );
+  return { url, kubeconfig };
+}

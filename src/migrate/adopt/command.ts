@@ -7,7 +7,8 @@
  * This module is the command: flags (./args.ts) → chart (./chart.ts) → operator stopped? (./operator.ts) → reads and
  * plan (./read.ts, ./plan.ts, pure) → calls (./run.ts) → exit code.
  */
-import { connect } from '../../kube/connect.js';
+import type { KubeClient } from '../../kube/client.js';
+import { connect, unreachable } from '../../kube/connect.js';
 import { formatError } from '../../rules/problem-format.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
 import { ADOPT_USAGE, parseAdoptArgs, type AdoptArgs } from './args.js';
@@ -32,6 +33,24 @@ export async function runAdopt(args: readonly string[], io: Io): Promise<number>
     return 1;
   }
   const client = await connect(a);
+  try {
+    return await adoptWith(client, a, chart, io);
+  } catch (e) {
+    // apply is idempotent: a run cut off goes on from what the cluster holds (src/migrate/adopt/run.ts).
+    throw unreachable(
+      client,
+      e,
+      a.mode === 'plan'
+        ? 'nothing was changed'
+        : 'run adopt apply again once it is up, it goes on from there',
+    );
+  } finally {
+    client.close();
+  }
+}
+
+/** The adoption itself, once connected and the chart rendered. */
+async function adoptWith(client: KubeClient, a: AdoptArgs, chart: AdoptChart, io: Io): Promise<number> {
   const running = a.operatorGone ? undefined : await operatorRunning(client, a.operator);
   if (running !== undefined) {
     io.err(`specforge: ${running}. Nothing changed.`);

@@ -1,9 +1,22 @@
-import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { run, tempDir } from '../../support/tmp.js';
+import { closedPortKubeconfig, fakeApi } from '../../support/fake-api.js';
+import { run, tempDir, writeFiles } from '../../support/tmp.js';
+
+/** A chart that renders, with one spec of a seed operator's kind, in `d`. */
+function chartAt(d: string): string {
+  writeFiles(d, {
+    'shop/app.yaml':
+      'apiVersion: quay.io/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\n  namespace: team\nspec:\n  image: hello:1\n',
+  });
+  return join(d, 'shop');
+}
+
+function adoptArgs(kubeconfig: string, ...rest: string[]): string[] {
+  return ['--field-manager', 'kustomize-controller', '--kubeconfig', kubeconfig, ...rest];
+}
 
 describe('specforge import and adopt on the command line', () => {
   it.each([
@@ -61,30 +74,80 @@ describe('specforge import and adopt on the command line', () => {
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 
-  it('names the API server it cannot reach, and what to check, with no stack trace', async () => {
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    server.close();
-    await once(server, 'close');
-    const d = tempDir();
-    const kubeconfig = join(d, 'config');
-    writeFileSync(
-      kubeconfig,
-      [
-        'current-context: c',
-        'contexts: [{name: c, context: {cluster: k, user: u}}]',
-        `clusters: [{name: k, cluster: {server: "http://127.0.0.1:${port}"}}]`,
-        'users: [{name: u, user: {token: t}}]',
-      ].join('\n'),
-    );
-    const r = await run(['import', '--chart', join(d, 'c'), '-A', '--kubeconfig', kubeconfig]);
-    expect(r.code).toBe(1);
+  it.each([
+    [
+      'import',
+      (kubeconfig: string, d: string) => [
+        'import',
+        '--chart',
+        join(d, 'c'),
+        '-A',
+        '--kubeconfig',
+        kubeconfig,
+      ],
+    ],
+    [
+      'adopt plan',
+      (kubeconfig: string, d: string) => [
+        'adopt',
+        'plan',
+        '--chart',
+        chartAt(d),
+        ...adoptArgs(kubeconfig, '--operator-gone'),
+      ],
+    ],
+    [
+      'adopt plan --operator',
+      (kubeconfig: string, d: string) => [
+        'adopt',
+        'plan',
+        '--chart',
+        chartAt(d),
+        ...adoptArgs(kubeconfig, '--operator', 'ops/old'),
+      ],
+    ],
+    [
+      'adopt apply',
+      (kubeconfig: string, d: string) => [
+        'adopt',
+        'apply',
+        '--chart',
+        chartAt(d),
+        ...adoptArgs(kubeconfig, '--operator-gone'),
+      ],
+    ],
+  ])('%s names the API server it cannot reach and what to check, in words, exit 2', async (_, argv) => {
+    const { url, kubeconfig } = await closedPortKubeconfig();
+    const r = await run(argv(kubeconfig, tempDir()));
     expect(r.err).toMatch(
       new RegExp(
-        `^specforge: cannot reach the API server http://127\\.0\\.0\\.1:${port} \\(connect ECONNREFUSED .*--context`,
+        `^specforge: cannot reach the API server ${url.replace(/\./g, '\\.')} \\(nothing listens there\\): check the server of the kubeconfig context in use \\(--kubeconfig, KUBECONFIG, --context\\) and that the cluster is up; [^\n]+\\.$`,
       ),
     );
-    expect(r.err).not.toMatch(/\n\s+at /);
+    expect(r.err).not.toContain('ECONNREFUSED');
+    expect(r.code).toBe(2);
   });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'names a chart directory the file system makes no directory for (/proc) in a sentence, exit 2',
+    async () => {
+      const crd = load(readFileSync('test/fixtures/seed-crds/podroutes.quay.io.yaml', 'utf8'));
+      const cr = {
+        apiVersion: 'quay.io/v1alpha1',
+        kind: 'Podroute',
+        metadata: { name: 'hello', namespace: 'team' },
+        spec: { image: 'hello:1' },
+      };
+      const api = await fakeApi([crd as Record<string, unknown>], [cr]);
+      try {
+        const r = await run(['import', '--chart', '/proc/x', '-n', 'team', '--kubeconfig', api.kubeconfig]);
+        expect(r.err).toBe(
+          'specforge: cannot write into /proc/x: read-only file system (/proc/x); nothing was imported',
+        );
+        expect(r.code).toBe(2);
+      } finally {
+        await api.close();
+      }
+    },
+  );
 });
