@@ -32,6 +32,7 @@ export { ownerLabels, selectorLabels, type Owner } from './rules/labels.js';
 export { ManifestObject } from './constructs/manifest-object.js';
 export type { Manifest, ManifestOf } from './rules/manifest.js';
 export { parseSpecText, type ParsedFile } from './specs/load.js';
+export type { DroppedFields } from './specs/bookkeeping.js';
 export type { Problem, Location, LocatedProblem, SpecError } from './rules/problem.js';
 export type { FieldPath } from './rules/field-path.js';
 export { formatError, formatProblem } from './rules/problem-format.js';

@@ -55,6 +55,9 @@ function renamedTo(part: CheckedChart, input: SpecChartInput): CheckedChart {
         o.source === undefined ? o : { ...o, source: renamed(o.source) },
       ),
       headers: wire.built.headers.map(([file, header]) => [fileOf.get(file) ?? file, header]),
+      ...(wire.built.dropped === undefined
+        ? {}
+        : { dropped: wire.built.dropped.map((d) => ({ ...d, file: fileOf.get(d.file) ?? d.file })) }),
     },
   });
 }

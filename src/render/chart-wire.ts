@@ -1,5 +1,6 @@
 import type { RenderedObject } from '../rules/objects.js';
 import type { CheckedChart } from './check-chart.js';
+import type { DroppedFields } from '../specs/bookkeeping.js';
 
 /**
  * A checked chart as it crosses between threads (src/render/chart-pool.ts): plain data a worker posts. The one
@@ -14,13 +15,14 @@ export interface WireChart {
     readonly headers: [string, string][];
     readonly namespace?: string;
     readonly adoptsFrom?: readonly string[];
+    readonly dropped?: readonly DroppedFields[];
   };
 }
 
 /** A checked chart as plain data. Pure. */
 export function toWire(c: CheckedChart): WireChart {
   if (c.built === undefined) return { errors: c.errors };
-  const { objects, header, namespace, adoptsFrom } = c.built;
+  const { objects, header, namespace, adoptsFrom, dropped } = c.built;
   const headers = new Map<string, string>();
   for (const o of objects) {
     const file = o.source?.file ?? '';
@@ -33,6 +35,7 @@ export function toWire(c: CheckedChart): WireChart {
       headers: [...headers],
       ...(namespace === undefined ? {} : { namespace }),
       ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+      ...(dropped === undefined ? {} : { dropped }),
     },
   };
 }
@@ -41,7 +44,7 @@ export function toWire(c: CheckedChart): WireChart {
 export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedChart {
   if (w.built === undefined) return { input, errors: w.errors };
   const headers = new Map(w.built.headers);
-  const { objects, namespace, adoptsFrom } = w.built;
+  const { objects, namespace, adoptsFrom, dropped } = w.built;
   return {
     input,
     errors: w.errors,
@@ -50,6 +53,7 @@ export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedCha
       header: (o) => headers.get(o.source?.file ?? '') ?? '',
       ...(namespace === undefined ? {} : { namespace }),
       ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
+      ...(dropped === undefined ? {} : { dropped }),
     },
   };
 }

@@ -8,6 +8,7 @@ import { RenderedObject } from '../rules/objects.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { SEED_KINDS } from '../rules/seed-kinds.js';
 import { checkWiring } from '../rules/wiring.js';
+import type { DroppedFields } from '../specs/bookkeeping.js';
 import type { SourceRef, SpecDocument } from '../specs/types.js';
 import { appendAll } from '../util/append.js';
 import type { ChartSettings } from './chart-settings.js';
@@ -31,6 +32,8 @@ export interface CheckedChart {
     readonly namespace?: string;
     /** Field managers of the seed operators the chart takes objects over from (its specs carry adoption pins). */
     readonly adoptsFrom?: readonly string[];
+    /** What `kubectl get -o yaml` adds that its spec files had and the reader left out: a note each. */
+    readonly dropped?: readonly DroppedFields[];
   };
 }
 
@@ -56,6 +59,7 @@ export function checkChart(input: CheckedChart['input'], p: Prepared, tree: Char
       header,
       ...(namespace === undefined ? {} : { namespace }),
       ...(managers.length === 0 ? {} : { adoptsFrom: managers }),
+      ...(p.dropped.length === 0 ? {} : { dropped: p.dropped }),
     },
   };
 }

@@ -16,6 +16,7 @@ import { chartFiles } from './files.js';
 import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
 import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
 import { appendAll } from '../util/append.js';
+import { droppedNote, type DroppedFields } from '../specs/bookkeeping.js';
 
 /**
  * The last stage of the render pipeline (src/render/render.ts): checked charts → the bytes of dist/, one chart at a
@@ -106,7 +107,11 @@ export class Emission {
     }
     if (again.length > 0) return { files: new Map(), errors: again, objectCount };
     if (deploy.files.size > 0) this.out.put(deploy.files);
-    const notes = [...deploy.notes, ...controllerNotes(objects)];
+    const notes = [
+      ...charts.flatMap((c) => (c.built.dropped ?? []).map(droppedNote)),
+      ...deploy.notes,
+      ...controllerNotes(objects),
+    ];
     const files = new Map([...this.collected.values()].flatMap((m) => [...m]));
     return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };
   }
@@ -169,18 +174,21 @@ interface Summary {
   readonly skeletons: Skeletons;
   readonly namespace?: string;
   readonly adoptsFrom?: readonly string[];
+  readonly dropped?: readonly DroppedFields[];
 }
 
 /**
- * What stays of a built chart once its files are out: its objects' skeletons, its namespace and what it adopts from;
+ * What stays of a built chart once its files are out: its objects' skeletons, its namespace, what it adopts from and
+ * what its spec files had dropped;
  * not its file header, whose closure holds the chart's input and the relative path of every spec file.
  */
-function skeletonOfChart({ objects, namespace, adoptsFrom }: Built): Summary {
+function skeletonOfChart({ objects, namespace, adoptsFrom, dropped }: Built): Summary {
   return {
     skeletons: skeletonsOf(objects),
     // copies of their own, not slices of the chart.yaml text they were read from
     ...(namespace === undefined ? {} : { namespace: ownCopy(namespace) }),
     ...(adoptsFrom === undefined ? {} : { adoptsFrom: adoptsFrom.map(ownCopy) }),
+    ...(dropped === undefined ? {} : { dropped }),
   };
 }
 

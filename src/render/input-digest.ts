@@ -1,25 +1,51 @@
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { digestOf } from '../output/digest.js';
 import type { RenderInputs } from '../output/provenance.js';
+import { importedFiles, type ImportedFile } from './module-graph.js';
 import { isSource, type ChartEntry, type ChartInput, type SpecChartInput } from './types.js';
 
 /**
- * The digests of a render's inputs, for its provenance (src/output/provenance.ts): a chart's settings and spec
- * files by their paths in the charts directory, and the bytes of its chart module's own file (what the module
- * imports is not followed: the provenance names the module, it cannot vouch for its imports).
+ * The digests of a render's inputs, for its provenance (src/output/provenance.ts) and for telling that a chart read
+ * twice is the same (src/render/chart-source.ts): a chart's settings and spec files by their paths in the charts
+ * directory, its chart module's own file and the local modules it imports (src/render/module-graph.ts), and
+ * `gitops.yaml`. Every input is digested with its line ends normalised, CRLF as LF (and so a lone CR stays), so a
+ * checkout whose files Git wrote with CRLF (`core.autocrlf=true`, Git for Windows' default) has the provenance of an
+ * LF clone: YAML reads both as the same documents, and a module runs the same.
  */
 
-/** The digest of one chart's inputs; `module`, the bytes of its chart module when it has one. Pure. */
-export function chartInputDigest(
-  input: SpecChartInput,
-  module?: { name: string; bytes: Uint8Array },
-): string {
+/** A chart module's files: its own (`name`, in the chart directory) and those it imports, by path. */
+export interface ModuleFiles {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly imports?: readonly ImportedFile[];
+}
+
+/** The digest of one chart's inputs; `module`, the files of its chart module when it has one. Pure. */
+export function chartInputDigest(input: SpecChartInput, module?: ModuleFiles): string {
   const parts: (string | Uint8Array)[] = [input.name];
-  if (input.settings !== undefined) parts.push(`${input.name}/chart.yaml`, input.settings.text);
-  for (const f of input.specFiles) parts.push(f.relative, f.text);
-  if (module !== undefined) parts.push(`${input.name}/${module.name}`, module.bytes);
+  if (input.settings !== undefined) parts.push(`${input.name}/chart.yaml`, lf(input.settings.text));
+  for (const f of input.specFiles) parts.push(f.relative, lf(f.text));
+  if (module !== undefined) parts.push(`${input.name}/${module.name}`, lfBytes(module.bytes));
+  for (const f of module?.imports ?? []) parts.push(`import ${f.path}`, lfBytes(f.bytes));
   return digestOf(parts);
+}
+
+/** A text with its CRLF line ends as LF. Pure. */
+export function lf(text: string): string {
+  return text.includes('\r\n') ? text.replaceAll('\r\n', '\n') : text;
+}
+
+/** Bytes with every CR LF pair as LF. Pure. */
+export function lfBytes(bytes: Uint8Array): Uint8Array {
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('\r\n')) return bytes;
+  const out = new Uint8Array(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) continue;
+    out[n++] = bytes[i] as number;
+  }
+  return out.subarray(0, n);
 }
 
 /**
@@ -28,7 +54,7 @@ export function chartInputDigest(
  */
 export function renderInputs(inputs: readonly ChartEntry[], gitopsText: string | undefined): RenderInputs {
   const charts = inputs.map((input) => ({ name: input.name, digest: digestOfEntry(input) }));
-  return { charts, ...(gitopsText === undefined ? {} : { gitops: digestOf([gitopsText]) }) };
+  return { charts, ...(gitopsText === undefined ? {} : { gitops: digestOf([lf(gitopsText)]) }) };
 }
 
 /**
@@ -41,12 +67,19 @@ function digestOfEntry(entry: ChartEntry): string {
   return entry.digest;
 }
 
-/** The bytes of a chart's module file, as they are now (empty when it can no longer be read). */
-export function moduleBytes(input: ChartInput): { name: string; bytes: Uint8Array } | undefined {
+/**
+ * The files of a chart's module as they are now: its own bytes (empty when it can no longer be read) and the local
+ * modules it imports (src/render/module-graph.ts).
+ */
+export function moduleBytes(input: ChartInput): ModuleFiles | undefined {
   if (input.moduleFile === undefined) return undefined;
+  const name = basename(input.moduleFile);
+  const imports = importedFiles(input.moduleFile, dirname(input.dir));
+  let bytes: Uint8Array;
   try {
-    return { name: basename(input.moduleFile), bytes: readFileSync(input.moduleFile) };
+    bytes = readFileSync(input.moduleFile);
   } catch {
-    return { name: basename(input.moduleFile), bytes: new Uint8Array() };
+    bytes = new Uint8Array();
   }
+  return imports.length === 0 ? { name, bytes } : { name, bytes, imports };
 }

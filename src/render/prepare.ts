@@ -1,6 +1,7 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { adoptPlatformErrors } from '../specs/adopt-platform.js';
 import { parseSpecText } from '../specs/load.js';
+import type { DroppedFields } from '../specs/bookkeeping.js';
 import type { SpecDocument } from '../specs/types.js';
 import { appendAll } from '../util/append.js';
 import { specId } from './build-chart.js';
@@ -20,6 +21,8 @@ export interface Prepared {
   readonly specs: SpecDocument[];
   /** Spec file (as shown in messages) → its path relative to the charts directory, for file headers. */
   readonly relativeOf: Map<string, string>;
+  /** What `kubectl get -o yaml` adds that the spec files had and the reader left out, by file. */
+  readonly dropped: DroppedFields[];
 }
 
 /**
@@ -37,8 +40,10 @@ export function prepareChart(input: SpecChartInput): Prepared | { readonly error
   const settingErrors = errors.length;
   const specs: SpecDocument[] = [];
   const relativeOf = new Map<string, string>();
+  const dropped: DroppedFields[] = [];
   for (const f of input.specFiles) {
     const parsed = parseSpecText(f.text, f.file);
+    if (parsed.dropped !== undefined) dropped.push(parsed.dropped);
     appendAll(specs, parsed.specs);
     appendAll(errors, parsed.errors);
     relativeOf.set(f.file, f.relative);
@@ -54,7 +59,7 @@ export function prepareChart(input: SpecChartInput): Prepared | { readonly error
   const duplicates = duplicateSpecs(specs, settings);
   appendAll(errors, duplicates);
   if (settingErrors > 0 || duplicates.length > 0) return { errors };
-  return { errors, settings, specs, relativeOf };
+  return { errors, settings, specs, relativeOf, dropped };
 }
 
 function duplicateSpecs(specs: readonly SpecDocument[], settings: ChartSettings): LocatedProblem[] {

@@ -38,9 +38,13 @@ const RESOURCE_FIELDS = [
   'requests.ephemeral-storage',
 ];
 
-/** Environment variables: names, and the one source of each `valueFrom`. */
+/**
+ * Environment variables: names, each once (the list is a map keyed by name: server-side apply refuses a second
+ * entry of one name, though a create only warns), and the one source of each `valueFrom`.
+ */
 export function checkEnv(path: FieldPath, env: readonly EnvVar[] | undefined): Problem[] {
   const out: Problem[] = [];
+  const names = new Set<string>();
   (env ?? []).forEach((e, i) => {
     const at = [...path, i];
     if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(e.name))
@@ -49,6 +53,15 @@ export function checkEnv(path: FieldPath, env: readonly EnvVar[] | undefined): P
         expected: 'an environment variable name of printable ASCII characters other than "="',
         found: describeValue(e.name),
       });
+    else if (names.has(e.name))
+      out.push({
+        path: [...at, 'name'],
+        expected:
+          'a name no other variable of the list has (server-side apply, as Flux and Argo CD apply, refuses two entries with one name)',
+        found: `a second ${describeValue(e.name)}`,
+        hint: 'Remove one of the two entries (a create keeps the last; say which value is meant).',
+      });
+    names.add(e.name);
     if (e.valueFrom !== undefined) out.push(...checkValueFrom([...at, 'valueFrom'], e.valueFrom, e.value));
   });
   return out;

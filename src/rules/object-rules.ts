@@ -7,12 +7,15 @@ import { checkObjectName, expectedName, nameRuleOf } from './name-rules.js';
 import { groupOf, type Manifest } from './manifest.js';
 import { jsonBytesBeyond } from './json-size.js';
 import { appendAll } from '../util/append.js';
+import { checkListMapKeys } from './list-maps.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
  * apiVersion, a name the API server takes for its kind (src/rules/name-rules.ts: a DNS subdomain for most kinds, and
  * always a path segment, so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
- * labels and annotations, and a size the API server stores (etcd's default request limit, 1.5 MiB of JSON). Pure.
+ * labels and annotations, no two items of one key in a list that server-side apply merges as a map
+ * (src/rules/list-maps.ts: env by name, ports by port and protocol, …), and a size the API server stores (etcd's
+ * default request limit, 1.5 MiB of JSON). Pure.
  */
 
 /** The largest object (its JSON) etcd stores with its default `--max-request-bytes`. */
@@ -29,6 +32,7 @@ export function checkObject(o: Manifest): Problem<string>[] {
   appendAll(out, checkLabelMap(o.metadata?.labels));
   for (const v of checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations))
     out.push(toProblem(v));
+  appendAll(out, checkListMapKeys(o));
   appendAll(out, checkSize(o));
   return out;
 }

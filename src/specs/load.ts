@@ -10,11 +10,14 @@ import { documentProblems, notYetReported, withoutFlaggedValues } from './checka
 import { checkAdopt } from './adopt.js';
 import { SPEC_KINDS, type SpecDocument, type SpecKind } from './types.js';
 import { appendAll } from '../util/append.js';
+import { dropBookkeeping, printedFields, type DroppedFields } from './bookkeeping.js';
 
 /** What one spec file holds: the valid specs, and an error for every problem found. */
 export interface ParsedFile {
   readonly specs: SpecDocument[];
   readonly errors: LocatedProblem[];
+  /** What `kubectl get -o yaml` adds that the reader left out (src/specs/bookkeeping.ts), when there was any. */
+  readonly dropped?: DroppedFields;
 }
 
 /** A problem of the file, in a document of it (1-based) or of the whole file. */
@@ -36,8 +39,11 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   const { docs } = read;
   const specs: SpecDocument[] = [];
   const problems: Located[] = [];
-  docs.forEach((doc, i) => {
-    if (doc === null || doc === undefined) return;
+  const dropped: { document: number; path: FieldPath }[] = [];
+  docs.forEach((raw, i) => {
+    if (raw === null || raw === undefined) return;
+    const { doc, dropped: left } = dropBookkeeping(raw);
+    for (const path of left) dropped.push({ document: i + 1, path });
     const flagged = read.problems.filter((p) => p.document === i + 1);
     const found = problemsBeside(doc, flagged, checkSpecDocument);
     if (found === undefined) return;
@@ -59,7 +65,24 @@ export function parseSpecText(text: string, file: string): ParsedFile {
   const at = read.problems.length === 0 ? undefined : offsetLocator(text);
   const errors = at === undefined ? [] : read.problems.map((p) => readError(at, file, p));
   appendAll(errors, withPositions(text, file, problems));
-  return { specs, errors };
+  return dropped.length === 0
+    ? { specs, errors }
+    : { specs, errors, dropped: droppedFields(text, file, dropped) };
+}
+
+/** The bookkeeping a file had dropped, placed at the first of it in the file. */
+function droppedFields(
+  text: string,
+  file: string,
+  dropped: readonly { document: number; path: FieldPath }[],
+): DroppedFields {
+  const locate = locator(text);
+  const lines = dropped.flatMap((d) => locate(d.document, d.path)?.line ?? []);
+  return {
+    file,
+    ...(lines.length === 0 ? {} : { line: Math.min(...lines) }),
+    fields: printedFields(dropped.map((d) => d.path)),
+  };
 }
 
 /**

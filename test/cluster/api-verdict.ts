@@ -1,6 +1,7 @@
 /**
  * The API server's verdict on a chart: what the constructs make of its specs with the gate switched off
- * (`addUncheckedConstruct`), plus a Pod built from every pod template, sent to the real kube-apiserver. Used by the
+ * (`addUncheckedConstruct`), plus a Pod built from every pod template, applied server-side (dry run) to the real
+ * kube-apiserver, as the GitOps tools apply them. Used by the
  * differential test and by the bad-input cases, which must be refused there too.
  */
 import { chartObjects } from '../../src/constructs/chart-checks.js';
@@ -12,6 +13,9 @@ import { kubectl } from './kubectl.js';
 
 /** The namespace the verdicts are asked in (objects without one go there). */
 export const NS = 'fuzz';
+
+/** The content type of a server-side apply. */
+const APPLY_PATCH = 'application/apply-patch+yaml';
 
 /**
  * specforge's own rules, stricter than the API server on purpose (docs/decisions.md "Gate"): a refusal for one of
@@ -57,14 +61,17 @@ export async function connect(): Promise<void> {
 }
 
 /**
- * Creates `o` with server-side dry run; a Service with node ports is created for real and deleted at once, since
- * dry run skips node-port allocation (range and sharing are checked only by the allocator).
+ * Applies `o` server-side with dry run, as Flux and the generated Argo CD Applications apply (so a list-map key
+ * given twice is refused, where a create only warns); a Service with node ports is applied for real and deleted at
+ * once, since dry run skips node-port allocation (range and sharing are checked only by the allocator).
  */
-async function create(path: string, o: any): Promise<void> {
+async function apply(path: string, o: any): Promise<void> {
   if (client === undefined) throw new Error('connect() first');
   const real = o.kind === 'Service' && (o.spec?.ports ?? []).some((p: any) => p.nodePort !== undefined);
-  await client.request('POST', `${path}${real ? '?' : '?dryRun=All&'}fieldValidation=Strict`, o);
-  if (real) await client.request('DELETE', `${path}/${o.metadata.name}`);
+  const query = `fieldManager=specforge-verdict&force=true&fieldValidation=Strict${real ? '' : '&dryRun=All'}`;
+  const at = `${path}/${encodeURIComponent(String(o.metadata?.name))}`;
+  await client.request('PATCH', `${at}?${query}`, o, { contentType: APPLY_PATCH });
+  if (real) await client.request('DELETE', at);
 }
 
 /** The API server's verdict on what the constructs make of the scenario: undefined when it accepts all. */
@@ -96,7 +103,7 @@ export async function apiVerdict(s: {
     const path = PATHS[o.kind]?.(typeof o.metadata?.namespace === 'string' ? o.metadata.namespace : NS);
     if (path === undefined) return `unexpected kind ${o.kind}`;
     try {
-      await create(path, o);
+      await apply(path, o);
     } catch (e) {
       return `${o.kind}: ${(e as Error).message}`;
     }

@@ -1,8 +1,9 @@
 /**
  * Parity with the API server, proven by a differential property test: fast-check generates specs of every kind
  * and chart settings — valid values and near misses, field by field — renders each offline, and sends what the
- * constructs make of it (with the gate switched off) to the real kube-apiserver with server-side dry run, plus a
- * Pod built from every pod template. Any disagreement fails, printing the shrunk counter-example:
+ * constructs make of it (with the gate switched off) to the real kube-apiserver, applied server-side with dry run
+ * (as Flux and Argo CD apply), plus a Pod built from every pod template. Any disagreement fails, printing the
+ * shrunk counter-example:
  * - specforge accepts what the API server refuses: the gate let a broken object out;
  * - specforge refuses what the API server accepts, unless for one of its own stated policies (POLICY below,
  *   docs/decisions.md): it refused valid input.

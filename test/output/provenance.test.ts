@@ -1,11 +1,11 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/version.js';
 import { PROVENANCE_FILE, provenanceText, recordedVersion } from '../../src/output/provenance.js';
 import { chartInputDigest } from '../../src/render/input-digest.js';
 import { loadCharts } from '../../src/render/load-charts.js';
-import { run, tempDir } from '../support/tmp.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**
  * dist/ carries one file saying what produced it: specforge's version, the digest of each chart's inputs and of
@@ -13,6 +13,7 @@ import { run, tempDir } from '../support/tmp.js';
  */
 
 const EXAMPLES = resolve(import.meta.dirname, '../../charts');
+const GITOPS = 'argocd:\n  repoURL: https://example.com/r.git\n';
 
 /** A copy of two example charts, rendered into a dist/ beside them. */
 async function rendered(): Promise<{ charts: string; out: string; text: () => string }> {
@@ -88,6 +89,54 @@ describe('the provenance file of a render', () => {
     });
     expect(new Set([plain, one, two]).size).toBe(3);
     expect(chartInputDigest({ ...chart, dir: '/elsewhere/myapp' })).toBe(plain);
+  });
+
+  it('is the same for a checkout whose files have CRLF line ends (core.autocrlf=true), so check passes there', async () => {
+    const r = await rendered();
+    writeFileSync(join(r.charts, 'gitops.yaml'), GITOPS);
+    expect((await run(['render', r.charts, '--out', r.out])).code).toBe(0);
+    const lf = r.text();
+    expect(lf).toContain('gitops.yaml: sha256:');
+    const yamls = readdirSync(r.charts, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.yaml'),
+    );
+    expect(yamls.length).toBeGreaterThan(2);
+    for (const f of yamls) {
+      const file = join(r.charts, f);
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\n', '\r\n'));
+    }
+    const check = await run(['check', r.charts, '--out', r.out]);
+    expect(check.err).toBe('');
+    expect(check.code).toBe(0);
+    expect((await run(['render', r.charts, '--out', r.out])).code).toBe(0);
+    expect(r.text()).toBe(lf);
+  });
+
+  it('moves with a file the chart module imports, however far down, inside the repository', async () => {
+    const root = repoTempDir('provenance-'); // where cdk8s-plus resolves
+    mkdirSync(join(root, '.git'));
+    writeFiles(root, {
+      'charts/web/chart.mjs':
+        "import { name } from '../../lib/names.mjs';\nimport { Namespace } from 'cdk8s-plus-33';\nexport default (chart) => void new Namespace(chart, 'ns', { metadata: { name } });\n",
+      'lib/names.mjs': "export { name } from './deep.mjs';\n",
+      'lib/deep.mjs': "export const name = 'web';\n",
+    });
+    const charts = join(root, 'charts');
+    const out = join(root, 'dist');
+    const text = () => readFileSync(join(out, PROVENANCE_FILE), 'utf8');
+    const first = await run(['render', charts, '--out', out]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    const before = text();
+    writeFileSync(join(root, 'lib/deep.mjs'), "// the name of the namespace\nexport const name = 'web';\n");
+    const check = await run(['check', charts, '--out', out]);
+    expect(check.out).toContain(PROVENANCE_FILE);
+    expect(check.code).toBe(1);
+    expect((await run(['render', charts, '--out', out])).code).toBe(0);
+    const changed = text()
+      .split('\n')
+      .filter((line, i) => line !== before.split('\n')[i]);
+    expect(changed.map((line) => line.split(':')[0])).toEqual(['  web/']); // its inputs; its output is the same
   });
 
   it('reads no version from a version line edited into something no render writes', () => {

@@ -139,6 +139,24 @@ export const badInputCases: readonly BadInputCase[] = [
     expect: ['spec.envs[0].name', 'printable ASCII characters other than "="', '"A=B"'],
   },
   {
+    name: 'an env var name given twice (server-side apply refuses the Deployment)',
+    files: {
+      'a/x.yaml': app(
+        okPorts + '  envs:\n    - name: MODE\n      value: a\n    - name: MODE\n      value: b\n',
+      ),
+    },
+    expect: ['a/x.yaml:12:13 (document 1) spec.envs[1].name', 'server-side apply', 'a second "MODE"'],
+  },
+  {
+    name: 'a Myapp env var name given twice',
+    files: {
+      'a/x.yaml': myapp(
+        '  image: shop:1\n  containerPort: 80\n  env:\n    - name: MODE\n    - name: MODE\n      value: b\n',
+      ),
+    },
+    expect: ['a/x.yaml:10:13 (document 1) spec.env[1].name', 'a second "MODE"'],
+  },
+  {
     name: 'an env var with two sources',
     files: {
       'a/x.yaml': app(
