@@ -5,7 +5,16 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
@@ -149,6 +158,26 @@ describe('a render with --cache', () => {
       `the chart cache: ignored the entry ${entry}: not a cache entry (not a regular file`,
     );
     expect(digestLines(join(root, 'dist-b'))).toBe(digestLines(join(root, 'dist-a')));
+    expect(readFileSync(entry, 'utf8')).toBe(text);
+  });
+
+  it('ignores an entry too large to be one (a sparse file of 513 MiB) with a note instead of failing, and puts the entry back', async () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 100, 1);
+    const fresh = await render(root, join(root, 'dist-a'), cache);
+    const [entry] = chartEntries(cache).map((e) => join(cache, e)) as [string];
+    const text = readFileSync(entry, 'utf8');
+    // over Node.js's longest string (0x1fffffe8 characters): read whole, the entry crashed the render
+    rmSync(entry);
+    writeFileSync(entry, '');
+    truncateSync(entry, 513 * 2 ** 20);
+    const r = await render(root, join(root, 'dist-b'), cache);
+    expect(r.code, r.err).toBe(0);
+    expect(r.files).toBe(fresh.files);
+    expect(r.err).toContain(
+      `specforge: note: the chart cache: ignored the entry ${entry}: not a cache entry (513 MiB, over the 256 MiB an entry may hold); the chart was built again`,
+    );
     expect(readFileSync(entry, 'utf8')).toBe(text);
   });
 
