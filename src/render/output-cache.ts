@@ -6,12 +6,13 @@ import { CACHE_NOTE, readEntry, rendererDigest, writeEntry } from './chart-cache
 /**
  * The render's record in the cache (`--cache DIR`, beside the charts' entries of src/render/chart-cache.ts): for
  * the digest of a whole render's inputs (every chart's, `gitops.yaml`'s, the charts directory as given, which its
- * notes name, the `--gitops` tools asked for, and the renderer's: its code, Node.js and every dependency), the digest of the files that render writes into dist/,
- * with what it printed. `render` and `check` with a cache compare dist/ with that digest before rendering
- * anything: when dist/ holds exactly those bytes, they are done without building a chart. Renders with a chart
- * module are never recorded (its code may read anything). An entry that does not parse, names another key or
- * fails its checksum is ignored with a note, and the charts are rendered. The cache is trusted input, as the charts
- * are: it vouches for what dist/ must hold, which `check` then reads and compares byte for byte (by digest).
+ * notes name, the `--gitops` tools asked for, and the renderer's: its code, Node.js and every dependency), the
+ * digest of the files that render writes into dist/, with what it printed. `render` and `check` with a cache
+ * compare dist/ with that digest before rendering anything: when dist/ holds exactly those bytes, they are done
+ * without building a chart. Renders with a chart module are never recorded (its code may read anything). An entry
+ * that does not parse, names another key or fails its checksum is ignored with a note, and the charts are
+ * rendered. The cache is trusted input, as the charts are: it vouches for what dist/ must hold, which `check` then
+ * reads and compares byte for byte (by digest).
  */
 
 /** What a render of the inputs made: its files' digest, and the counts and notes it printed. */

@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -271,20 +272,60 @@ describe('a render with --cache', () => {
     },
   );
 
-  it('refuses a --cache inside the charts or the output directory, or holding either, as a usage error', async () => {
+  it('refuses a --cache inside the charts or the output directory, or holding either, where the paths lead, as a usage error', async () => {
     const root = tempDir();
     generateCharts(join(root, 'charts'), 4, 1);
+    const out = join(root, 'dist');
+    expect((await run(['render', join(root, 'charts'), '--out', out])).code).toBe(0);
+    const before = digestLines(out);
+    // links whose paths, as spelled, lie apart from dist/ and the charts
+    symlinkSync(out, join(root, 'to-dist'));
+    symlinkSync(join(root, 'charts'), join(root, 'to-charts'));
+    symlinkSync(join(out, 'cache'), join(root, 'dangling-to-dist'));
     for (const [flag, args] of [
-      ['charts', ['--cache', join(root, 'charts', '.cache')]],
-      ['charts', ['--cache', root]],
-      ['output', ['--out', join(root, 'dist'), '--cache', join(root, 'dist', 'cache')]],
-      ['', ['--cache', '']],
+      ['charts', ['--out', out, '--cache', join(root, 'charts', '.cache')]],
+      ['charts', ['--out', out, '--cache', root]],
+      ['charts', ['--out', out, '--cache', join(root, 'to-charts', 'cache')]],
+      ['output', ['--out', out, '--cache', join(out, 'cache')]],
+      ['output', ['--out', out, '--cache', join(root, 'to-dist', 'cache')]],
+      ['output', ['--out', out, '--cache', join(root, 'dangling-to-dist')]],
+      ['output', ['--out', join(root, 'to-dist'), '--cache', join(out, 'cache')]],
+      ['', ['--out', out, '--cache', '']],
     ] as const) {
+      // --out always: a render that went ahead must not write the working directory's dist/
       const r = await run(['render', join(root, 'charts'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.err).toMatch(
+      expect(r.err, args.join(' ')).toMatch(
         flag === '' ? /--cache "" is empty/ : new RegExp(`overlaps the ${flag} directory`),
       );
     }
+    expect(digestLines(out)).toBe(before);
+    expect(existsSync(join(out, 'cache'))).toBe(false);
+  });
+
+  it('refuses a --cache that is or holds the home directory, in one sentence, before anything is written', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 4, 1);
+    const home = join(root, 'home');
+    mkdirSync(home);
+    const out = join(root, 'dist');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      for (const [cache, says] of [
+        [home, `is the home directory ${home}`],
+        [root, `holds the home directory ${home}`],
+      ] as const) {
+        const r = await run(['render', join(root, 'charts'), '--out', out, '--cache', cache]);
+        expect(r.code, cache).toBe(2);
+        expect(r.err.split('\n')[0], cache).toBe(
+          `specforge: --cache ${cache} ${says}, whose files are not the cache's: keep the cache in a directory of its own, e.g. .cache/specforge.`,
+        );
+      }
+    } finally {
+      process.env.HOME = saved;
+    }
+    expect(readdirSync(home)).toEqual([]);
+    expect(existsSync(out)).toBe(false);
   });
 });
