@@ -56,9 +56,12 @@ export async function renderChartsReusing(
   sink?: OutputSink,
 ): Promise<RenderResult> {
   const emission = new Emission(options, sink);
-  // `reuse` and the cache find a chart by its inputs: read before the render, not when each chart's turn comes.
-  const entries = reuse === undefined && options.cache === undefined ? inputs : inputs.map(readNow);
-  const notes = await buildEach(byName(entries), options, reuse, (part, source) =>
+  const sorted = byName(inputs);
+  // `reuse` and the cache find a chart by its inputs, so the worker threads are given those they have not: read before
+  // the render, up to the first chart with a module; from there on, when each chart's turn comes, as without them
+  // (a module may write what a later chart reads).
+  const entries = reuse === undefined && options.cache === undefined ? sorted : readBeforeModules(sorted);
+  const notes = await buildEach(entries, options, reuse, (part, source) =>
     emission.take(part, reuse !== undefined, source),
   );
   const result = emission.end();
@@ -111,9 +114,12 @@ interface Sources {
  */
 async function buildOne(entry: ChartEntry, sources: Sources, ahead?: ReadingAhead): Promise<PooledChart> {
   const { pooled } = sources;
-  // A chart still to be read is in neither `reuse` nor the cache ({@link renderChartsReusing}).
-  if (isSource(entry)) return pooled?.has(entry) === true ? pooled.take(entry) : renderOne(entry.read(ahead));
-  return buildRead(entry, sources);
+  if (!isSource(entry)) return buildRead(entry, sources);
+  if (pooled?.has(entry) === true) return pooled.take(entry);
+  // Past a chart with a module, `reuse` and the cache are looked up once the chart is read, at its turn.
+  return sources.reuse === undefined && sources.cache === undefined
+    ? renderOne(entry.read(ahead))
+    : buildRead(entry.read(ahead), sources);
 }
 
 /** {@link buildOne} of a chart read already. */
@@ -167,7 +173,9 @@ function poolFor(
   const specOnly = inputs.filter(
     (i): i is SpecChartInput | ChartSource =>
       i.module === undefined &&
-      (isSource(i) || (reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false))),
+      (isSource(i)
+        ? reuse === undefined && cache === undefined // else read at its turn ({@link buildOne})
+        : reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false)),
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
   if (workers <= 1) return undefined;
@@ -233,9 +241,14 @@ async function renderOne(input: ChartInput): Promise<CheckedChart> {
   return checkChart(input, p, tree);
 }
 
-/** A chart's input: read now when it was not yet. */
-function readNow(entry: ChartEntry): ChartInput {
-  return isSource(entry) ? entry.read() : entry;
+/**
+ * The charts in their order, those before the first chart with a module read now (no module has run before them);
+ * that chart and those after it left to be read at their turn.
+ */
+function readBeforeModules(entries: readonly ChartEntry[]): ChartEntry[] {
+  const first = entries.findIndex((e) => e.module !== undefined);
+  const before = first === -1 ? entries.length : first;
+  return entries.map((e, i) => (i < before && isSource(e) ? e.read() : e));
 }
 
 function byName<T extends { readonly name: string }>(inputs: readonly T[]): T[] {

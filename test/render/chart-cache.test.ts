@@ -182,6 +182,36 @@ describe('a render with --cache', () => {
     expect(readFileSync(entry, 'utf8')).toBe(text);
   });
 
+  it('reads each chart at its turn, as without it: a chart module that rewrites the specs of a later chart renders the same dist/', async () => {
+    const root = tempDir();
+    const charts = join(root, 'charts');
+    const cache = join(root, 'cache');
+    generateCharts(charts, 20, 2);
+    const later = join(charts, 'chart-001');
+    const specs = readdirSync(later).filter((f) => f !== 'chart.yaml');
+    const texts = new Map(specs.map((f) => [f, readFileSync(join(later, f), 'utf8')]));
+    // chart-000's module runs before chart-001 is read, and rewrites its specs' replicas
+    writeFileSync(
+      join(charts, 'chart-000', 'chart.mjs'),
+      `import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+export default function () {
+  const dir = new URL('../chart-001/', import.meta.url);
+  for (const f of readdirSync(dir).filter((f) => f !== 'chart.yaml'))
+    writeFileSync(new URL(f, dir), readFileSync(new URL(f, dir), 'utf8').replace(/replicas: \\d+/, 'replicas: 9'));
+}
+`,
+    );
+    const renderFresh = async (out: string, withCache?: string) => {
+      for (const [f, text] of texts) writeFileSync(join(later, f), text);
+      return render(root, join(root, out), withCache);
+    };
+    const without = await renderFresh('dist-a');
+    expect(without.code, without.err).toBe(0);
+    expect(readFileSync(join(later, specs[0] as string), 'utf8')).toContain('replicas: 9');
+    expect(await renderFresh('dist-b', cache), 'cold').toEqual(without);
+    expect(await renderFresh('dist-b', cache), 'warm').toEqual(without);
+  });
+
   it('reuses an entry instead of building its chart: one rewritten with a valid checksum is what the render writes (the cache is trusted input)', async () => {
     const root = tempDir();
     const cache = join(root, 'cache');
