@@ -86,11 +86,15 @@ async function buildEach(
   const pooled = poolFor(inputs, options, reuse, cache);
   // charts the pool reads are read as it hands them out
   const ahead = pooled === undefined ? ReadAhead.start(inputs) : undefined;
+  let held = Date.now();
   try {
     for (const [i, input] of inputs.entries()) {
       const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
       if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part, isSource(input) ? input : undefined);
+      if (Date.now() - held < HOLD_MS) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      held = Date.now();
     }
   } finally {
     pooled?.close();
@@ -98,6 +102,12 @@ async function buildEach(
   }
   return [...notes.ignored, ...notes.unwritten];
 }
+
+/**
+ * How long a render on the main thread keeps the event loop at most, between two charts: a signal that stops the run
+ * is handled there (src/output/interrupted.ts), and a render of many charts of spec files awaits nothing else.
+ */
+const HOLD_MS = 50;
 
 /** Where {@link buildOne} takes a chart from, and where it says what the cache had to say. */
 interface Sources {

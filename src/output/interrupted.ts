@@ -1,0 +1,50 @@
+import { constants } from 'node:os';
+
+/**
+ * What a run stopped by a signal (Ctrl-C's SIGINT, SIGTERM from a CI runner or `kill`, SIGHUP from a closed terminal)
+ * undoes before it ends: dist/'s lock and the sibling directory a render was writing (src/output/dist-stage.ts),
+ * which the signal's default action would leave behind (the next run repairs them, but until then the lock is held
+ * and the sibling is a stray directory in a checkout). Each holder registers its undoing while it holds, and a
+ * signal runs them, the last registered first, then ends the process with the shell's code for it (128 + its
+ * number: 130 for SIGINT). dist/ itself is never touched: a swap is synchronous, so a signal is handled before or
+ * after it, never during it. A signal that a program embedding specforge handles itself is left to it: no handler is
+ * added for a signal that has a listener already. Main thread only (workers get no signals).
+ */
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type Signal = (typeof SIGNALS)[number];
+
+const undoings = new Set<() => void>();
+/** The handlers added, once: they stay, since a signal caught and not yet handled would be lost with them. */
+let installed = false;
+
+/** Registers `undo`, run if the process is stopped by a signal before the returned function is called. */
+export function undoOnSignal(undo: () => void): () => void {
+  undoings.add(undo);
+  install();
+  return () => {
+    undoings.delete(undo);
+  };
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  for (const signal of SIGNALS) {
+    if (process.listenerCount(signal) > 0) continue;
+    process.on(signal, () => stop(signal));
+  }
+}
+
+/** Undoes what is held, then ends the process as a shell reports a process stopped by `signal`. */
+function stop(signal: Signal): void {
+  for (const undo of [...undoings].reverse()) {
+    undoings.delete(undo);
+    try {
+      undo();
+    } catch {
+      // the next run repairs what could not be undone now (src/output/dist-lock.ts)
+    }
+  }
+  process.exit(128 + constants.signals[signal]);
+}

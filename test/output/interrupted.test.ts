@@ -1,0 +1,93 @@
+/**
+ * A render stopped by SIGINT, SIGTERM or SIGHUP (src/output/interrupted.ts) leaves neither dist/'s lock nor the
+ * sibling it was writing, and dist/ as it was; it ends with the shell's code for the signal. The command as built
+ * (bin/specforge.js, which may start itself again in the same process), in a process of its own.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateCharts } from '../../bench/generate.js';
+import { digestLines } from '../support/output-digests.js';
+import { tempDir } from '../support/tmp.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'specforge.js');
+
+/** The lock and the sibling directories a render leaves beside `out`. */
+function leftBeside(out: string): string[] {
+  return readdirSync(dirname(out)).filter((e) => e.startsWith(`${basename(out)}.specforge-`));
+}
+
+/**
+ * Renders `charts` into `out` with the built command, sends `signal` once the render holds the lock and has begun
+ * writing the sibling, and resolves with the exit code (or the signal that ended it).
+ */
+function renderStopped(charts: string, out: string, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, [BIN, 'render', charts, '--out', out, '--jobs', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const ended = new Promise<{ code: number | null; signal: string | null; stderr: string; sent: boolean }>(
+    (resolve) => {
+      let sent = false;
+      const watch = setInterval(() => {
+        const left = leftBeside(out);
+        if (sent || !left.includes(`${basename(out)}.specforge-lock`)) return;
+        if (!left.some((e) => e.startsWith(`${basename(out)}.specforge-tmp-`))) return;
+        sent = child.kill(signal);
+      }, 5);
+      const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('exit', (code, sig) => {
+        clearInterval(watch);
+        clearTimeout(limit);
+        resolve({ code, signal: sig, stderr, sent });
+      });
+    },
+  );
+  return ended;
+}
+
+describe('a render stopped by a signal', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    'removes the lock and the sibling it was writing on %s, leaves dist/ as it was, and exits 128 + the signal',
+    async (signal) => {
+      const root = tempDir();
+      const charts = join(root, 'charts');
+      const out = join(root, 'dist');
+      generateCharts(charts, 20, 2);
+      const first = spawnSync(process.execPath, [BIN, 'render', charts, '--out', out], { encoding: 'utf8' });
+      expect(first.status, first.stderr).toBe(0);
+      const before = digestLines(out);
+      // chart-000 renders differently (its files go to the sibling), then chart-001's module waits for good
+      const spec = join(charts, 'chart-000', readdirSync(join(charts, 'chart-000')).sort()[0] as string);
+      writeFileSync(spec, readFileSync(spec, 'utf8').replace(/replicas: \d+/, 'replicas: 9'));
+      writeFileSync(
+        join(charts, 'chart-001', 'chart.mjs'),
+        'export default () => new Promise(() => setInterval(() => {}, 1000));\n',
+      );
+      const r = await renderStopped(charts, out, signal);
+      expect(r.sent, r.stderr).toBe(true);
+      expect({ code: r.code, signal: r.signal }, r.stderr).toEqual({
+        code: 128 + constants.signals[signal],
+        signal: null,
+      });
+      expect(leftBeside(out)).toEqual([]);
+      expect(digestLines(out)).toBe(before);
+    },
+  );
+
+  it('is stopped while it renders many charts of spec files on the main thread, not once it is done', async () => {
+    const root = tempDir();
+    const charts = join(root, 'charts');
+    const out = join(root, 'dist');
+    generateCharts(charts, 4_000, 40);
+    expect(existsSync(out)).toBe(false);
+    const r = await renderStopped(charts, out, 'SIGTERM');
+    expect(r.sent, r.stderr).toBe(true);
+    expect(r.code, r.stderr).toBe(128 + constants.signals.SIGTERM);
+    expect(leftBeside(out)).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+  });
+});
