@@ -90,6 +90,7 @@ async function buildEach(
   try {
     for (const [i, input] of inputs.entries()) {
       const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
+      pooled?.passed(input);
       if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part, isSource(input) ? input : undefined);
       if (Date.now() - held < HOLD_MS) continue;
@@ -165,6 +166,8 @@ function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritt
 interface Pooled {
   has(input: ChartEntry): boolean;
   take(input: ChartEntry): Promise<PooledChart>;
+  /** The render has built `input`: past a chart with a module, the pool reads the charts up to the next one. */
+  passed(input: ChartEntry): void;
   close(): void;
 }
 
@@ -189,11 +192,22 @@ function poolFor(
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
   if (workers <= 1) return undefined;
-  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined);
   const index = new Map(specOnly.map((input, i) => [input, i]));
+  // How many of the pool's charts come before each chart with a module: none past one is read before it ran.
+  const gates: number[] = [];
+  let before = 0;
+  for (const input of inputs)
+    if (index.has(input)) before++;
+    else if (input.module !== undefined) gates.push(before);
+  gates.push(specOnly.length);
+  let modulesRun = 0;
+  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined, gates[0]);
   return {
     has: (input) => index.has(input),
     take: (input) => pool.take(index.get(input) ?? -1),
+    passed: (input) => {
+      if (input.module !== undefined) pool.openTo(gates[++modulesRun] ?? specOnly.length);
+    },
     close: () => pool.close(),
   };
 }
