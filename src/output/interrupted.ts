@@ -8,7 +8,8 @@ import { constants } from 'node:os';
  * signal runs them, the last registered first, then ends the process with the shell's code for it (128 + its
  * number: 130 for SIGINT). dist/ itself is never touched: a swap is synchronous, so a signal is handled before or
  * after it, never during it. A signal that a program embedding specforge handles itself is left to it: no handler is
- * added for a signal that has a listener already. Main thread only (workers get no signals).
+ * added for a signal that has a listener already, and the one added does nothing while another listens. Main
+ * thread only (workers get no signals).
  */
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -32,7 +33,8 @@ function install(): void {
   installed = true;
   for (const signal of SIGNALS) {
     if (process.listenerCount(signal) > 0) continue;
-    process.on(signal, () => stop(signal));
+    // one added later is the program's own way too: it may be shutting down with care, using what is held
+    process.on(signal, () => (process.listenerCount(signal) > 1 ? undefined : stop(signal)));
   }
 }
 

@@ -91,3 +91,25 @@ describe('a render stopped by a signal', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('the undoing of what a run holds on a signal', () => {
+  it('is left to a program that listens to the signal itself, before or after specforge held something', () => {
+    const lib = join(import.meta.dirname, '..', '..', 'lib', 'output', 'interrupted.js');
+    for (const order of ['before', 'after']) {
+      const script = `
+        const { undoOnSignal } = await import(${JSON.stringify(lib)});
+        const own = () => console.log('own handler');
+        if (${JSON.stringify(order)} === 'before') process.on('SIGTERM', own);
+        undoOnSignal(() => console.log('undone'));
+        if (${JSON.stringify(order)} === 'after') process.on('SIGTERM', own);
+        process.kill(process.pid, 'SIGTERM');
+        setTimeout(() => console.log('still running'), 200);
+      `;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect({ status: r.status, out: r.stdout }, order).toEqual({
+        status: 0,
+        out: 'own handler\nstill running\n',
+      });
+    }
+  });
+});
