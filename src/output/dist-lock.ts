@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
+import { undoOnSignal } from '../util/interrupted.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { fsReason } from './fs-reasons.js';
-import { undoOnSignal } from './interrupted.js';
 import { acquireLock } from './lock.js';
 
 /**
@@ -45,7 +45,7 @@ export function unwritable(outDir: string, e: unknown): Error {
 /** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
 export function lock(out: string, options: DistOptions): () => void {
   const releaseLock = lockIn(out, options.lockWaitMs ?? LOCK_WAIT_MS);
-  // a run stopped by a signal lets go of it too (src/output/interrupted.ts)
+  // a run stopped by a signal lets go of it too (src/util/interrupted.ts)
   const forget = undoOnSignal(releaseLock);
   const release = (): void => {
     forget();

@@ -11,8 +11,8 @@ import {
   type DistOptions,
   type Held,
 } from './dist-lock.js';
+import { undoOnSignal } from '../util/interrupted.js';
 import { FileWriter } from './file-writer.js';
-import { undoOnSignal } from './interrupted.js';
 import { byTopDir, OutputTally, topOf, type OutputSink } from './output-tally.js';
 
 export type { Drift } from './dist-comparison.js';
@@ -55,7 +55,7 @@ export class DistStage implements OutputSink {
   /** The top-level directories (and files) with something written into the sibling. */
   private readonly stagedTops = new Set<string>();
   private release: Held | undefined;
-  /** Forgets the undoing of this stage on a signal (src/output/interrupted.ts). */
+  /** Forgets the undoing of this stage on a signal (src/util/interrupted.ts). */
   private forget: (() => void) | undefined;
   private staged = false;
   /** The first directory above dist/ this stage had to make, until dist/ is in place. */

@@ -106,7 +106,7 @@ async function buildEach(
 
 /**
  * How long a render on the main thread keeps the event loop at most, between two charts: a signal that stops the run
- * is handled there (src/output/interrupted.ts), and a render of many charts of spec files awaits nothing else.
+ * is handled there (src/util/interrupted.ts), and a render of many charts of spec files awaits nothing else.
  */
 const HOLD_MS = 50;
 

@@ -4,7 +4,7 @@ import { constants } from 'node:os';
  * What a run stopped by a signal (Ctrl-C's SIGINT, SIGTERM from a CI runner or `kill`, SIGHUP from a closed terminal)
  * undoes before it ends: dist/'s lock and the sibling directory a render was writing (src/output/dist-stage.ts),
  * which the signal's default action would leave behind (the next run repairs them, but until then the lock is held
- * and the sibling is a stray directory in a checkout). Each holder registers its undoing while it holds, and a
+ * and the sibling is a stray directory in a checkout), and the temporary directories of src/util/temp-dirs.ts. Each holder registers its undoing while it holds, and a
  * signal runs them, the last registered first, then ends the process with the shell's code for it (128 + its
  * number: 130 for SIGINT). dist/ itself is never touched: a swap is synchronous, so a signal is handled before or
  * after it, never during it. A signal that a program embedding specforge handles itself is left to it: no handler is

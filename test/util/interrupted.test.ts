@@ -1,5 +1,5 @@
 /**
- * A render stopped by SIGINT, SIGTERM or SIGHUP (src/output/interrupted.ts) leaves neither dist/'s lock nor the
+ * A render stopped by SIGINT, SIGTERM or SIGHUP (src/util/interrupted.ts) leaves neither dist/'s lock nor the
  * sibling it was writing, and dist/ as it was; it ends with the shell's code for the signal. The command as built
  * (bin/specforge.js, which may start itself again in the same process), in a process of its own.
  */
@@ -94,7 +94,7 @@ describe('a render stopped by a signal', () => {
 
 describe('the undoing of what a run holds on a signal', () => {
   it('is left to a program that listens to the signal itself, before or after specforge held something', () => {
-    const lib = join(import.meta.dirname, '..', '..', 'lib', 'output', 'interrupted.js');
+    const lib = join(import.meta.dirname, '..', '..', 'lib', 'util', 'interrupted.js');
     for (const order of ['before', 'after']) {
       const script = `
         const { undoOnSignal } = await import(${JSON.stringify(lib)});
@@ -110,6 +110,30 @@ describe('the undoing of what a run holds on a signal', () => {
         status: 0,
         out: 'own handler\nstill running\n',
       });
+    }
+  });
+});
+
+describe('a run holding temporary directories and dist/ at once', () => {
+  it('removes both on a signal, whichever it took first, and exits 128 + the signal', () => {
+    const lib = join(import.meta.dirname, '..', '..', 'lib');
+    for (const first of ['temp', 'lock']) {
+      const root = tempDir();
+      const script = `
+        const { makeTempDir } = await import(${JSON.stringify(join(lib, 'util', 'temp-dirs.js'))});
+        const { lock } = await import(${JSON.stringify(join(lib, 'output', 'dist-lock.js'))});
+        const take = { temp: () => console.log(makeTempDir('specforge-interrupted-')), lock: () => lock(${JSON.stringify(join(root, 'dist'))}, {}) };
+        const order = ${JSON.stringify(first)} === 'temp' ? ['temp', 'lock'] : ['lock', 'temp'];
+        for (const what of order) take[what]();
+        process.kill(process.pid, 'SIGTERM');
+        setTimeout(() => console.log('still running'), 1000);
+      `;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(r.status, `${first}: ${r.stderr}`).toBe(128 + constants.signals.SIGTERM);
+      const temp = r.stdout.trim();
+      expect(temp, first).toMatch(/specforge-interrupted-/);
+      expect(existsSync(temp), first).toBe(false);
+      expect(readdirSync(root), first).toEqual([]);
     }
   });
 });
