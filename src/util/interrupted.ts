@@ -16,26 +16,37 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type Signal = (typeof SIGNALS)[number];
 
 const undoings = new Set<() => void>();
-/** The handlers added, once: they stay, since a signal caught and not yet handled would be lost with them. */
-let installed = false;
+/** The handlers added, while something is held (and one turn of the event loop after). */
+let installed: Map<Signal, () => void> | undefined;
 
 /** Registers `undo`, run if the process is stopped by a signal before the returned function is called. */
 export function undoOnSignal(undo: () => void): () => void {
   undoings.add(undo);
   install();
   return () => {
-    undoings.delete(undo);
+    // A signal caught while the thread was busy is handled on the next turn of the event loop, before a check
+    // callback: the handlers go only then, so a signal is never lost, and a later synchronous wait (for dist/'s lock
+    // held by another run) holds none that would keep Ctrl-C from stopping it.
+    if (undoings.delete(undo) && undoings.size === 0) setImmediate(uninstallIfIdle).unref();
   };
 }
 
 function install(): void {
-  if (installed) return;
-  installed = true;
+  if (installed !== undefined) return;
+  installed = new Map();
   for (const signal of SIGNALS) {
     if (process.listenerCount(signal) > 0) continue;
     // one added later is the program's own way too: it may be shutting down with care, using what is held
-    process.on(signal, () => (process.listenerCount(signal) > 1 ? undefined : stop(signal)));
+    const listener = (): void => (process.listenerCount(signal) > 1 ? undefined : stop(signal));
+    process.on(signal, listener);
+    installed.set(signal, listener);
   }
+}
+
+function uninstallIfIdle(): void {
+  if (undoings.size > 0 || installed === undefined) return;
+  for (const [signal, listener] of installed) process.off(signal, listener);
+  installed = undefined;
 }
 
 /** Undoes what is held, then ends the process as a shell reports a process stopped by `signal`. */

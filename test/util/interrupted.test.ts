@@ -137,3 +137,39 @@ describe('a run holding temporary directories and dist/ at once', () => {
     }
   });
 });
+
+describe('the handlers of the signals', () => {
+  const lib = join(import.meta.dirname, '..', '..', 'lib', 'util', 'interrupted.js');
+  const runScript = (body: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { undoOnSignal } = await import(${JSON.stringify(lib)});\n${body}`,
+      ],
+      { encoding: 'utf8' },
+    );
+
+  it('go a turn of the event loop after nothing is held, so a later synchronous wait is stopped as by default', () => {
+    const r = runScript(`
+      const forget = undoOnSignal(() => {});
+      const counts = [process.listenerCount('SIGINT')];
+      forget();
+      counts.push(process.listenerCount('SIGINT'));
+      setImmediate(() => setImmediate(() => console.log([...counts, process.listenerCount('SIGINT')].join(' '))));
+    `);
+    expect(r.stdout).toBe('1 1 0\n');
+  });
+
+  it('handle a signal caught while the thread was busy, though what was held was let go meanwhile', () => {
+    const r = runScript(`
+      const forget = undoOnSignal(() => console.log('undone'));
+      process.kill(process.pid, 'SIGTERM');
+      for (const end = Date.now() + 100; Date.now() < end; );
+      forget();
+      setTimeout(() => console.log('still running'), 500);
+    `);
+    expect({ status: r.status, out: r.stdout }).toEqual({ status: 128 + constants.signals.SIGTERM, out: '' });
+  });
+});
