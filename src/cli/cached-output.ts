@@ -69,7 +69,7 @@ export async function lookUpOutput(
     const found =
       loaded.errors.length > 0
         ? { loaded, notes: [] }
-        : await lookUp(loaded, beside, { outDir, asked, cache });
+        : await lookUp(loaded, beside, { chartsDir, outDir, asked, cache });
     return {
       ...found,
       notes: [...notes, ...found.notes],
@@ -84,9 +84,11 @@ export async function lookUpOutput(
 async function lookUp(
   loaded: LoadedCharts,
   beside: DistDigestBeside | undefined,
-  { outDir, asked, cache }: { outDir: string; asked: readonly string[]; cache: OutputCache },
+  place: { chartsDir: string; outDir: string; asked: readonly string[]; cache: OutputCache },
 ): Promise<CachedOutput> {
-  const key = cache.key(renderInputs(loaded.inputs, loaded.gitops?.text), asked, packageVersion());
+  const { chartsDir, outDir, asked, cache } = place;
+  const inputs = renderInputs(loaded.inputs, loaded.gitops?.text);
+  const key = cache.key(inputs, chartsDir, asked, packageVersion());
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
   if (record === undefined) return { loaded, key, notes };

@@ -12,11 +12,11 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { isWithin } from '../util/real-path.js';
 import { UsageError } from '../util/usage-error.js';
 
 /** Created or truncated, never through a link put there since it was checked. */
@@ -111,28 +111,10 @@ function existsOrLink(path: string): boolean {
 function refuseInside(path: string, outDir: string, option: string): void {
   if (path.trim() === '')
     throw new UsageError(`${option} needs a path, found an empty value (is a shell variable unset?)`);
-  // Compared as written and as the file system resolves them, so a link to dist/ (or a link dist/ is) cannot
-  // steer a write into it.
-  const places = [resolve(path)];
-  const realParent = realOrUndefined(dirname(resolve(path)));
-  if (realParent !== undefined) places.push(join(realParent, basename(path)));
-  const outs = [resolve(outDir)];
-  const realOut = realOrUndefined(outDir);
-  if (realOut !== undefined) outs.push(realOut);
-  for (const out of outs)
-    for (const place of places) {
-      const rel = relative(out, place);
-      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)))
-        throw new UsageError(
-          `${option} ${path}: it lies in ${outDir}, which holds only rendered files; write it elsewhere`,
-        );
-    }
-}
-
-function realOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+  // Compared where the paths lead (src/util/real-path.ts), so a link to dist/ (or a link dist/ is) cannot steer a
+  // write into it.
+  if (isWithin(path, outDir))
+    throw new UsageError(
+      `${option} ${path}: it lies in ${outDir}, which holds only rendered files; write it elsewhere`,
+    );
 }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../util/usage-error.js';
+import { undoOnSignal } from '../util/interrupted.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { fsReason } from './fs-reasons.js';
 import { acquireLock } from './lock.js';
@@ -43,7 +44,13 @@ export function unwritable(outDir: string, e: unknown): Error {
 
 /** Takes dist/'s lock, waiting up to `options.lockWaitMs`; the function that releases it. */
 export function lock(out: string, options: DistOptions): () => void {
-  const release = lockIn(out, options.lockWaitMs ?? LOCK_WAIT_MS);
+  const releaseLock = lockIn(out, options.lockWaitMs ?? LOCK_WAIT_MS);
+  // a run stopped by a signal lets go of it too (src/util/interrupted.ts)
+  const forget = undoOnSignal(releaseLock);
+  const release = (): void => {
+    forget();
+    releaseLock();
+  };
   let touched = Date.now();
   const keepAlive = (): void => {
     if (Date.now() - touched < KEEP_ALIVE_MS) return;

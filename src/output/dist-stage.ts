@@ -11,6 +11,7 @@ import {
   type DistOptions,
   type Held,
 } from './dist-lock.js';
+import { undoOnSignal } from '../util/interrupted.js';
 import { FileWriter } from './file-writer.js';
 import { byTopDir, OutputTally, topOf, type OutputSink } from './output-tally.js';
 
@@ -54,6 +55,8 @@ export class DistStage implements OutputSink {
   /** The top-level directories (and files) with something written into the sibling. */
   private readonly stagedTops = new Set<string>();
   private release: Held | undefined;
+  /** Forgets the undoing of this stage on a signal (src/util/interrupted.ts). */
+  private forget: (() => void) | undefined;
   private staged = false;
   /** The first directory above dist/ this stage had to make, until dist/ is in place. */
   private made: string | undefined;
@@ -67,6 +70,8 @@ export class DistStage implements OutputSink {
     try {
       this.made = missingAncestor(dirname(out));
       this.release = lock(out, options);
+      // a run stopped by a signal leaves dist/ as it was: the sibling removed, then the lock let go
+      this.forget = undoOnSignal(() => this.close());
       recoverInterruptedSwap(out);
       this.comparison = new Comparison(outDir);
     } catch (e) {
@@ -114,6 +119,8 @@ export class DistStage implements OutputSink {
 
   /** Leaves dist/ as it was: the sibling removed, the lock released. Safe to call more than once. */
   close(): void {
+    this.forget?.();
+    this.forget = undefined;
     try {
       this.discard();
     } finally {

@@ -1,5 +1,6 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { isWithinReal, realPath } from '../util/real-path.js';
 import { UsageError } from '../util/usage-error.js';
 import { entryText, listOwnedTree, NotOurs, readEntries } from './dist-tree.js';
 import {
@@ -19,18 +20,17 @@ export type { DistOptions, Drift, OutputSink, WriteOutcome } from './dist-stage.
 /**
  * Checks up front that `outDir` can be the output of a render of `chartsDir`: not a file, not inside the charts
  * directory (its files would be read back as specs) nor holding it (a render would replace it), and in a place
- * that exists or can be made. Throws {@link UsageError}.
+ * that exists or can be made; compared where the paths lead (src/util/real-path.ts). Throws {@link UsageError}.
  */
 export function checkOutPlace(outDir: string, chartsDir: string): void {
-  const out = realish(outDir);
-  const charts = realish(chartsDir);
-  const under = (dir: string): string => (dir.endsWith(sep) ? dir : dir + sep);
-  if (out === charts || out.startsWith(under(charts)))
+  const out = realPath(outDir);
+  const charts = realPath(chartsDir);
+  if (isWithinReal(out, charts))
     throw new UsageError(
       `--out ${outDir} is inside the charts directory ${chartsDir}: its files would be read as specs. Render to a directory beside it (e.g. dist).`,
       false,
     );
-  if (charts.startsWith(under(out)))
+  if (isWithinReal(charts, out))
     throw new UsageError(
       `--out ${outDir} holds the charts directory ${chartsDir}: a render would replace it.`,
     );
@@ -40,16 +40,6 @@ export function checkOutPlace(outDir: string, chartsDir: string): void {
   while (!existsSync(ancestor)) ancestor = dirname(ancestor);
   if (!statSync(ancestor).isDirectory())
     throw new UsageError(`--out ${outDir} cannot be made: ${ancestor} is a file, not a directory`, false);
-}
-
-/** The absolute path of `path` with its existing part's links resolved (no trailing slash). */
-function realish(path: string): string {
-  const abs = resolve(path);
-  let existing = abs;
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  const rest = relative(existing, abs);
-  const real = realpathSync(existing);
-  return rest === '' ? real : join(real, rest);
 }
 
 /**

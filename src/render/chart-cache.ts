@@ -20,8 +20,11 @@ import type { SpecChartInput } from './types.js';
  * anything). The cache writes only inside its directory; a write that fails is a note, never a failed render.
  */
 
-/** The largest entry read (Node.js reads no larger file into one buffer). */
-const ENTRY_MAX_BYTES = 2 ** 31 - 1;
+/**
+ * The largest entry read: its text must fit in one string (Node.js makes none over 512 MiB, and throws), with room
+ * to spare for parsing it; a larger file there is ignored, with a note, and the entry written again.
+ */
+const ENTRY_MAX_BYTES = 256 * 2 ** 20;
 
 /** The format of an entry: a change makes every older entry foreign. */
 const FORMAT = 1;
@@ -83,8 +86,11 @@ export function readEntry<T>(
   } catch {
     return {};
   }
-  if (!('bytes' in opened))
-    return { ignored: `${path}: not a cache entry (not a regular file of at most 2 GiB)` };
+  if ('tooLarge' in opened)
+    return {
+      ignored: `${path}: not a cache entry (${mib(opened.tooLarge)}, over the ${mib(ENTRY_MAX_BYTES)} an entry may hold)`,
+    };
+  if (!('bytes' in opened)) return { ignored: `${path}: not a cache entry (not a regular file)` };
   const bytes = opened.bytes;
   const payload = untrusted(bytes, key);
   const reason = typeof payload === 'string' ? payload : check(payload.value);
@@ -157,6 +163,11 @@ function untrusted(bytes: Buffer, key: string): { value: unknown } | string {
   } catch {
     return 'a damaged entry (its payload is not JSON)';
   }
+}
+
+/** A size in MiB, as a note says it. Pure. */
+function mib(bytes: number): string {
+  return `${Math.ceil(bytes / 2 ** 20)} MiB`;
 }
 
 function sha256(text: string | Buffer): string {

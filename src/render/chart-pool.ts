@@ -11,7 +11,8 @@ import { startWorker } from '../util/worker-entry.js';
  * posts the last one back, and the charts are taken in the order of the inputs, so the files and messages of a
  * render are the same bytes for any number of workers. Charts are handed out in that order too, never more than
  * {@link LOOKAHEAD} per worker ahead of the one the render takes next, so only a few built charts wait in memory
- * however many there are. With `emit`, the workers also write each chart's YAML and its objects' skeletons
+ * however many there are, and none past a chart with a module before that module has run ({@link ChartPool.openTo}:
+ * it may write what they read). With `emit`, the workers also write each chart's YAML and its objects' skeletons
  * (src/render/emit.ts), and only those cross: the thread taking the charts writes no YAML of theirs. Chart modules
  * never run here.
  */
@@ -53,6 +54,8 @@ export class ChartPool {
   private readonly window: number;
   private next = 0;
   private taken = 0;
+  /** How many charts may be handed out so far: none past a chart with a module still to run ({@link openTo}). */
+  private open: number;
   private failure: Error | undefined;
   private closed = false;
 
@@ -60,7 +63,9 @@ export class ChartPool {
     private readonly inputs: readonly PoolEntry[],
     workers: number,
     private readonly emit = false,
+    openUntil = inputs.length,
   ) {
+    this.open = openUntil;
     this.window = Math.max(1, workers) * LOOKAHEAD;
     const entry = workerEntry('chart-worker', import.meta.url);
     for (let i = 0; i < Math.min(workers, inputs.length) && this.failure === undefined; i++) {
@@ -88,6 +93,7 @@ export class ChartPool {
    * when a worker failed.
    */
   async take(i: number): Promise<PooledChart> {
+    if (i >= this.open) this.openTo(i + 1); // its turn has come
     const ready = this.built.get(i);
     const got =
       ready ??
@@ -100,6 +106,16 @@ export class ChartPool {
     if (this.taken === this.inputs.length) this.close();
     else for (const w of this.idle.splice(0)) this.feed(w);
     return got;
+  }
+
+  /**
+   * Lets the first `n` charts be handed out (read, for those still to be read): the render calls it once a chart with
+   * a module before them has run, since its module may write what they read.
+   */
+  openTo(n: number): void {
+    if (n <= this.open) return;
+    this.open = n;
+    for (const w of this.idle.splice(0)) this.feed(w);
   }
 
   /** How many charts were handed to a worker so far. */
@@ -115,7 +131,7 @@ export class ChartPool {
 
   private feed(w: Worker): void {
     if (this.closed || this.next >= this.inputs.length) return;
-    if (this.next - this.taken >= this.window) {
+    if (this.next - this.taken >= this.window || this.next >= this.open) {
       this.idle.push(w);
       return;
     }

@@ -5,13 +5,14 @@ import { CACHE_NOTE, readEntry, rendererDigest, writeEntry } from './chart-cache
 
 /**
  * The render's record in the cache (`--cache DIR`, beside the charts' entries of src/render/chart-cache.ts): for
- * the digest of a whole render's inputs (every chart's, `gitops.yaml`'s, the `--gitops` tools asked for, and the
- * renderer's: its code, Node.js and every dependency), the digest of the files that render writes into dist/,
- * with what it printed. `render` and `check` with a cache compare dist/ with that digest before rendering
- * anything: when dist/ holds exactly those bytes, they are done without building a chart. Renders with a chart
- * module are never recorded (its code may read anything). An entry that does not parse, names another key or
- * fails its checksum is ignored with a note, and the charts are rendered. The cache is trusted input, as the charts
- * are: it vouches for what dist/ must hold, which `check` then reads and compares byte for byte (by digest).
+ * the digest of a whole render's inputs (every chart's, `gitops.yaml`'s, the charts directory as given, which its
+ * notes name, the `--gitops` tools asked for, and the renderer's: its code, Node.js and every dependency), the
+ * digest of the files that render writes into dist/, with what it printed. `render` and `check` with a cache
+ * compare dist/ with that digest before rendering anything: when dist/ holds exactly those bytes, they are done
+ * without building a chart. Renders with a chart module are never recorded (its code may read anything). An entry
+ * that does not parse, names another key or fails its checksum is ignored with a note, and the charts are
+ * rendered. The cache is trusted input, as the charts are: it vouches for what dist/ must hold, which `check` then
+ * reads and compares byte for byte (by digest).
  */
 
 /** What a render of the inputs made: its files' digest, and the counts and notes it printed. */
@@ -30,11 +31,19 @@ export class OutputCache {
   constructor(readonly dir: string) {}
 
   /**
-   * The key of a render of `inputs` with the `--gitops` tools `asked`, by this specforge (`version` is in the
-   * provenance file it writes; the renderer's digest covers its code, Node.js and dependencies).
+   * The key of a render of `inputs` in the charts directory `chartsDir` (as given on the command line) with the
+   * `--gitops` tools `asked`, by this specforge (`version` is in the provenance file it writes; the renderer's digest
+   * covers its code, Node.js and dependencies). The record keeps the notes the render printed, which name files by
+   * `chartsDir`: a record made in another checkout's charts (`/a/charts`) must not speak for `/b/charts`.
    */
-  key(inputs: RenderInputs, asked: readonly string[], version: string): string {
-    const text = JSON.stringify({ renderer: rendererDigest(), version, inputs, asked: [...asked].sort() });
+  key(inputs: RenderInputs, chartsDir: string, asked: readonly string[], version: string): string {
+    const text = JSON.stringify({
+      renderer: rendererDigest(),
+      version,
+      inputs,
+      chartsDir,
+      asked: [...asked].sort(),
+    });
     return `output-${createHash('sha256').update(text).digest('hex')}`;
   }
 

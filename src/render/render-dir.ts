@@ -27,8 +27,8 @@ export async function renderFrom(
 
 /**
  * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/load-blobs.ts)
- * or listed, each read when the render takes it (src/render/chart-source.ts; all at once with a cache, which finds
- * a chart by its files), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of
+ * or listed, each read when the render takes it (src/render/chart-source.ts; with a cache, which finds a chart by
+ * its files, those before the first chart with a module at once), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of
  * this process are taken as built where their inputs are the same (src/render/chart-reuse.ts).
  */
 export async function renderLoaded(

@@ -56,9 +56,12 @@ export async function renderChartsReusing(
   sink?: OutputSink,
 ): Promise<RenderResult> {
   const emission = new Emission(options, sink);
-  // `reuse` and the cache find a chart by its inputs: read before the render, not when each chart's turn comes.
-  const entries = reuse === undefined && options.cache === undefined ? inputs : inputs.map(readNow);
-  const notes = await buildEach(byName(entries), options, reuse, (part, source) =>
+  const sorted = byName(inputs);
+  // `reuse` and the cache find a chart by its inputs, so the worker threads are given those they have not: read before
+  // the render, up to the first chart with a module; from there on, when each chart's turn comes, as without them
+  // (a module may write what a later chart reads).
+  const entries = reuse === undefined && options.cache === undefined ? sorted : readBeforeModules(sorted);
+  const notes = await buildEach(entries, options, reuse, (part, source) =>
     emission.take(part, reuse !== undefined, source),
   );
   const result = emission.end();
@@ -83,11 +86,16 @@ async function buildEach(
   const pooled = poolFor(inputs, options, reuse, cache);
   // charts the pool reads are read as it hands them out
   const ahead = pooled === undefined ? ReadAhead.start(inputs) : undefined;
+  let held = Date.now();
   try {
     for (const [i, input] of inputs.entries()) {
       const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
+      pooled?.passed(input);
       if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part, isSource(input) ? input : undefined);
+      if (Date.now() - held < HOLD_MS) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      held = Date.now();
     }
   } finally {
     pooled?.close();
@@ -95,6 +103,12 @@ async function buildEach(
   }
   return [...notes.ignored, ...notes.unwritten];
 }
+
+/**
+ * How long a render on the main thread keeps the event loop at most, between two charts: a signal that stops the run
+ * is handled there (src/util/interrupted.ts), and a render of many charts of spec files awaits nothing else.
+ */
+const HOLD_MS = 50;
 
 /** Where {@link buildOne} takes a chart from, and where it says what the cache had to say. */
 interface Sources {
@@ -111,9 +125,12 @@ interface Sources {
  */
 async function buildOne(entry: ChartEntry, sources: Sources, ahead?: ReadingAhead): Promise<PooledChart> {
   const { pooled } = sources;
-  // A chart still to be read is in neither `reuse` nor the cache ({@link renderChartsReusing}).
-  if (isSource(entry)) return pooled?.has(entry) === true ? pooled.take(entry) : renderOne(entry.read(ahead));
-  return buildRead(entry, sources);
+  if (!isSource(entry)) return buildRead(entry, sources);
+  if (pooled?.has(entry) === true) return pooled.take(entry);
+  // Past a chart with a module, `reuse` and the cache are looked up once the chart is read, at its turn.
+  return sources.reuse === undefined && sources.cache === undefined
+    ? renderOne(entry.read(ahead))
+    : buildRead(entry.read(ahead), sources);
 }
 
 /** {@link buildOne} of a chart read already. */
@@ -149,6 +166,8 @@ function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritt
 interface Pooled {
   has(input: ChartEntry): boolean;
   take(input: ChartEntry): Promise<PooledChart>;
+  /** The render has built `input`: past a chart with a module, the pool reads the charts up to the next one. */
+  passed(input: ChartEntry): void;
   close(): void;
 }
 
@@ -167,15 +186,28 @@ function poolFor(
   const specOnly = inputs.filter(
     (i): i is SpecChartInput | ChartSource =>
       i.module === undefined &&
-      (isSource(i) || (reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false))),
+      (isSource(i)
+        ? reuse === undefined && cache === undefined // else read at its turn ({@link buildOne})
+        : reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false)),
   );
   const workers = workerCount(options.jobs ?? 1, specOnly);
   if (workers <= 1) return undefined;
-  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined);
   const index = new Map(specOnly.map((input, i) => [input, i]));
+  // How many of the pool's charts come before each chart with a module: none past one is read before it ran.
+  const gates: number[] = [];
+  let before = 0;
+  for (const input of inputs)
+    if (index.has(input)) before++;
+    else if (input.module !== undefined) gates.push(before);
+  gates.push(specOnly.length);
+  let modulesRun = 0;
+  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined, gates[0]);
   return {
     has: (input) => index.has(input),
     take: (input) => pool.take(index.get(input) ?? -1),
+    passed: (input) => {
+      if (input.module !== undefined) pool.openTo(gates[++modulesRun] ?? specOnly.length);
+    },
     close: () => pool.close(),
   };
 }
@@ -233,9 +265,14 @@ async function renderOne(input: ChartInput): Promise<CheckedChart> {
   return checkChart(input, p, tree);
 }
 
-/** A chart's input: read now when it was not yet. */
-function readNow(entry: ChartEntry): ChartInput {
-  return isSource(entry) ? entry.read() : entry;
+/**
+ * The charts in their order, those before the first chart with a module read now (no module has run before them);
+ * that chart and those after it left to be read at their turn.
+ */
+function readBeforeModules(entries: readonly ChartEntry[]): ChartEntry[] {
+  const first = entries.findIndex((e) => e.module !== undefined);
+  const before = first === -1 ? entries.length : first;
+  return entries.map((e, i) => (i < before && isSource(e) ? e.read() : e));
 }
 
 function byName<T extends { readonly name: string }>(inputs: readonly T[]): T[] {

@@ -3,9 +3,11 @@
  * anything is read or written. An empty value is a usage error, never "every namespace" or "the default": `-n
  * "$TEAM_NS"` with the variable unset must not widen a command to the whole cluster. Shared by `import` (and open
  * to `adopt`), and the render commands' `--jobs` and `--cache`. Pure, but for `--cache`, whose place is compared
- * with the others' as paths from the working directory.
+ * with the others' where the paths lead (src/util/real-path.ts).
  */
-import { resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { isWithinReal, overlap, realPath } from './real-path.js';
 import { UsageError } from './usage-error.js';
 
 /** A DNS-1123 label: what the API server accepts as a namespace name (and a Service's). */
@@ -97,9 +99,12 @@ export function jobsValue(value: string | undefined, fallback: number): number {
 }
 
 /**
- * `--cache DIR`: where the chart cache is kept, or undefined without the flag. Not empty, and apart from the charts
- * directory (every directory there is read as a chart) and the output directory (which holds only rendered
- * charts): neither inside the other, either way. Else a {@link UsageError}.
+ * `--cache DIR`: where the chart cache is kept, or undefined without the flag. Not empty, and a directory of its own
+ * (the cache writes its entries into the directory it names), compared where the paths lead ({@link realPath}: a
+ * link is followed): not the file system's root (`"$CACHE_DIR/"` with the variable unset), not the home or the
+ * working directory nor a directory holding either, and apart from the charts directory (every directory there is
+ * read as a chart) and the output directory (which holds only rendered charts): neither inside the other, either
+ * way. Else a {@link UsageError}.
  */
 export function cacheDirValue(
   value: string | undefined,
@@ -107,18 +112,27 @@ export function cacheDirValue(
 ): string | undefined {
   if (value === undefined) return undefined;
   nonEmptyValue('--cache', value, 'the cache directory');
-  const cache = resolve(value);
-  const overlaps = (dir: string): boolean => {
-    const d = resolve(dir);
-    return cache === d || cache.startsWith(`${d}${sep}`) || d.startsWith(`${cache}${sep}`);
-  };
-  if (overlaps(places.chartsDir))
+  const cache = realPath(value);
+  const apart = 'keep the cache in a directory of its own, e.g. .cache/specforge.';
+  if (dirname(cache) === cache)
     throw new UsageError(
-      `--cache ${value} overlaps the charts directory ${places.chartsDir}: every directory there is read as a chart. Keep the cache apart, e.g. .cache/specforge.`,
+      `--cache ${value} is the root of the file system (is a shell variable unset?): ${apart}`,
     );
-  if (places.outDir !== undefined && overlaps(places.outDir))
+  for (const [dir, what] of [
+    [homedir(), 'the home directory'],
+    [process.cwd(), 'the working directory'],
+  ] as const)
+    if (isWithinReal(realPath(dir), cache))
+      throw new UsageError(
+        `--cache ${value} ${realPath(dir) === cache ? 'is' : 'holds'} ${what} ${dir}, whose files are not the cache's: ${apart}`,
+      );
+  if (overlap(value, places.chartsDir))
     throw new UsageError(
-      `--cache ${value} overlaps the output directory ${places.outDir}, which holds only rendered charts. Keep the cache apart, e.g. .cache/specforge.`,
+      `--cache ${value} overlaps the charts directory ${places.chartsDir}, where every directory is read as a chart: ${apart}`,
+    );
+  if (places.outDir !== undefined && overlap(value, places.outDir))
+    throw new UsageError(
+      `--cache ${value} overlaps the output directory ${places.outDir}, which holds only rendered charts: ${apart}`,
     );
   return value;
 }

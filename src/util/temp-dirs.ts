@@ -2,16 +2,15 @@
  * Temporary directories that do not outlive the process: made under the system's temporary directory (never in
  * the user's repository), removed by their owner when done, and otherwise on every way out: a normal exit,
  * `process.exit`, and SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI cancel, a closed terminal), after which the process
- * ends with the signal's conventional code (130, 143, 129). While none is alive no handler is installed. A process
+ * ends with the signal's conventional code (130, 143, 129; src/util/interrupted.ts, which undoes dist/'s lock and
+ * stage on the same signals). While none is alive nothing is undone on exit or signal. A process
  * killed outright (SIGKILL, a power cut) cannot clean up: each directory names its process in {@link OWNER_FILE},
  * and the next one made with the same prefix removes those whose process is gone.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-
-const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-type Signal = keyof typeof SIGNALS;
+import { undoOnSignal } from './interrupted.js';
 
 const alive = new Set<string>();
 
@@ -20,19 +19,18 @@ const removeAll = (): void => {
   alive.clear();
 };
 
-const onSignal = (signal: Signal): void => {
-  removeAll();
-  process.exit(SIGNALS[signal]);
-};
+/** Forgets the removal on a signal (src/util/interrupted.ts, with what else the run holds). */
+let forget: (() => void) | undefined;
 
 function install(): void {
   process.on('exit', removeAll);
-  for (const s of Object.keys(SIGNALS) as Signal[]) process.on(s, onSignal);
+  forget = undoOnSignal(removeAll);
 }
 
 function uninstall(): void {
   process.off('exit', removeAll);
-  for (const s of Object.keys(SIGNALS) as Signal[]) process.off(s, onSignal);
+  forget?.();
+  forget = undefined;
 }
 
 /** The file in each directory that holds the id of the process that made it. */

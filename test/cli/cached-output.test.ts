@@ -74,7 +74,7 @@ describe('check and render with a cache that knows the render', () => {
     expect(gone).toEqual(await w.cmd('check', false));
   });
 
-  it('keys the record by gitops.yaml, the --gitops tools asked and the version, not by where things are', async () => {
+  it('keys the record by gitops.yaml, the charts directory as given, the --gitops tools asked and the version, not by where the cache is', async () => {
     const w = await workspace();
     // dist/ and the record are of a render without --gitops: with it, the render differs (dist/_flux), so the
     // record of the plain render must not answer for it.
@@ -84,14 +84,39 @@ describe('check and render with a cache that knows the render', () => {
     const cache = new OutputCache(w.cache);
     const inputs = { charts: [{ name: 'a', digest: 'sha256:1' }] };
     const keys = [
-      cache.key(inputs, [], '1.0.0'),
-      cache.key(inputs, ['flux'], '1.0.0'),
-      cache.key(inputs, [], '1.0.1'),
-      cache.key({ ...inputs, gitops: 'sha256:2' }, [], '1.0.0'),
-      cache.key({ charts: [{ name: 'a', digest: 'sha256:3' }] }, [], '1.0.0'),
+      cache.key(inputs, 'charts', [], '1.0.0'),
+      cache.key(inputs, 'charts', ['flux'], '1.0.0'),
+      cache.key(inputs, 'charts', [], '1.0.1'),
+      cache.key({ ...inputs, gitops: 'sha256:2' }, 'charts', [], '1.0.0'),
+      cache.key({ charts: [{ name: 'a', digest: 'sha256:3' }] }, 'charts', [], '1.0.0'),
+      cache.key(inputs, '/b/charts', [], '1.0.0'),
     ];
     expect(new Set(keys).size).toBe(keys.length);
-    expect(new OutputCache(join(w.root, 'elsewhere')).key(inputs, [], '1.0.0')).toBe(keys[0]);
+    expect(new OutputCache(join(w.root, 'elsewhere')).key(inputs, 'charts', [], '1.0.0')).toBe(keys[0]);
+  });
+
+  it("print the notes of this checkout's charts, not those of another checkout's render recorded in a shared cache", async () => {
+    const cache = join(tempDir('shared-cache-'), 'cache');
+    const [a, b] = [tempDir('checkout-a-'), tempDir('checkout-b-')];
+    for (const root of [a, b]) generateCharts(join(root, 'charts'), 20, 2);
+    const cmd = (root: string, command: string, withCache = true) =>
+      run([
+        command,
+        join(root, 'charts'),
+        '--out',
+        join(root, 'dist'),
+        '--gitops',
+        'flux',
+        ...(withCache ? ['--cache', cache] : []),
+      ]);
+    for (const root of [a, b]) expect((await cmd(root, 'render', false)).code).toBe(0);
+    expect((await cmd(a, 'render')).err).toContain(join(a, 'charts', 'gitops.yaml'));
+    for (const command of ['render', 'check']) {
+      const r = await cmd(b, command);
+      expect(r.err, command).toContain(join(b, 'charts', 'gitops.yaml'));
+      expect(r.err, command).not.toContain(a);
+      expect(r, command).toEqual(await cmd(b, command, false));
+    }
   });
 
   it('ignores a damaged record with a note, and checks in full', async () => {

@@ -5,7 +5,17 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
@@ -152,6 +162,56 @@ describe('a render with --cache', () => {
     expect(readFileSync(entry, 'utf8')).toBe(text);
   });
 
+  it('ignores an entry too large to be one (a sparse file of 513 MiB) with a note instead of failing, and puts the entry back', async () => {
+    const root = tempDir();
+    const cache = join(root, 'cache');
+    generateCharts(join(root, 'charts'), 100, 1);
+    const fresh = await render(root, join(root, 'dist-a'), cache);
+    const [entry] = chartEntries(cache).map((e) => join(cache, e)) as [string];
+    const text = readFileSync(entry, 'utf8');
+    // over Node.js's longest string (0x1fffffe8 characters): read whole, the entry crashed the render
+    rmSync(entry);
+    writeFileSync(entry, '');
+    truncateSync(entry, 513 * 2 ** 20);
+    const r = await render(root, join(root, 'dist-b'), cache);
+    expect(r.code, r.err).toBe(0);
+    expect(r.files).toBe(fresh.files);
+    expect(r.err).toContain(
+      `specforge: note: the chart cache: ignored the entry ${entry}: not a cache entry (513 MiB, over the 256 MiB an entry may hold); the chart was built again`,
+    );
+    expect(readFileSync(entry, 'utf8')).toBe(text);
+  });
+
+  it('reads each chart at its turn, as without it: a chart module that rewrites the specs of a later chart renders the same dist/', async () => {
+    const root = tempDir();
+    const charts = join(root, 'charts');
+    const cache = join(root, 'cache');
+    generateCharts(charts, 20, 2);
+    const later = join(charts, 'chart-001');
+    const specs = readdirSync(later).filter((f) => f !== 'chart.yaml');
+    const texts = new Map(specs.map((f) => [f, readFileSync(join(later, f), 'utf8')]));
+    // chart-000's module runs before chart-001 is read, and rewrites its specs' replicas
+    writeFileSync(
+      join(charts, 'chart-000', 'chart.mjs'),
+      `import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+export default function () {
+  const dir = new URL('../chart-001/', import.meta.url);
+  for (const f of readdirSync(dir).filter((f) => f !== 'chart.yaml'))
+    writeFileSync(new URL(f, dir), readFileSync(new URL(f, dir), 'utf8').replace(/replicas: \\d+/, 'replicas: 9'));
+}
+`,
+    );
+    const renderFresh = async (out: string, withCache?: string) => {
+      for (const [f, text] of texts) writeFileSync(join(later, f), text);
+      return render(root, join(root, out), withCache);
+    };
+    const without = await renderFresh('dist-a');
+    expect(without.code, without.err).toBe(0);
+    expect(readFileSync(join(later, specs[0] as string), 'utf8')).toContain('replicas: 9');
+    expect(await renderFresh('dist-b', cache), 'cold').toEqual(without);
+    expect(await renderFresh('dist-b', cache), 'warm').toEqual(without);
+  });
+
   it('reuses an entry instead of building its chart: one rewritten with a valid checksum is what the render writes (the cache is trusted input)', async () => {
     const root = tempDir();
     const cache = join(root, 'cache');
@@ -242,20 +302,60 @@ describe('a render with --cache', () => {
     },
   );
 
-  it('refuses a --cache inside the charts or the output directory, or holding either, as a usage error', async () => {
+  it('refuses a --cache inside the charts or the output directory, or holding either, where the paths lead, as a usage error', async () => {
     const root = tempDir();
     generateCharts(join(root, 'charts'), 4, 1);
+    const out = join(root, 'dist');
+    expect((await run(['render', join(root, 'charts'), '--out', out])).code).toBe(0);
+    const before = digestLines(out);
+    // links whose paths, as spelled, lie apart from dist/ and the charts
+    symlinkSync(out, join(root, 'to-dist'));
+    symlinkSync(join(root, 'charts'), join(root, 'to-charts'));
+    symlinkSync(join(out, 'cache'), join(root, 'dangling-to-dist'));
     for (const [flag, args] of [
-      ['charts', ['--cache', join(root, 'charts', '.cache')]],
-      ['charts', ['--cache', root]],
-      ['output', ['--out', join(root, 'dist'), '--cache', join(root, 'dist', 'cache')]],
-      ['', ['--cache', '']],
+      ['charts', ['--out', out, '--cache', join(root, 'charts', '.cache')]],
+      ['charts', ['--out', out, '--cache', root]],
+      ['charts', ['--out', out, '--cache', join(root, 'to-charts', 'cache')]],
+      ['output', ['--out', out, '--cache', join(out, 'cache')]],
+      ['output', ['--out', out, '--cache', join(root, 'to-dist', 'cache')]],
+      ['output', ['--out', out, '--cache', join(root, 'dangling-to-dist')]],
+      ['output', ['--out', join(root, 'to-dist'), '--cache', join(out, 'cache')]],
+      ['', ['--out', out, '--cache', '']],
     ] as const) {
+      // --out always: a render that went ahead must not write the working directory's dist/
       const r = await run(['render', join(root, 'charts'), ...args]);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.err).toMatch(
+      expect(r.err, args.join(' ')).toMatch(
         flag === '' ? /--cache "" is empty/ : new RegExp(`overlaps the ${flag} directory`),
       );
     }
+    expect(digestLines(out)).toBe(before);
+    expect(existsSync(join(out, 'cache'))).toBe(false);
+  });
+
+  it('refuses a --cache that is or holds the home directory, in one sentence, before anything is written', async () => {
+    const root = tempDir();
+    generateCharts(join(root, 'charts'), 4, 1);
+    const home = join(root, 'home');
+    mkdirSync(home);
+    const out = join(root, 'dist');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      for (const [cache, says] of [
+        [home, `is the home directory ${home}`],
+        [root, `holds the home directory ${home}`],
+      ] as const) {
+        const r = await run(['render', join(root, 'charts'), '--out', out, '--cache', cache]);
+        expect(r.code, cache).toBe(2);
+        expect(r.err.split('\n')[0], cache).toBe(
+          `specforge: --cache ${cache} ${says}, whose files are not the cache's: keep the cache in a directory of its own, e.g. .cache/specforge.`,
+        );
+      }
+    } finally {
+      process.env.HOME = saved;
+    }
+    expect(readdirSync(home)).toEqual([]);
+    expect(existsSync(out)).toBe(false);
   });
 });

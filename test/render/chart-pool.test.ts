@@ -2,7 +2,7 @@
  * Charts of spec files on several worker threads (`--jobs`, src/render/chart-pool.ts): the same bytes in dist/ and
  * the same messages, in the same order, for any number of workers; and when more workers do not pay.
  */
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
@@ -104,6 +104,43 @@ describe('a render with --jobs', () => {
     expect(readFileSync(join(root, 'dist-4/blog-code-03/nodepool.master.yaml'), 'utf8')).toContain(
       'argocd.argoproj.io/sync-wave',
     );
+    expect(outs[1]).toEqual(outs[0]);
+  });
+
+  it('reads no chart past a chart with a module before its module ran, as one thread does: the same bytes with 1 and 2 jobs', async () => {
+    const root = tempDir();
+    const charts = join(root, 'charts');
+    generateCharts(charts, 600, 3);
+    // chart-000's module rewrites the replicas of the charts after it, which the workers build
+    writeFileSync(
+      join(charts, 'chart-000', 'chart.mjs'),
+      `import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+export default function () {
+  for (const chart of ['chart-001', 'chart-002']) {
+    const dir = new URL(\`../\${chart}/\`, import.meta.url);
+    for (const f of readdirSync(dir).filter((f) => f !== 'chart.yaml'))
+      writeFileSync(new URL(f, dir), readFileSync(new URL(f, dir), 'utf8').replace(/replicas: \\d+/, 'replicas: 9'));
+  }
+}
+`,
+    );
+    const texts = new Map(
+      ['chart-001', 'chart-002'].flatMap((c) =>
+        readdirSync(join(charts, c)).map((f) => [
+          join(charts, c, f),
+          readFileSync(join(charts, c, f), 'utf8'),
+        ]),
+      ),
+    );
+    const outs = [];
+    for (const n of ['1', '2']) {
+      for (const [file, text] of texts) writeFileSync(file, text);
+      outs.push(...(await renderWithJobs(root, [n])));
+    }
+    const rendered = readdirSync(join(root, 'dist-1', 'chart-001')).map((f) =>
+      readFileSync(join(root, 'dist-1', 'chart-001', f), 'utf8'),
+    );
+    expect(rendered.join('')).toContain('replicas: 9'); // the module ran before chart-001 was read
     expect(outs[1]).toEqual(outs[0]);
   });
 

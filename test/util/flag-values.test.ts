@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
 import {
+  cacheDirValue,
   defaultJobs,
   jobsValue,
   chartsDirArgument,
@@ -55,5 +58,30 @@ describe('--jobs', () => {
     expect(jobsValue(undefined, 3)).toBe(3);
     expect(jobsValue('8', 3)).toBe(8);
     expect(() => jobsValue('0', 3)).toThrow(UsageError);
+  });
+});
+
+describe('--cache', () => {
+  // Checked here, not through a render: without the check, the render would write its entries there.
+  it.each([
+    ['/', '--cache / is the root of the file system (is a shell variable unset?)'],
+    ['//', '--cache // is the root of the file system'],
+    [`${process.cwd()}/${'../'.repeat(40)}`, 'is the root of the file system'],
+    ['.', `--cache . is the working directory ${process.cwd()},`],
+    ['..', `--cache .. holds the working directory ${process.cwd()},`],
+    ...(dirname(homedir()) === homedir() ? [] : [[homedir(), `is the home directory ${homedir()},`]]),
+  ])('refuses %j, which is not a directory of its own, in one sentence', (value, says) => {
+    const call = () =>
+      cacheDirValue(value, { chartsDir: '/nonexistent/charts', outDir: '/nonexistent/dist' });
+    expect(call).toThrow(UsageError);
+    expect(call).toThrow(says);
+    expect(call).toThrow(/: keep the cache in a directory of its own, e\.g\. \.cache\/specforge\.$/);
+  });
+
+  it('keeps a directory of its own, as given', () => {
+    expect(cacheDirValue('.cache/specforge', { chartsDir: 'charts', outDir: 'dist' })).toBe(
+      '.cache/specforge',
+    );
+    expect(cacheDirValue(undefined, { chartsDir: 'charts' })).toBeUndefined();
   });
 });
