@@ -16,8 +16,10 @@ import { inside, repositoryRoot, type ImportedFile } from './module-graph.js';
  * schemas are not the module's), paths under any `node_modules`, specforge's own files (lib/, src/, bin/, schemas/,
  * its package.json), descriptors and file handles (no path). Which files count (inside the repository, regular, not
  * the module nor what it imports) is decided when the digest is taken. Not knowable here: what a module reads
- * through a child process, native code or a worker of its own, and what other code of the thread reads while a module
- * awaits (counted as the module's: only one module runs at a time).
+ * through a child process, native code (an addon), a worker of its own or the network; what it learns from a
+ * directory listing or `stat` alone, or reads by a descriptor it did not open by path here. What other code of the
+ * thread reads while a module awaits is counted as the module's (only one module runs at a time); what its timers read
+ * after it ended is not.
  */
 
 /** The bits of `open`'s flags that say read, write or both (O_ACCMODE, which Node does not export everywhere). */
@@ -163,16 +165,23 @@ const PROMISES: Record<string, (args: unknown[]) => unknown> = {
 
 function patchFs(): void {
   patched = true;
-  const target = fs as unknown as Record<string, Fn>;
-  for (const [name, named] of Object.entries(SYNC_AND_CALLBACK)) target[name] = watched(target[name], named);
-  const promises = fs.promises as unknown as Record<string, Fn>;
-  for (const [name, named] of Object.entries(PROMISES)) promises[name] = watched(promises[name], named);
+  patchAll(fs as unknown as Record<string, unknown>, SYNC_AND_CALLBACK);
+  patchAll(fs.promises as unknown as Record<string, unknown>, PROMISES);
   syncBuiltinESMExports();
 }
 
+function patchAll(
+  target: Record<string, unknown>,
+  functions: Record<string, (args: unknown[]) => unknown>,
+): void {
+  for (const [name, named] of Object.entries(functions)) {
+    const real = target[name];
+    if (typeof real === 'function') target[name] = watched(real as Fn, named);
+  }
+}
+
 /** `real`, recording the file it is asked to read while a module is current. */
-function watched(real: Fn | undefined, named: (args: unknown[]) => unknown): Fn {
-  if (real === undefined) return () => undefined;
+function watched(real: Fn, named: (args: unknown[]) => unknown): Fn {
   const wrapper = function (this: unknown, ...args: unknown[]): unknown {
     if (current !== undefined) note(current, named(args), wrapper);
     return real.apply(this, args);
