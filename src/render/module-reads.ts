@@ -39,7 +39,11 @@ const reads = new Map<string, Set<string>>();
 let current: Set<string> | undefined;
 let patched = false;
 
-/** Records what chart module `file` reads from now on, until {@link stopRecording}; patches `node:fs` once. */
+/**
+ * Records what chart module `file` reads from now on, until {@link stopRecording}; patches `node:fs` once. A module's
+ * record stays for the thread's life, so one imported again from the module cache (its top level not run again)
+ * keeps what its top level read.
+ */
 export function recordReadsOf(file: string): void {
   if (!patched) patchFs();
   const key = resolve(file);
