@@ -24,7 +24,9 @@ export interface ChartListing {
  * A chart of a charts directory, listed (src/render/load-charts.ts) and read when the render takes it: the I/O of
  * reading one chart's files. Once read, it keeps what reading found (the problems, and the digest of its inputs),
  * not the texts, which the render lets go once the chart is built, nor the listing of its files (their paths held
- * 20 MB at 100,000 specs): a second reading lists them anew.
+ * 20 MB at 100,000 specs): a second reading lists them anew. A chart with a module keeps its input until its digest
+ * is asked for, after the render ran the module, since the digest includes the files the module read
+ * (src/render/module-reads.ts).
  */
 export class ListedChart implements ChartSource {
   readonly name: string;
@@ -39,6 +41,8 @@ export class ListedChart implements ChartSource {
   private readErrors: readonly LocatedProblem[] = [];
   private settingsErrors: readonly LocatedProblem[] = [];
   private read_: string | undefined;
+  /** The input of a chart with a module, read and not yet digested. */
+  private undigested: ChartInput | undefined;
 
   constructor(listing: ChartListing) {
     this.name = listing.name;
@@ -55,6 +59,10 @@ export class ListedChart implements ChartSource {
   }
 
   get digest(): string | undefined {
+    if (this.undigested !== undefined) {
+      this.read_ = digestOf(this.undigested);
+      this.undigested = undefined;
+    }
     return this.read_;
   }
 
@@ -83,7 +91,13 @@ export class ListedChart implements ChartSource {
 
   /** Reads the chart's files, or takes `ahead`: the reading of its {@link aheadRequest}, made a little earlier. */
   read(ahead?: ReadingAhead): ChartInput {
-    if (ahead === undefined || this.module !== undefined) {
+    if (this.module !== undefined) {
+      const input = this.readFiles();
+      this.read_ = undefined;
+      this.undigested = input;
+      return input;
+    }
+    if (ahead === undefined) {
       const input = this.readFiles();
       this.read_ = digestOf(input);
       return input;
@@ -98,7 +112,7 @@ export class ListedChart implements ChartSource {
   readAgain(): ChartInput | LocatedProblem {
     // a directory that went meanwhile lists no file, so the digest differs (an annotated chart has objects)
     const input = this.withModule(readChartFiles(this.name, this.dir, this.listAgain([])).input);
-    if (digestOf(input) === this.read_) return input;
+    if (digestOf(input) === this.digest) return input;
     return {
       file: this.dir,
       path: '',

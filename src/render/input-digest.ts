@@ -3,22 +3,28 @@ import { basename, dirname } from 'node:path';
 import { digestOf } from '../output/digest.js';
 import type { RenderInputs } from '../output/provenance.js';
 import { importedFiles, type ImportedFile } from './module-graph.js';
+import { moduleReads } from './module-reads.js';
 import { isSource, type ChartEntry, type ChartInput, type SpecChartInput } from './types.js';
 
 /**
  * The digests of a render's inputs, for its provenance (src/output/provenance.ts) and for telling that a chart read
  * twice is the same (src/render/chart-source.ts): a chart's settings and spec files by their paths in the charts
- * directory, its chart module's own file and the local modules it imports (src/render/module-graph.ts), and
- * `gitops.yaml`. Every input is digested with its line ends normalised, CRLF as LF (and so a lone CR stays), so a
- * checkout whose files Git wrote with CRLF (`core.autocrlf=true`, Git for Windows' default) has the provenance of an
- * LF clone: YAML reads both as the same documents, and a module runs the same.
+ * directory, its chart module's own file, the local modules it imports (src/render/module-graph.ts) and the files it
+ * read while it ran (src/render/module-reads.ts), and `gitops.yaml`. Every input is digested with its line ends
+ * normalised, CRLF as LF (and so a lone CR stays), so a checkout whose files Git wrote with CRLF
+ * (`core.autocrlf=true`, Git for Windows' default) has the provenance of an LF clone: YAML reads both as the same
+ * documents, and a module runs the same.
  */
 
-/** A chart module's files: its own (`name`, in the chart directory) and those it imports, by path. */
+/**
+ * A chart module's files: its own (`name`, in the chart directory), those it imports and those it read as it ran, by
+ * path.
+ */
 export interface ModuleFiles {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly imports?: readonly ImportedFile[];
+  readonly reads?: readonly ImportedFile[];
 }
 
 /** The digest of one chart's inputs; `module`, the files of its chart module when it has one. Pure. */
@@ -28,6 +34,7 @@ export function chartInputDigest(input: SpecChartInput, module?: ModuleFiles): s
   for (const f of input.specFiles) parts.push(f.relative, lf(f.text));
   if (module !== undefined) parts.push(`${input.name}/${module.name}`, lfBytes(module.bytes));
   for (const f of module?.imports ?? []) parts.push(`import ${f.path}`, lfBytes(f.bytes));
+  for (const f of module?.reads ?? []) parts.push(`read ${f.path}`, lfBytes(f.bytes));
   return digestOf(parts);
 }
 
@@ -68,18 +75,26 @@ function digestOfEntry(entry: ChartEntry): string {
 }
 
 /**
- * The files of a chart's module as they are now: its own bytes (empty when it can no longer be read) and the local
- * modules it imports (src/render/module-graph.ts).
+ * The files of a chart's module as they are now: its own bytes (empty when it can no longer be read), the local
+ * modules it imports (src/render/module-graph.ts), and the files it was seen reading in this thread
+ * (src/render/module-reads.ts): taken after the module ran, so that they are known.
  */
 export function moduleBytes(input: ChartInput): ModuleFiles | undefined {
   if (input.moduleFile === undefined) return undefined;
   const name = basename(input.moduleFile);
-  const imports = importedFiles(input.moduleFile, dirname(input.dir));
+  const chartsDir = dirname(input.dir);
+  const imports = importedFiles(input.moduleFile, chartsDir);
+  const reads = moduleReads(input.moduleFile, chartsDir, imports);
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(input.moduleFile);
   } catch {
     bytes = new Uint8Array();
   }
-  return imports.length === 0 ? { name, bytes } : { name, bytes, imports };
+  return {
+    name,
+    bytes,
+    ...(imports.length === 0 ? {} : { imports }),
+    ...(reads.length === 0 ? {} : { reads }),
+  };
 }

@@ -9,7 +9,7 @@ import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node
  * directory above the charts directory with a `.git`, else the charts directory), never under `node_modules`. Bare
  * specifiers (packages) are not followed: the lock file vouches for them. Read from the text, not by running it: a
  * specifier in a comment counts too, which only makes the digest move with one more file. Files the module reads at
- * run time are not known.
+ * run time are recorded as it runs (src/render/module-reads.ts).
  */
 
 /** One imported file: its path from the charts directory (`/`-separated), and its bytes. */
@@ -66,14 +66,15 @@ export function importedFiles(moduleFile: string, chartsDir: string): ImportedFi
 }
 
 /** The nearest directory at or above `dir` holding `.git`, else `dir`. */
-function repositoryRoot(dir: string): string {
+export function repositoryRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return dir;
   }
 }
 
-function inside(root: string, file: string): boolean {
+/** Whether `file` is inside `root` (not `root` itself) and under no `node_modules`. Pure. */
+export function inside(root: string, file: string): boolean {
   const rel = relative(root, file);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
   return !rel.split(sep).includes('node_modules');

@@ -1,10 +1,12 @@
 import { isMainThread, parentPort } from 'node:worker_threads';
+import { recordReadsOf, stopRecording } from './module-reads.js';
 
 /**
  * Chart modules are user code run in the renderer's process: these guards turn what such code can do to the
  * process into errors naming the module. `process.exit` while the module loads or builds its chart throws instead
  * of ending the render with a misleading exit code; a module whose loading or async building never settles (an
- * await on nothing) fails after a time limit.
+ * await on nothing) fails after a time limit. While a module runs, the files it reads are recorded for its chart's
+ * digest (src/render/module-reads.ts).
  */
 
 let lastModule: string | undefined;
@@ -14,13 +16,18 @@ export function lastStartedModule(): string | undefined {
   return lastModule;
 }
 
-/** Tells a containing thread (src/render/contained.ts) that a chart module starts or stops running. */
+/**
+ * Tells a containing thread (src/render/contained.ts) that a chart module starts or stops running, and records the
+ * files it reads meanwhile.
+ */
 export function moduleStarted(file: string): void {
   lastModule = file;
+  recordReadsOf(file);
   parentPort?.postMessage({ type: 'module-start', file });
 }
 
 export function moduleEnded(): void {
+  stopRecording();
   parentPort?.postMessage({ type: 'module-end' });
 }
 

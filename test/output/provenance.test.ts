@@ -25,6 +25,35 @@ async function rendered(): Promise<{ charts: string; out: string; text: () => st
   return { charts, out, text: () => readFileSync(join(out, PROVENANCE_FILE), 'utf8') };
 }
 
+const VALUES = 'name: web\n';
+
+/**
+ * A repository whose chart modules read files as they run (outside the charts directory: a YAML file in a chart
+ * directory is a spec file): `web` its values at the top level through `import { readFileSync } from 'node:fs'`,
+ * `api` its own in its async default export, `quiet` nothing; rendered into a dist/ beside them.
+ */
+async function reading(): Promise<{ root: string; charts: string; out: string; text: () => string }> {
+  const root = repoTempDir('provenance-'); // where cdk8s-plus resolves
+  mkdirSync(join(root, '.git'));
+  const ns = "import { Namespace } from 'cdk8s-plus-33';\n";
+  writeFiles(root, {
+    'charts/web/chart.mjs': `${ns}import { readFileSync } from 'node:fs';\nconst name = readFileSync(new URL('../../values/web.yaml', import.meta.url), 'utf8').match(/name: (\\w+)/)[1];\nexport default (chart) => void new Namespace(chart, 'ns', { metadata: { name } });\n`,
+    'values/web.yaml': VALUES,
+    'charts/api/chart.ts': `${ns}import * as fs from 'node:fs';\nimport type { Chart } from 'cdk8s';\nexport default async (chart: Chart): Promise<void> => {\n  const text = await fs.promises.readFile(new URL('../../config/api.yaml', import.meta.url), 'utf8');\n  new Namespace(chart, 'ns', { metadata: { name: /name: (\\w+)/.exec(text)?.[1] ?? 'none' } });\n};\n`,
+    'config/api.yaml': 'name: api\n',
+    'charts/quiet/chart.ts': `${ns}import type { Chart } from 'cdk8s';\nexport default (chart: Chart): void => void new Namespace(chart, 'ns', { metadata: { name: 'quiet' } });\n`,
+    // read by tsx and specforge as they load the modules, not by the modules
+    'package.json': '{ "type": "module" }\n',
+    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+  });
+  const charts = join(root, 'charts');
+  const out = join(root, 'dist');
+  const first = await run(['render', charts, '--out', out]);
+  expect(first.err).toBe('');
+  expect(first.code).toBe(0);
+  return { root, charts, out, text: () => readFileSync(join(out, PROVENANCE_FILE), 'utf8') };
+}
+
 describe('the provenance file of a render', () => {
   it('records the version and a digest per chart and output directory, the same bytes from any place', async () => {
     const a = await rendered();
@@ -137,6 +166,58 @@ describe('the provenance file of a render', () => {
       .split('\n')
       .filter((line, i) => line !== before.split('\n')[i]);
     expect(changed.map((line) => line.split(':')[0])).toEqual(['  web/']); // its inputs; its output is the same
+  });
+
+  it('moves with a file the chart module reads as it runs, on the inputs line of that chart only', async () => {
+    const r = await reading();
+    const before = r.text();
+    writeFileSync(join(r.root, 'values/web.yaml'), `# the namespace\n${VALUES}`);
+    const check = await run(['check', r.charts, '--out', r.out]);
+    expect(check.out).toContain(PROVENANCE_FILE);
+    expect(check.code).toBe(1);
+    expect((await run(['render', r.charts, '--out', r.out])).code).toBe(0);
+    const changed = r
+      .text()
+      .split('\n')
+      .filter((line, i) => line !== before.split('\n')[i]);
+    expect(changed.map((line) => line.split(':')[0])).toEqual(['  web/']); // its inputs; its output is the same
+  });
+
+  it('records a file read through an ESM named import of node:fs, and one read by an async default export', async () => {
+    const r = await reading();
+    const before = r.text();
+    writeFileSync(join(r.root, 'config/api.yaml'), 'name: api # the namespace\n');
+    expect((await run(['render', r.charts, '--out', r.out])).code).toBe(0);
+    const changed = r
+      .text()
+      .split('\n')
+      .filter((line, i) => line !== before.split('\n')[i]);
+    expect(changed.map((line) => line.split(':')[0])).toEqual(['  api/']);
+  });
+
+  it('keeps the digest of a chart module that reads nothing: its own bytes, as before reads were recorded', async () => {
+    const r = await reading();
+    const file = join(r.charts, 'quiet/chart.ts');
+    const old = chartInputDigest(
+      { name: 'quiet', dir: join(r.charts, 'quiet'), specFiles: [] },
+      { name: 'chart.ts', bytes: readFileSync(file) },
+    );
+    expect(r.text()).toContain(`  quiet/: ${old}\n`);
+  });
+
+  it('is the same when the file a chart module reads has CRLF line ends, and digests that file', async () => {
+    const r = await reading();
+    const lf = r.text();
+    const values = join(r.root, 'values/web.yaml');
+    writeFileSync(values, readFileSync(values, 'utf8').replaceAll('\n', '\r\n'));
+    expect((await run(['render', r.charts, '--out', r.out])).code).toBe(0);
+    expect(r.text()).toBe(lf);
+    const moduleAlone = chartInputDigest(
+      { name: 'web', dir: join(r.charts, 'web'), specFiles: [] },
+      { name: 'chart.mjs', bytes: readFileSync(join(r.charts, 'web/chart.mjs')) },
+    );
+    expect(lf).toMatch(/^ {2}web\/: sha256:/m);
+    expect(lf).not.toContain(`  web/: ${moduleAlone}\n`);
   });
 
   it('reads no version from a version line edited into something no render writes', () => {
