@@ -52,5 +52,5 @@ export type { ChartModule } from './render/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './rules/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';
 export { toYaml, toYamlDocuments } from './output/yaml.js';
-export { SpecforgeApp } from './output/specforge-app.js';
+export { SpecforgeApp } from './app/specforge-app.js';
 export type { RenderInputs } from './output/provenance.js';
