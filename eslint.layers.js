@@ -15,6 +15,11 @@ export const ROOMS = {
   app: ['output', 'util'],
   gitops: ['rules', 'specs', 'constructs', 'output', 'util'],
   render: ['rules', 'specs', 'constructs', 'gitops', 'output', 'app', 'imports', 'util'],
+  /**
+   * What `--cache` keeps: the chart cache, the store the render is handed (render declares it, src/render/chart-store.ts,
+   * and never imports this room), and the render records.
+   */
+  cache: ['render', 'output', 'util'],
   diff: ['rules', 'specs', 'constructs', 'gitops', 'output', 'render', 'util'],
   kube: ['rules', 'util'],
   controller: ['kube', 'rules', 'util'],
@@ -29,6 +34,7 @@ export const ROOMS = {
     'app',
     'gitops',
     'render',
+    'cache',
     'diff',
     'kube',
     'controller',

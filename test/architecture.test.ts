@@ -97,6 +97,14 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toEqual([]);
   });
 
+  it('refuse the render importing the cache, which it is handed as a store', async () => {
+    const hits = await rulesHit(
+      'src/render/planted.ts',
+      "import { ChartCache } from '../cache/chart-cache.js';\nexport const c = ChartCache;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('allow an import down the floors (constructs using rules and specs)', async () => {
     const hits = await rulesHit(
       'src/constructs/planted.ts',
