@@ -3,7 +3,8 @@ import { checkOutPlace, DistCompare, DistStage, outputEntries } from './output/d
 import { OutputTally } from './output/output-tally.js';
 import { PROVENANCE_FILE, provenanceFiles, recordedVersion } from './output/provenance.js';
 import { lookUpOutput, recordOutput, vouchForCheckout, type CachedOutput } from './cli/cached-output.js';
-import type { OutputRecord } from './render/output-cache.js';
+import { ChartCache } from './cache/chart-cache.js';
+import type { OutputRecord } from './cache/output-cache.js';
 import { refuseCdk8sOutput } from './render/cdk8s-output.js';
 import type { RenderResult } from './render/render.js';
 import type { RunOptions } from './render/types.js';
@@ -139,8 +140,8 @@ interface RenderArgs {
   readonly chartsDir: string;
   readonly outDir: string;
   readonly gitops: GitopsTool[];
-  /** Worker threads and the chart cache. */
-  readonly run: RunOptions;
+  /** Worker threads and `--cache`'s chart cache (made here: the render is handed it, src/render/chart-store.ts). */
+  readonly run: RunOptions & { readonly cache?: ChartCache };
 }
 
 function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
@@ -169,7 +170,7 @@ function parseRenderArgs(command: string, args: readonly string[]): RenderArgs {
     gitops: gitopsToolsOption(values.gitops ?? []),
     run: {
       jobs: jobsValue(values.jobs, defaultJobs(availableParallelism())),
-      ...(cache === undefined ? {} : { cache }),
+      ...(cache === undefined ? {} : { cache: new ChartCache(cache) }),
     },
   };
 }
@@ -188,8 +189,8 @@ async function runRenderCommand(
 async function renderOrCheck(command: 'render' | 'check', a: RenderArgs, io: Io): Promise<number> {
   checkOutPlace(a.outDir, a.chartsDir);
   if (command === 'render') refuseCdk8sOutput(a.outDir);
-  const { chartsDir, outDir, gitops, run } = a;
-  const cached = await lookUpOutput(chartsDir, outDir, gitops, run.cache);
+  const { chartsDir, outDir, gitops } = a;
+  const cached = await lookUpOutput(chartsDir, outDir, gitops, a.run.cache?.dir);
   for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
   if (cached?.upToDate !== undefined) {
     await vouch(a, cached, io, []);
@@ -220,7 +221,7 @@ async function renderInto(
     const made = madeOf(sink, result);
     // A cache that cannot be written says so once, though the charts, the record and the vouch were each refused.
     const said = [...(result.notes ?? [])];
-    sayOnce(recordOutput(run.cache, cached, made), said, io);
+    sayOnce(recordOutput(a.run.cache?.dir, cached, made), said, io);
     const done = await finish(sink, a, made, io);
     await vouch(a, done.matched ? cached : undefined, io, said);
     return done.code;
@@ -234,7 +235,7 @@ async function renderInto(
  * stand for that record next time (src/cli/cached-output.ts).
  */
 async function vouch(a: RenderArgs, cached: CachedOutput | undefined, io: Io, said: string[]): Promise<void> {
-  sayOnce(await vouchForCheckout(a.run.cache, cached, a, a.gitops), said, io);
+  sayOnce(await vouchForCheckout(a.run.cache?.dir, cached, a, a.gitops), said, io);
 }
 
 /** Prints `note` unless it was `said` in this run already (then kept there). */
@@ -274,7 +275,7 @@ async function finish(
 
 /**
  * What a render put into dist/ with its provenance file, which goes in last (it records the digests of the
- * directories before it): the record the cache keeps of it (src/render/output-cache.ts).
+ * directories before it): the record the cache keeps of it (src/cache/output-cache.ts).
  */
 function madeOf(sink: DistStage | DistCompare, result: RenderResult): OutputRecord {
   const { tally } = sink;

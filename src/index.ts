@@ -37,20 +37,47 @@ export type { Problem, Location, LocatedProblem, SpecError } from './rules/probl
 export type { FieldPath } from './rules/field-path.js';
 export { formatError, formatProblem } from './rules/problem-format.js';
 export type * from './specs/types.js';
+import { ChartCache } from './cache/chart-cache.js';
+import {
+  renderCharts as renderWithStore,
+  type ChartInput,
+  type RenderOptions,
+  type RenderResult,
+} from './render/render.js';
 export {
-  renderCharts,
   renderChart,
-  renderChartsAsync,
   renderChartAsync,
   type ChartInput,
   type RenderOptions,
   type RenderResult,
 } from './render/render.js';
+
+/**
+ * Renders charts to the bytes of dist/. Pure apart from running chart modules, the worker threads of `jobs` and
+ * the entries of `cache`: chart inputs in, files or errors out; every error of every chart is collected before
+ * returning. Charts are built independently: charts of spec files on `options.jobs` worker threads, charts with a
+ * module one at a time here (its async default export is awaited), so the cost is linear in their number and size;
+ * then one pass over all objects orders them (src/gitops: Argo CD annotations, chart dependencies) and emits the
+ * files. The same bytes for any `jobs`. The cache directory is opened here and handed to the render as a store.
+ */
+export async function renderCharts(
+  inputs: readonly ChartInput[],
+  options: RenderOptions = {},
+): Promise<RenderResult> {
+  const { cache, ...rest } = options;
+  return renderWithStore(inputs, cache === undefined ? rest : { ...rest, cache: new ChartCache(cache) });
+}
+
+/**
+ * The former name of {@link renderCharts}, which was already async.
+ * @deprecated Use {@link renderCharts}: the one pipeline is async, so the `Async` suffix says nothing.
+ */
+export const renderChartsAsync = renderCharts;
 export type { ArgocdSettings, FluxSettings, GitopsSettings } from './gitops/settings.js';
 export type { GitopsTool } from './gitops/tools.js';
 export type { ChartModule } from './render/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './rules/ports.js';
 export type { ChartSettings } from './render/chart-settings.js';
 export { toYaml, toYamlDocuments } from './output/yaml.js';
-export { SpecforgeApp } from './output/specforge-app.js';
+export { SpecforgeApp } from './app/specforge-app.js';
 export type { RenderInputs } from './output/provenance.js';

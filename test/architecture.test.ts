@@ -73,6 +73,38 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('no-restricted-imports');
   });
 
+  it('refuse cdk8s in output, which holds bytes and disk only', async () => {
+    const hits = await rulesHit(
+      'src/output/planted.ts',
+      "import type { Chart } from 'cdk8s';\nexport type C = Chart;\n",
+    );
+    expect(hits).toContain('no-restricted-imports');
+  });
+
+  it("refuse output importing the construct door's App (src/app/)", async () => {
+    const hits = await rulesHit(
+      'src/output/planted.ts',
+      "import { AppWalk } from '../app/app-walk.js';\nexport const w = AppWalk;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('allow the render using the walk of the App (src/app/)', async () => {
+    const hits = await rulesHit(
+      'src/render/planted.ts',
+      "import { chartJson } from '../app/app-walk.js';\nexport const c = chartJson;\n",
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it('refuse the render importing the cache, which it is handed as a store', async () => {
+    const hits = await rulesHit(
+      'src/render/planted.ts',
+      "import { ChartCache } from '../cache/chart-cache.js';\nexport const c = ChartCache;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('allow an import down the floors (constructs using rules and specs)', async () => {
     const hits = await rulesHit(
       'src/constructs/planted.ts',

@@ -3,15 +3,15 @@ import { availableParallelism } from 'node:os';
 import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { packageVersion } from './version.js';
-import { ignoredNote, rendererDigest } from '../render/chart-cache.js';
+import { ignoredNote, rendererDigest } from '../cache/chart-cache.js';
 import { hasModules } from '../render/load-module.js';
 import { renderInputs } from '../render/input-digest.js';
 import type { LoadedCharts } from '../render/load-charts.js';
-import { OutputCache, type OutputRecord } from '../render/output-cache.js';
+import { OutputCache, type OutputRecord } from '../cache/output-cache.js';
 import { cleanListing, statDigest } from '../util/clean-checkout.js';
 
 /**
- * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/render/output-cache.ts)
+ * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/cache/output-cache.ts)
  * for these inputs, and whether dist/ already holds exactly the files it names; after a render, its record. The
  * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
  * module is left to the render as always (undefined: no record is looked up or kept).

@@ -8,7 +8,7 @@ import type { SpecChartInput } from './types.js';
  * revision's charts beside today's) to take as built where a chart's inputs are the same: its name, its settings
  * and its spec files (paths and text). Only charts of spec files that had no error are kept, and a chart taken is
  * renamed to the other render's files (in the sources of its objects and their file headers), so its messages name
- * that render's files. A chart's build depends on nothing but those inputs (src/render/chart-cache.ts keys the
+ * that render's files. A chart's build depends on nothing but those inputs (src/cache/chart-cache.ts keys the
  * cache on them too); the cross-chart pass (ordering, GitOps objects) runs in each render as always.
  */
 export class ChartReuse {

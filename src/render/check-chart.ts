@@ -1,6 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { chartObjects } from '../constructs/chart-checks.js';
-import { chartJson } from '../output/app-walk.js';
+import { chartJson } from '../app/app-walk.js';
 import { quoteString } from '../output/yaml.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import { type Manifest } from '../rules/manifest.js';
@@ -75,7 +75,7 @@ function operatorManagers(specs: readonly SpecDocument[]): string[] {
 
 /**
  * Checks the chart's wiring with each object traced to its spec (so errors name file and document), then
- * synthesises it as cdk8s's `chart.toJson()` does (src/output/app-walk.ts), which runs every other construct
+ * synthesises it as cdk8s's `chart.toJson()` does (src/app/app-walk.ts), which runs every other construct
  * validation (those of a chart module's constructs); the chart checks `App.synth()` runs are these same settings and
  * wiring rules, so buildChart armed them to leave both to this stage. Errors go to `p.errors`; objects come back only when there are none.
  */

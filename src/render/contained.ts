@@ -96,7 +96,17 @@ function renderInWorker(
         ),
       ),
     );
-    worker.postMessage({ chartsDir, gitops: [...gitops], run, streamed: sink !== undefined, taken });
+    // The store goes across as how to open it (src/render/chart-store.ts): its methods cannot be posted.
+    const { cache, ...plain } = run;
+    const store = cache?.opening;
+    worker.postMessage({
+      chartsDir,
+      gitops: [...gitops],
+      run: plain,
+      store,
+      streamed: sink !== undefined,
+      taken,
+    });
   });
 }
 

@@ -14,7 +14,7 @@ import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
 import { chartFiles } from './files.js';
 import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
-import { isSource, type ChartSource, type RenderOptions, type RenderResult } from './types.js';
+import { isSource, type ChartSource, type RenderResult, type StoreOptions } from './types.js';
 import { appendAll } from '../util/append.js';
 import { droppedNote, type DroppedFields } from '../specs/bookkeeping.js';
 
@@ -36,7 +36,7 @@ export class Emission {
   private objectCount = 0;
 
   constructor(
-    private readonly options: RenderOptions,
+    private readonly options: StoreOptions,
     sink?: OutputSink,
   ) {
     this.out = sink ?? { put: (files) => this.collect(files) };
@@ -125,7 +125,7 @@ export class Emission {
 /** {@link Emission} of charts already built, in one go. */
 export function emitCharts(
   parts: readonly CheckedChart[],
-  options: RenderOptions,
+  options: StoreOptions,
   sink?: OutputSink,
 ): RenderResult {
   const emission = new Emission(options, sink);

@@ -5,6 +5,7 @@
  * the module.
  */
 import { parentPort } from 'node:worker_threads';
+import { openChartStore, type ChartStoreOpening } from './chart-store.js';
 import { renderFrom } from './render-dir.js';
 import { lastStartedModule } from './module-guard.js';
 import { moduleMessage, modulePlace } from './module-error.js';
@@ -24,7 +25,15 @@ const record = (e: unknown): void => {
 process.on('unhandledRejection', record);
 process.on('uncaughtException', record);
 
-type Job = { chartsDir: string; gitops: GitopsTool[]; run: RunOptions; streamed: boolean; taken: Int32Array };
+type Job = {
+  chartsDir: string;
+  gitops: GitopsTool[];
+  run: Omit<RunOptions, 'cache'>;
+  /** The main thread's chart store, as this thread opens it. */
+  store?: ChartStoreOpening;
+  streamed: boolean;
+  taken: Int32Array;
+};
 
 /** Puts posted and not yet taken by the main thread, at most: the render here waits beyond (memory stays bounded). */
 const AHEAD = 8;
@@ -45,11 +54,16 @@ function toMain(taken: Int32Array): OutputSink {
   };
 }
 
-parentPort?.once('message', ({ chartsDir, gitops, run, streamed, taken }: Job) => {
-  renderFrom(chartsDir, gitops, streamed ? { ...run, sink: toMain(taken) } : run).then(
-    // One turn later, so a rejection left by the last module has been seen.
-    (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
-    (e: unknown) =>
-      parentPort?.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
-  );
+parentPort?.once('message', ({ chartsDir, gitops, run, store, streamed, taken }: Job) => {
+  (store === undefined ? Promise.resolve(undefined) : openChartStore(store))
+    .then((cache) => {
+      const options = cache === undefined ? run : { ...run, cache };
+      return renderFrom(chartsDir, gitops, streamed ? { ...options, sink: toMain(taken) } : options);
+    })
+    .then(
+      // One turn later, so a rejection left by the last module has been seen.
+      (result) => setImmediate(() => parentPort?.postMessage({ type: 'done', result, stray })),
+      (e: unknown) =>
+        parentPort?.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
+    );
 });

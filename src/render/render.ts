@@ -1,7 +1,7 @@
 import type { OutputSink } from '../output/output-tally.js';
 import { applyModule } from './apply-module.js';
-import { ChartCache, ignoredNote } from './chart-cache.js';
 import type { ChartReuse } from './chart-reuse.js';
+import type { ChartStore } from './chart-store.js';
 import { ChartPool, workerCount, type PooledChart } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
@@ -15,9 +15,9 @@ import {
   type ChartEntry,
   type ChartInput,
   type ChartSource,
-  type RenderOptions,
   type RenderResult,
   type SpecChartInput,
+  type StoreOptions,
 } from './types.js';
 
 export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
@@ -38,7 +38,7 @@ export { renderSpecChart } from './spec-chart.js';
  */
 export async function renderCharts(
   inputs: readonly ChartInput[],
-  options: RenderOptions = {},
+  options: StoreOptions = {},
 ): Promise<RenderResult> {
   return renderChartsReusing(inputs, options);
 }
@@ -51,7 +51,7 @@ export async function renderCharts(
  */
 export async function renderChartsReusing(
   inputs: readonly ChartEntry[],
-  options: RenderOptions,
+  options: StoreOptions,
   reuse?: ChartReuse,
   sink?: OutputSink,
 ): Promise<RenderResult> {
@@ -71,17 +71,17 @@ export async function renderChartsReusing(
 /**
  * Builds and checks each chart, in the order of `inputs`, handing each to `take` before the next is built (with
  * `jobs` > 1 the charts of spec files are built on worker threads a few charts ahead, handed over in order): from
- * `reuse` when it has the chart, else from the cache when it has it (src/render/chart-cache.ts), else built; charts
+ * `reuse` when it has the chart, else from the cache when it has it (src/cache/chart-cache.ts), else built; charts
  * with a module here, one at a time. A chart still to be read (a {@link ChartSource}) is read when it is built, and
  * handed to `take` with its source: its texts go once it is built. What the cache has to say.
  */
 async function buildEach(
   inputs: readonly ChartEntry[],
-  options: RenderOptions,
+  options: StoreOptions,
   reuse: ChartReuse | undefined,
   take: (part: PooledChart, source: ChartSource | undefined) => void,
 ): Promise<string[]> {
-  const cache = options.cache === undefined ? undefined : new ChartCache(options.cache);
+  const cache = options.cache;
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
   const pooled = poolFor(inputs, options, reuse, cache);
   // charts the pool reads are read as it hands them out
@@ -113,7 +113,7 @@ const HOLD_MS = 50;
 /** Where {@link buildOne} takes a chart from, and where it says what the cache had to say. */
 interface Sources {
   readonly reuse: ChartReuse | undefined;
-  readonly cache: ChartCache | undefined;
+  readonly cache: ChartStore | undefined;
   readonly pooled: Pooled | undefined;
   readonly notes: { readonly ignored: string[]; readonly unwritten: string[] };
 }
@@ -157,7 +157,7 @@ function withObjects(part: PooledChart): CheckedChart {
 }
 
 /** Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. */
-function keepInCache(cache: ChartCache, key: string, part: CheckedChart, unwritten: string[]): void {
+function keepInCache(cache: ChartStore, key: string, part: CheckedChart, unwritten: string[]): void {
   const failed = cache.write(key, toWire(part));
   if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
 }
@@ -178,9 +178,9 @@ interface Pooled {
  */
 function poolFor(
   inputs: readonly ChartEntry[],
-  options: RenderOptions,
+  options: StoreOptions,
   reuse: ChartReuse | undefined,
-  cache: ChartCache | undefined,
+  cache: ChartStore | undefined,
 ): Pooled | undefined {
   if ((options.jobs ?? 1) <= 1) return undefined;
   const specOnly = inputs.filter(
@@ -218,13 +218,12 @@ function poolFor(
  */
 function lookUp(
   input: ChartInput,
-  cache: ChartCache | undefined,
+  cache: ChartStore | undefined,
 ): { part?: CheckedChart; key: string; ignored?: string } | undefined {
   if (cache === undefined || input.module !== undefined) return undefined;
   const key = cache.key(input);
   const found = cache.read(key);
-  const ignored =
-    found.ignored === undefined ? {} : { ignored: ignoredNote(found.ignored, 'the chart was built again') };
+  const ignored = found.ignored === undefined ? {} : { ignored: found.ignored };
   return found.chart === undefined
     ? { key, ...ignored }
     : { part: fromWire(input, found.chart), key, ...ignored };

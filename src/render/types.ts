@@ -4,6 +4,7 @@ import type { OutputSink } from '../output/output-tally.js';
 import type { RenderInputs } from '../output/provenance.js';
 import type { ChartModule } from './build-chart.js';
 import type { ReadingAhead } from './chart-reading.js';
+import type { ChartStore } from './chart-store.js';
 import type { PlainListedFiles } from './listed-files.js';
 
 /** One chart as read from disk: its name, its files' text, and its code module if any. */
@@ -78,8 +79,15 @@ export interface RenderResult {
   readonly inputs?: RenderInputs;
 }
 
-/** How a render runs: worker threads and the chart cache (the output is the same bytes either way). */
-export type RunOptions = Pick<RenderOptions, 'jobs' | 'cache'>;
+/**
+ * {@link RenderOptions} as the render takes them: the cache as a store it is handed (src/render/chart-store.ts), never
+ * one it opens.
+ * @internal
+ */
+export type StoreOptions = Omit<RenderOptions, 'cache'> & { readonly cache?: ChartStore };
+
+/** How a render runs: worker threads and the chart store (the output is the same bytes either way). */
+export type RunOptions = Pick<StoreOptions, 'jobs' | 'cache'>;
 
 /**
  * {@link RunOptions}, and where the files go: given a sink, each chart's files are put into it as they are made
@@ -100,7 +108,8 @@ export interface RenderOptions {
   readonly jobs?: number;
   /**
    * A directory that keeps each chart of spec files built and checked, by the digest of its inputs and of the
-   * renderer, so an unchanged chart is not built again (src/render/chart-cache.ts); the output is the same bytes.
+   * renderer, so an unchanged chart is not built again (src/cache/chart-cache.ts, opened by the package's API and
+   * handed to the render as a store); the output is the same bytes.
    * @default - no cache
    */
   readonly cache?: string;

@@ -1,5 +1,5 @@
 /**
- * The mark a `SpecforgeApp` (src/output/specforge-app.ts) carries while it runs its app's validations a second time,
+ * The mark a `SpecforgeApp` (src/app/specforge-app.ts) carries while it runs its app's validations a second time,
  * after the dependencies are resolved, as cdk8s's first `chart.toJson()` of a synth does: specforge's chart checks
  * (src/constructs/chart-checks.ts) answer as they did the first time, as they do inside cdk8s's own `App.synth()`.
  * `Symbol.for`, so that two copies of specforge agree.

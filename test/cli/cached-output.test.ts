@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { lookUpOutput, vouchForCheckout } from '../../src/cli/cached-output.js';
-import { OutputCache } from '../../src/render/output-cache.js';
+import { OutputCache } from '../../src/cache/output-cache.js';
 import { commitAll, git, isolateGit } from '../support/git-checkout.js';
 import { modulesLoadedBy } from '../support/modules-loaded.js';
 import { run, tempDir } from '../support/tmp.js';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, type AppProps, type Chart } from 'cdk8s';
 import { addSyncOrder } from '../../src/gitops/sync-order.js';
-import { SpecforgeApp } from '../../src/output/specforge-app.js';
+import { SpecforgeApp } from '../../src/app/specforge-app.js';
 import { parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addConstruct, chartFor, docsOf, settingsOf } from '../support/as-constructs.js';

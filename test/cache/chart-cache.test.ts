@@ -19,7 +19,7 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
-import { ChartCache, rendererDigest } from '../../src/render/chart-cache.js';
+import { ChartCache, rendererDigest } from '../../src/cache/chart-cache.js';
 import { asNobody } from '../support/as-nobody.js';
 import { digestLines } from '../support/output-digests.js';
 import { run, tempDir } from '../support/tmp.js';

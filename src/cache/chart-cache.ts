@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { fsReason } from '../output/fs-reasons.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { readRegularFile, type Opened } from '../util/read-opened.js';
-import type { WireChart } from './chart-wire.js';
-import type { SpecChartInput } from './types.js';
+import type { ChartStore, ChartStoreOpening } from '../render/chart-store.js';
+import type { WireChart } from '../render/chart-wire.js';
+import type { SpecChartInput } from '../render/types.js';
 
 /**
  * The chart cache (`--cache DIR`): a chart of spec files built and checked once is kept as plain data
@@ -32,26 +33,32 @@ const FORMAT = 1;
 /** What one lookup found: the chart, or nothing (with the reason when an entry was there but not trusted). */
 export interface CacheLookup {
   readonly chart?: WireChart;
-  /** Why an entry that was there is not trusted. */
+  /** The note saying why an entry that was there is not trusted. */
   readonly ignored?: string;
 }
 
-/** The cache in `dir` (made when first written). */
-export class ChartCache {
-  private readonly renderer = rendererDigest();
-
+/** The cache in `dir` (made when first written): the store the render is handed (src/render/chart-store.ts). */
+export class ChartCache implements ChartStore {
   constructor(readonly dir: string) {}
+
+  /** A worker thread opens the cache in the same directory ({@link openChartStore}). */
+  get opening(): ChartStoreOpening {
+    return { module: import.meta.url, args: [this.dir] };
+  }
 
   /** The key of a chart: the digest of its inputs and of the renderer. Pure but for the renderer's digest. */
   key(input: SpecChartInput): string {
     const { name, dir, settings, specFiles } = input;
-    return sha256(JSON.stringify({ renderer: this.renderer, name, dir, settings, specFiles }));
+    return sha256(JSON.stringify({ renderer: rendererDigest(), name, dir, settings, specFiles }));
   }
 
-  /** The entry of `key`, when there is one to trust. */
+  /** The entry of `key`, when there is one to trust; else the note for an entry there that is not. */
   read(key: string): CacheLookup {
     const found = readEntry<WireChart>(join(this.dir, `${key}.json`), key, isWireChart);
-    return found.payload === undefined ? found : { chart: found.payload };
+    if (found.payload !== undefined) return { chart: found.payload };
+    return found.ignored === undefined
+      ? {}
+      : { ignored: ignoredNote(found.ignored, 'the chart was built again') };
   }
 
   /** Whether there is an entry under `key` (not whether it can be trusted: {@link read} says). */
@@ -63,6 +70,11 @@ export class ChartCache {
   write(key: string, chart: WireChart): string | undefined {
     return writeEntry(this.dir, `${key}.json`, key, chart);
   }
+}
+
+/** The cache in `dir`, as a worker thread opens it (src/render/chart-store.ts `openChartStore`). */
+export function openChartStore(dir: string): ChartStore {
+  return new ChartCache(dir);
 }
 
 function isWireChart(payload: unknown): string | undefined {

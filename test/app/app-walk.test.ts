@@ -1,7 +1,7 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { Construct, type IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { AppWalk, chartJson } from '../../src/output/app-walk.js';
+import { AppWalk, chartJson } from '../../src/app/app-walk.js';
 
 /**
  * `chartJson` answers as cdk8s's `chart.toJson()` does: the same objects in the same order, with and without

@@ -4,7 +4,7 @@ import type { RenderInputs } from '../output/provenance.js';
 import { CACHE_NOTE, readEntry, rendererDigest, writeEntry } from './chart-cache.js';
 
 /**
- * The render's record in the cache (`--cache DIR`, beside the charts' entries of src/render/chart-cache.ts): for
+ * The render's record in the cache (`--cache DIR`, beside the charts' entries of src/cache/chart-cache.ts): for
  * the digest of a whole render's inputs (every chart's, `gitops.yaml`'s, the charts directory as given, which its
  * notes name, the `--gitops` tools asked for, and the renderer's: its code, Node.js and every dependency), the
  * digest of the files that render writes into dist/, with what it printed. `render` and `check` with a cache

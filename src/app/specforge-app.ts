@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { App, Chart, Names, Yaml, YamlOutputType, type AppProps } from 'cdk8s';
 import { makeDirs } from '../util/make-dirs.js';
 import { AppWalk, ChartJson } from './app-walk.js';
-import { quoteString, toYaml } from './yaml.js';
+import { quoteString, toYaml } from '../output/yaml.js';
 
 /**
  * A cdk8s `App` whose `synth()` and `synthYaml()` write what cdk8s's `App` writes (the same files, names, objects

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { AppService, Myapp, NodePool } from '../../src/index.js';
-import { SpecforgeApp } from '../../src/output/specforge-app.js';
+import { SpecforgeApp } from '../../src/app/specforge-app.js';
 import { toYaml } from '../../src/output/yaml.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -387,7 +387,7 @@ describe('SpecforgeApp', () => {
     };
     try {
       vi.resetModules(); // specforge loaded anew, after the patch (cdk8s stays the one patched)
-      const fresh = (await import('../../src/output/specforge-app.js')).SpecforgeApp;
+      const fresh = (await import('../../src/app/specforge-app.js')).SpecforgeApp;
       const text = (AppClass: AppClass): string => {
         const outdir = tempDir();
         const app = new AppClass({ outdir });
