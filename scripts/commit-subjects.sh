@@ -9,7 +9,12 @@ if ! git cat-file -e "$SINCE^{commit}" 2>/dev/null; then
   echo "commit subjects: $SINCE is not in this clone (a shallow clone?); nothing to check" >&2
   exit 0
 fi
-long=$(git log --format='%h %s' "$SINCE..HEAD" | awk -v limit="$LIMIT" '{ s = substr($0, index($0, " ") + 1); if (length(s) > limit) print }')
+# characters, not bytes (mawk's length counts bytes, and subjects hold → and ’)
+long=$(git log --format='%h %s' "$SINCE..HEAD" | node -e '
+  const limit = Number(process.argv[1]);
+  for (const line of require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean))
+    if ([...line.slice(line.indexOf(" ") + 1)].length > limit) console.log(line);
+' "$LIMIT")
 if [ -n "$long" ]; then
   echo "commit subjects over $LIMIT characters (keep them to 72, the why in the body):" >&2
   echo "$long" >&2

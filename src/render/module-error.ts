@@ -105,14 +105,18 @@ export function syntaxErrorsOf(message: string): SyntaxErrorLine[] {
 
 /**
  * The message of what a chart module threw, for an error line: the lines after its first indented, so they read as
- * part of the error above them, blank lines and trailing spaces dropped. Pure.
+ * part of the error above them, blank lines and trailing spaces dropped. What changes from run to run or names the
+ * loader's own files is left out, so the same module fails with the same bytes: tsx's `?namespace=<time>` marks on
+ * module paths, and the `Require stack:` Node adds to a module not found (the loader's files after the module's).
+ * Pure.
  */
 export function moduleMessage(thrown: unknown): string {
-  return messageOf(thrown)
+  const lines = messageOf(thrown)
+    .replace(/\?namespace=\d+/g, '')
     .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '')
-    .join('\n  ');
+    .map((l) => l.trimEnd());
+  const stack = lines.findIndex((l) => l.trim() === 'Require stack:');
+  return (stack === -1 ? lines : lines.slice(0, stack)).filter((l) => l !== '').join('\n  ');
 }
 
 /**

@@ -205,17 +205,22 @@ function note(into: Set<string>, arg: unknown, fn: Fn): void {
   }
 }
 
-/** The file of the code that called `fn` (the frame above it). */
+/**
+ * The file of the code that called `fn` (the frame above it), past Node's own wrappers that only pass a call on
+ * (`util.promisify`'s, in `node:internal/util`), so a module's `promisify(fs.readFile)` is the module's read.
+ */
 function callerFile(fn: Fn): string | undefined {
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   try {
-    Error.stackTraceLimit = 1;
+    Error.stackTraceLimit = 6;
     Error.prepareStackTrace = (_e, sites) => sites;
     const holder: { stack?: unknown } = {};
     Error.captureStackTrace(holder, fn);
-    const sites = holder.stack as NodeJS.CallSite[] | undefined;
-    return sites?.[0]?.getFileName() ?? undefined;
+    const sites = (holder.stack as NodeJS.CallSite[] | undefined) ?? [];
+    // promisify's frames: its wrapper, the Promise it makes (no file), its wrapper again, then the caller
+    const files = sites.map((s) => s.getFileName() ?? undefined);
+    return files.find((f) => f !== undefined && f !== 'node:internal/util') ?? files[0];
   } finally {
     Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;

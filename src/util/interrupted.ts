@@ -24,10 +24,12 @@ export function undoOnSignal(undo: () => void): () => void {
   undoings.add(undo);
   install();
   return () => {
-    // A signal caught while the thread was busy is handled on the next turn of the event loop, before a check
-    // callback: the handlers go only then, so a signal is never lost, and a later synchronous wait (for dist/'s lock
+    // A signal caught while the thread was busy is handled in the next poll phase of the event loop: the handlers go
+    // only after one (two check phases later: a release in an I/O callback runs in a poll phase, whose own check
+    // phase comes before the next poll), so a signal is never lost, and a later synchronous wait (for dist/'s lock
     // held by another run) holds none that would keep Ctrl-C from stopping it.
-    if (undoings.delete(undo) && undoings.size === 0) setImmediate(uninstallIfIdle).unref();
+    if (undoings.delete(undo) && undoings.size === 0)
+      setImmediate(() => setImmediate(uninstallIfIdle).unref()).unref();
   };
 }
 

@@ -11,7 +11,7 @@ export function makeDirs(dir: string): string | undefined {
   const missing: string[] = [];
   for (let d = resolve(dir); !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.push(d);
   // a file where the directory goes: EEXIST, as from mkdir
-  if (missing.length === 0 && !statSync(dir).isDirectory()) mkdirSync(dir);
+  if (missing.length === 0 && !statSync(resolve(dir)).isDirectory()) mkdirSync(resolve(dir));
   for (const d of missing.toReversed()) {
     try {
       mkdirSync(d);

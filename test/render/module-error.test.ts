@@ -35,6 +35,18 @@ describe('errors of chart modules on the command line', () => {
       'specforge: 1 error; nothing written.',
     ]);
   });
+  it('print the same bytes on every run for a module that imports a package not there: no loader marks or stack', async () => {
+    const charts = writeFiles(tempDir(), {
+      'web/app.yaml': spec,
+      'web/chart.ts': "import 'no-such-package-anywhere';\nexport default function (): void {}\n",
+    });
+    const first = await run(['validate', charts]);
+    const second = await run(['validate', charts]);
+    expect(first.code).toBe(1);
+    expect(first.err).toContain("Cannot find module 'no-such-package-anywhere'");
+    expect(first.err).not.toMatch(/namespace=|Require stack|node_modules/);
+    expect(second.err).toBe(first.err);
+  });
 });
 
 describe('syntaxErrorsOf', () => {

@@ -41,7 +41,7 @@ describe('the commit subject check', () => {
   });
 
   it('passes subjects of up to 100 characters, whatever came before the rule', () => {
-    const { dir, first } = repoWith(['Short and imperative', 'x'.repeat(100)]);
+    const { dir, first } = repoWith(['Short and imperative', 'x'.repeat(100), `${'→'.repeat(99)}é`]);
     const r = run(dir, first);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -172,4 +172,18 @@ describe('the handlers of the signals', () => {
     `);
     expect({ status: r.status, out: r.stdout }).toEqual({ status: 128 + constants.signals.SIGTERM, out: '' });
   });
+
+  it('handle a signal caught while the thread was busy in an I/O callback that let go of what was held', () => {
+    const r = runScript(`
+      const { readFile } = await import('node:fs');
+      const forget = undoOnSignal(() => console.log('undone'));
+      readFile(${JSON.stringify(lib)}, () => {
+        process.kill(process.pid, 'SIGINT');
+        for (const end = Date.now() + 50; Date.now() < end; );
+        forget();
+        setTimeout(() => console.log('still running'), 500);
+      });
+    `);
+    expect({ status: r.status, out: r.stdout }).toEqual({ status: 128 + constants.signals.SIGINT, out: '' });
+  });
 });

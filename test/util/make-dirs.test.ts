@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeDirs } from '../../src/util/make-dirs.js';
@@ -19,6 +19,15 @@ describe('makeDirs', () => {
     expect(() => makeDirs(join(root, 'f'))).toThrow(expect.objectContaining({ code: 'EEXIST' }));
     mkdirSync(join(root, 'd'));
     expect(() => makeDirs(join(root, 'd', 'f', 'x'))).not.toThrow();
+  });
+
+  it('reads a path with `..` after a link as every other step does, by its words (`l/../d` is `d`)', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    mkdirSync(join(root, 'd'));
+    symlinkSync(join(root, 'a', 'b'), join(root, 'l')); // the kernel reads l/../d as a/d, which is not there
+    expect(makeDirs(`${root}/l/../d`)).toBeUndefined();
+    expect(existsSync(join(root, 'a', 'd'))).toBe(false);
   });
 
   it.skipIf(!existsSync('/proc/self'))(
