@@ -27,8 +27,8 @@ async function synth(scratch: string): Promise<number> {
       process.stderr.write(`specforge: ${n} error${n === 1 ? '' : 's'}; dist left unchanged.\n`);
       return 1;
     }
-    // What the render allowed but says (src/cli.ts prints the same): NodePools with no controller, a tool directory
-    // an earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
+    // What the render allowed but says (src/cli/render-lines.ts prints the same): NodePools with no controller, a tool
+    // directory an earlier `render --gitops` wrote that charts/gitops.yaml does not set (this render removes it).
     for (const note of result.notes ?? []) process.stderr.write(`specforge: note: ${note}\n`);
     for (const tool of droppedTools(outputEntries('dist'), [...stage.tally.dirs.keys()]))
       process.stderr.write(

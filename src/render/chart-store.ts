@@ -4,7 +4,8 @@ import type { SpecChartInput } from './types.js';
 /**
  * Where a render keeps the charts of spec files it built and checked, and finds them again: the chart cache of
  * `--cache` (src/cache/chart-cache.ts) is one. The render is handed a store, never makes one; the command line does
- * (src/cli.ts). A store finds a chart by the digest of its inputs, so the output is the same bytes with one or without.
+ * (src/cli/render-args.ts). A store finds a chart by the digest of its inputs, so the output is the same bytes with
+ * one or without.
  */
 export interface ChartStore {
   /** The key of a chart: the digest of its inputs (and of whatever else decides its build). */
