@@ -17,14 +17,15 @@ export const ROOMS = {
   render: ['rules', 'specs', 'constructs', 'gitops', 'output', 'app', 'imports', 'util'],
   /**
    * What `--cache` keeps: the chart cache, the store the render is handed (render declares it, src/render/chart-store.ts,
-   * and never imports this room), and the render records.
+   * and never imports this room), the render records of render and check (handed the version: cache imports no cli)
+   * and a clean git checkout's listing.
    */
   cache: ['render', 'output', 'util'],
   diff: ['rules', 'specs', 'constructs', 'gitops', 'output', 'render', 'util'],
   kube: ['rules', 'util'],
   controller: ['kube', 'rules', 'util'],
   migrate: ['kube', 'rules', 'specs', 'render', 'output', 'util'],
-  /** The command line's parts beside src/cli.ts (usage texts, --version): like the top level, above every room. */
+  /** The command line's parts beside src/cli.ts (help, flags, runs, reports): like the top level, above every room. */
   cli: [
     'rules',
     'specs',

@@ -65,6 +65,14 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('import-x/no-restricted-paths');
   });
 
+  it("refuse the cache importing the command line's version (it is handed the version)", async () => {
+    const hits = await rulesHit(
+      'src/cache/planted.ts',
+      "import { packageVersion } from '../cli/version.js';\nexport const v = packageVersion;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('refuse cdk8s in the controller, which runs without it', async () => {
     const hits = await rulesHit(
       'src/controller/planted.ts',

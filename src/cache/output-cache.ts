@@ -54,7 +54,7 @@ export class OutputCache {
   }
 
   /**
-   * The key of a checkout's charts and dist/ as git lists them (`listing`, src/util/clean-checkout.ts), rendered
+   * The key of a checkout's charts and dist/ as git lists them (`listing`, src/cache/clean-checkout.ts), rendered
    * with the `--gitops` tools `asked` by this specforge: the directories as given on the command line are part of it.
    */
   checkoutKey(

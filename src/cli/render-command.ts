@@ -8,7 +8,13 @@ import { provenanceFiles } from '../output/provenance.js';
 import { refuseCdk8sOutput } from '../render/cdk8s-output.js';
 import type { RenderResult } from '../render/render.js';
 import type { Io } from '../util/io.js';
-import { lookUpOutput, recordOutput, vouchForCheckout, type CachedOutput } from './cached-output.js';
+import {
+  lookUpOutput,
+  recordOutput,
+  vouchForCheckout,
+  type CachedOutput,
+  type RecordCache,
+} from '../cache/cached-output.js';
 import { check } from './check-drift.js';
 import { EXIT_INVALID, EXIT_OK } from './exit-codes.js';
 import { parseRenderArgs, type RenderArgs } from './render-args.js';
@@ -34,7 +40,7 @@ async function renderOrCheck(command: 'render' | 'check', a: RenderArgs, io: Io)
   checkOutPlace(a.outDir, a.chartsDir);
   if (command === 'render') refuseCdk8sOutput(a.outDir);
   const { chartsDir, outDir, gitops } = a;
-  const cached = await lookUpOutput(chartsDir, outDir, gitops, a.run.cache?.dir);
+  const cached = await lookUpOutput(chartsDir, outDir, gitops, records(a));
   for (const note of cached?.notes ?? []) io.err(`specforge: note: ${note}`);
   if (cached?.upToDate !== undefined) {
     await vouch(a, cached, io, []);
@@ -76,10 +82,15 @@ async function renderInto(
 
 /**
  * dist/ was found to hold the render of the charts as read: with a cache, a clean checkout's listing of them may
- * stand for that record next time (src/cli/cached-output.ts).
+ * stand for that record next time (src/cache/cached-output.ts).
  */
 async function vouch(a: RenderArgs, cached: CachedOutput | undefined, io: Io, said: string[]): Promise<void> {
-  sayOnce(await vouchForCheckout(a.run.cache?.dir, cached, a, a.gitops), said, io);
+  sayOnce(await vouchForCheckout(records(a), cached, a, a.gitops), said, io);
+}
+
+/** Where `--cache` keeps the render records, with this specforge's version; undefined without `--cache`. */
+function records(a: RenderArgs): RecordCache | undefined {
+  return a.run.cache === undefined ? undefined : { dir: a.run.cache.dir, version: packageVersion() };
 }
 
 /**

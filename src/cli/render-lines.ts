@@ -14,7 +14,7 @@ export function failed(result: RenderResult, outcome: string, io: Io): boolean {
 }
 
 /**
- * `render` or `check` when the cache's record says dist/ already holds this render (src/cli/cached-output.ts):
+ * `render` or `check` when the cache's record says dist/ already holds this render (src/cache/cached-output.ts):
  * the render's notes and the line a render that found nothing to change prints.
  */
 export function upToDate(command: 'render' | 'check', outDir: string, record: OutputRecord, io: Io): number {

@@ -1,5 +1,5 @@
 /**
- * The chart cache (`--cache DIR`, src/render/chart-cache.ts): a render with a warm cache writes the same bytes and
+ * The chart cache (`--cache DIR`, src/cache/chart-cache.ts): a render with a warm cache writes the same bytes and
  * prints the same lines as one without, after any edit; an entry that is damaged, of another chart or of another
  * format is never trusted (a note says so, and the chart is built again).
  */

@@ -1,5 +1,5 @@
 /**
- * `render` and `check` with `--cache` (src/cli/cached-output.ts): when the cache's record for these inputs names
+ * `render` and `check` with `--cache` (src/cache/cached-output.ts): when the cache's record for these inputs names
  * exactly what dist/ holds, nothing is rendered, and they print what they print after a render; any other dist/
  * (edited by hand, rendered from other specs, missing) or input is rendered and compared as without the cache.
  */
@@ -8,8 +8,9 @@ import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
-import { lookUpOutput, vouchForCheckout } from '../../src/cli/cached-output.js';
+import { lookUpOutput, vouchForCheckout } from '../../src/cache/cached-output.js';
 import { OutputCache } from '../../src/cache/output-cache.js';
+import { packageVersion } from '../../src/cli/version.js';
 import { commitAll, git, isolateGit } from '../support/git-checkout.js';
 import { modulesLoadedBy } from '../support/modules-loaded.js';
 import { run, tempDir } from '../support/tmp.js';
@@ -32,6 +33,8 @@ async function workspace(specs = 60, charts = 3) {
 const chartEntries = (cache: string) =>
   readdirSync(cache).filter((e) => !e.startsWith('output-') && !e.startsWith('checkout-'));
 const checkoutEntries = (cache: string) => readdirSync(cache).filter((e) => e.startsWith('checkout-'));
+/** The records in `cache` with the running specforge's version, as the command line passes them. */
+const records = (cache: string) => ({ dir: cache, version: packageVersion() });
 
 describe('check and render with a cache that knows the render', () => {
   it('build no chart when dist/ holds the recorded render, and print what they print without the cache', async () => {
@@ -159,7 +162,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
     const first = await w.cmd('check'); // renders (no record yet), matches, and vouches for the checkout
     expect(first.code).toBe(0);
     expect(checkoutEntries(w.cache)).toHaveLength(1);
-    const found = await lookUpOutput(w.dir, w.out, [], w.cache);
+    const found = await lookUpOutput(w.dir, w.out, [], records(w.cache));
     expect(found?.upToDate).toBeDefined();
     expect(found?.loaded).toBeUndefined(); // no chart was read
     const fast = await w.cmd('check');
@@ -188,7 +191,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
         loaded(/\/lib\/(render\/(render-dir|load-charts)|specs\/generated\/schema-validators)\.js$/),
       ).toEqual([]);
       // The check is not vacuous: the modules that answered were recorded.
-      expect(loaded(/\/lib\/util\/clean-checkout\.js$/)).toHaveLength(1);
+      expect(loaded(/\/lib\/cache\/clean-checkout\.js$/)).toHaveLength(1);
     },
   );
 
@@ -231,7 +234,7 @@ describe('check and render with a cache, in a clean git checkout', () => {
     const w = await committed();
     await w.cmd('render'); // the record, and the checkout's: left out so that the charts are read
     for (const e of checkoutEntries(w.cache)) rmSync(join(w.cache, e));
-    const cached = await lookUpOutput(w.dir, w.out, [], w.cache);
+    const cached = await lookUpOutput(w.dir, w.out, [], records(w.cache));
     expect(cached?.upToDate).toBeDefined();
     expect(cached?.loaded).toBeDefined();
     expect(cached?.checkout?.key).toMatch(/^checkout-/);
@@ -239,11 +242,15 @@ describe('check and render with a cache, in a clean git checkout', () => {
       join(w.dir, 'chart-000', 'late.yaml'),
       readFileSync(join(w.dir, 'chart-000', readdirSync(join(w.dir, 'chart-000')).sort()[0] as string)),
     );
-    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(
+      await vouchForCheckout(records(w.cache), cached, { chartsDir: w.dir, outDir: w.out }, []),
+    ).toBeUndefined();
     expect(checkoutEntries(w.cache)).toEqual([]);
     rmSync(join(w.dir, 'chart-000', 'late.yaml'));
     // The listing is the same again, but lstat tells the files were written since: still no vouch.
-    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(
+      await vouchForCheckout(records(w.cache), cached, { chartsDir: w.dir, outDir: w.out }, []),
+    ).toBeUndefined();
     expect(checkoutEntries(w.cache)).toEqual([]);
   });
 
@@ -251,15 +258,19 @@ describe('check and render with a cache, in a clean git checkout', () => {
     const w = await committed();
     await w.cmd('render');
     for (const e of checkoutEntries(w.cache)) rmSync(join(w.cache, e));
-    const cached = await lookUpOutput(w.dir, w.out, [], w.cache);
+    const cached = await lookUpOutput(w.dir, w.out, [], records(w.cache));
     expect(cached?.checkout?.stat).toMatch(/^[0-9a-f]{64}$/);
     await new Promise((r) => setTimeout(r, 20));
     const spec = join(w.dir, 'chart-001', readdirSync(join(w.dir, 'chart-001')).sort()[0] as string);
     writeFileSync(spec, readFileSync(spec)); // A, B, A: git lists the same
-    expect(await vouchForCheckout(w.cache, cached, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    expect(
+      await vouchForCheckout(records(w.cache), cached, { chartsDir: w.dir, outDir: w.out }, []),
+    ).toBeUndefined();
     expect(checkoutEntries(w.cache)).toEqual([]);
-    const again = await lookUpOutput(w.dir, w.out, [], w.cache); // nothing written since this one
-    expect(await vouchForCheckout(w.cache, again, { chartsDir: w.dir, outDir: w.out }, [])).toBeUndefined();
+    const again = await lookUpOutput(w.dir, w.out, [], records(w.cache)); // nothing written since this one
+    expect(
+      await vouchForCheckout(records(w.cache), again, { chartsDir: w.dir, outDir: w.out }, []),
+    ).toBeUndefined();
     expect(checkoutEntries(w.cache)).toHaveLength(1);
   });
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gitOutput } from './git-output.js';
+import { gitOutput } from '../util/git-output.js';
 
 /**
  * What of git's settings and attributes files could make the bytes a checkout holds other than its blobs', or git's
- * view of the names other than the disk's: for the listing of a clean checkout (src/util/clean-checkout.ts), which
+ * view of the names other than the disk's: for the listing of a clean checkout (src/cache/clean-checkout.ts), which
  * is given only when none can.
  */
 

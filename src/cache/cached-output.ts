@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
-import { packageVersion } from './version.js';
-import { ignoredNote, rendererDigest } from '../cache/chart-cache.js';
+import { ignoredNote, rendererDigest } from './chart-cache.js';
 import { hasModules } from '../render/load-module.js';
 import { renderInputs } from '../render/input-digest.js';
 import type { LoadedCharts } from '../render/load-charts.js';
-import { OutputCache, type OutputRecord } from '../cache/output-cache.js';
-import { cleanListing, statDigest } from '../util/clean-checkout.js';
+import { OutputCache, type OutputRecord } from './output-cache.js';
+import { cleanListing, statDigest } from './clean-checkout.js';
 
 /**
  * `render` and `check` with `--cache`: before rendering, the render's record in the cache (src/cache/output-cache.ts)
@@ -16,11 +15,17 @@ import { cleanListing, statDigest } from '../util/clean-checkout.js';
  * charts are read here once, and rendered from what was read when they have to be. A charts directory with a chart
  * module is left to the render as always (undefined: no record is looked up or kept).
  *
- * In a git checkout whose charts and dist/ are exactly what git's index lists (src/util/clean-checkout.ts), the
+ * In a git checkout whose charts and dist/ are exactly what git's index lists (src/cache/clean-checkout.ts), the
  * listing is a key of its own: once a run has read the charts and found dist/ holding their render, it vouches for
  * that listing ({@link vouchForCheckout}), and a later run with the same listing finds the record without reading a
  * file of either (a CI job on a fresh clone of an unchanged tree, a pre-commit hook).
  */
+
+/** The `--cache` directory, and the running specforge's version (in every key: another specforge renders again). */
+export interface RecordCache {
+  readonly dir: string;
+  readonly version: string;
+}
 
 /** What the cache knew before rendering. */
 export interface CachedOutput {
@@ -34,7 +39,7 @@ export interface CachedOutput {
   readonly notes: readonly string[];
   /**
    * The key of the checkout's listing, when the charts and dist/ were clean in git before they were read; and,
-   * when no run had vouched for it, what `lstat` said of them before they were read (src/util/clean-checkout.ts
+   * when no run had vouched for it, what `lstat` said of them before they were read (src/cache/clean-checkout.ts
    * `statDigest`), for this run's vouch.
    */
   readonly checkout?: { readonly key: string; readonly stat?: string };
@@ -45,11 +50,12 @@ export async function lookUpOutput(
   chartsDir: string,
   outDir: string,
   asked: readonly string[],
-  cacheDir: string | undefined,
+  records: RecordCache | undefined,
 ): Promise<CachedOutput | undefined> {
-  if (cacheDir === undefined || hasModules(chartsDir)) return undefined;
-  const cache = new OutputCache(cacheDir);
-  const checkout = await checkoutKey(cache, { chartsDir, outDir }, asked);
+  if (records === undefined || hasModules(chartsDir)) return undefined;
+  const { version } = records;
+  const cache = new OutputCache(records.dir);
+  const checkout = await checkoutKey(cache, { chartsDir, outDir }, asked, version);
   const notes: string[] = [];
   if (checkout !== undefined) {
     const vouched = cache.readVouched(checkout.key);
@@ -69,7 +75,7 @@ export async function lookUpOutput(
     const found =
       loaded.errors.length > 0
         ? { loaded, notes: [] }
-        : await lookUp(loaded, beside, { chartsDir, outDir, asked, cache });
+        : await lookUp(loaded, beside, { chartsDir, outDir, asked, cache, version });
     return {
       ...found,
       notes: [...notes, ...found.notes],
@@ -84,11 +90,11 @@ export async function lookUpOutput(
 async function lookUp(
   loaded: LoadedCharts,
   beside: DistDigestBeside | undefined,
-  place: { chartsDir: string; outDir: string; asked: readonly string[]; cache: OutputCache },
+  place: { chartsDir: string; outDir: string; asked: readonly string[]; cache: OutputCache; version: string },
 ): Promise<CachedOutput> {
-  const { chartsDir, outDir, asked, cache } = place;
+  const { chartsDir, outDir, asked, cache, version } = place;
   const inputs = renderInputs(loaded.inputs, loaded.gitops?.text);
-  const key = cache.key(inputs, chartsDir, asked, packageVersion());
+  const key = cache.key(inputs, chartsDir, asked, version);
   const { record, ignored } = cache.read(key);
   const notes = ignored === undefined ? [] : [ignoredNote(ignored, 'the charts were rendered')];
   if (record === undefined) return { loaded, key, notes };
@@ -115,13 +121,14 @@ async function checkoutKey(
   cache: OutputCache,
   place: { readonly chartsDir: string; readonly outDir: string },
   asked: readonly string[],
+  version: string,
 ): Promise<{ key: string } | undefined> {
   if (!existsSync(place.outDir)) return undefined;
   const listed = cleanListing([place.chartsDir, place.outDir]);
   rendererDigest(); // worked out (once a process) while git lists
   const listing = await listed;
   if (!('digest' in listing)) return undefined;
-  return { key: cache.checkoutKey(listing.digest, place, asked, packageVersion()) };
+  return { key: cache.checkoutKey(listing.digest, place, asked, version) };
 }
 
 /**
@@ -131,16 +138,16 @@ async function checkoutKey(
  * its listing stands for the record. A sentence when the cache could not be written.
  */
 export async function vouchForCheckout(
-  cacheDir: string | undefined,
+  records: RecordCache | undefined,
   cached: CachedOutput | undefined,
   place: { readonly chartsDir: string; readonly outDir: string },
   asked: readonly string[],
 ): Promise<string | undefined> {
-  if (cacheDir === undefined || cached?.key === undefined || cached.checkout === undefined) return undefined;
+  if (records === undefined || cached?.key === undefined || cached.checkout === undefined) return undefined;
   if (cached.loaded === undefined) return undefined; // found through the checkout: vouched for already
-  const cache = new OutputCache(cacheDir);
+  const cache = new OutputCache(records.dir);
   const { key, stat } = cached.checkout;
   if (stat === undefined || statDigest([place.chartsDir, place.outDir]) !== stat) return undefined;
-  if ((await checkoutKey(cache, place, asked))?.key !== key) return undefined;
+  if ((await checkoutKey(cache, place, asked, records.version))?.key !== key) return undefined;
   return cache.vouch(key, cached.key);
 }

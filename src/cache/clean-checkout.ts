@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { childPath } from './child-path.js';
-import { gitOutput, gitRun, type GitAnswer } from './git-output.js';
+import { childPath } from '../util/child-path.js';
+import { gitOutput, gitRun, type GitAnswer } from '../util/git-output.js';
 import { attributesPathsAbove, settingsSource } from './git-settings.js';
 
 /**
  * Directories of a git checkout whose every file is, byte for byte, a blob that git's index names: then the index's
  * listing of them (paths, modes, blob ids) says what they hold without reading a file. `check --cache` and `render
- * --cache` use it to know a tree they have vouched for before (src/cli/cached-output.ts). Git knows whether the files
- * are what it checked out: its index keeps each file's size, times and inode from the checkout (a fresh CI clone
- * included), and `git status` compares them, reading a file again only when they changed or are too recent to tell.
+ * --cache` use it to know a tree they have vouched for before (src/cache/cached-output.ts). Git knows whether the
+ * files are what it checked out: its index keeps each file's size, times and inode from the checkout (a fresh CI
+ * clone included), and `git status` compares them, reading a file again only when they changed or are too recent to
+ * tell.
  *
  * The listing is given only when git's index is the whole story:
  * - the directories are where git says they are in its work tree (not another work tree named by `GIT_DIR` or

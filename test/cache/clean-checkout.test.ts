@@ -1,12 +1,12 @@
 /**
- * The listing of a clean checkout's directories (src/util/clean-checkout.ts): a digest that stands for their bytes
+ * The listing of a clean checkout's directories (src/cache/clean-checkout.ts): a digest that stands for their bytes
  * only when git vouches that every file there is its blob, byte for byte; otherwise the reason, and no digest.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanListing, statDigest, type Listing } from '../../src/util/clean-checkout.js';
+import { cleanListing, statDigest, type Listing } from '../../src/cache/clean-checkout.js';
 import { commitAll, git, isolateGit } from '../support/git-checkout.js';
 import { tempDir, writeFiles } from '../support/tmp.js';
 
