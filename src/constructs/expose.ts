@@ -89,20 +89,51 @@ export function routeManifest(
   }) as ManifestOf;
 }
 
+/** One kind of object that routes traffic to a workload's Service: its pinned name and its manifest. */
+interface RouteKind {
+  readonly name: (pins: PinnedWorkload) => string;
+  readonly manifest: (serviceName: string, meta: Resolved['meta'], parts: ExposureParts) => ManifestOf;
+}
+
 /**
- * Adds the Ingress (id `ingress`) or the Route (id `route`) of the platform to `scope`, named and pointing at the
- * Service as the workload's pins say.
+ * The route kinds, each in one entry keyed by its construct id (also the field of Myapp and Podroute that holds
+ * it). A new route kind is an entry here, the platforms that render it in {@link PLATFORM_ROUTES}, and its field.
+ */
+const ROUTE_KINDS = {
+  ingress: { name: (pins) => pins.ingressName, manifest: ingressManifest },
+  route: { name: (pins) => pins.routeName, manifest: routeManifest },
+} as const satisfies Record<string, RouteKind>;
+
+/** The construct id of a route kind: `ingress`, `route`. */
+export type RouteKindId = keyof typeof ROUTE_KINDS;
+
+/** The route kinds each platform renders, in the order they are added. */
+const PLATFORM_ROUTES: Readonly<Record<Platform, readonly RouteKindId[]>> = {
+  kubernetes: ['ingress'],
+  openshift: ['route'],
+};
+
+/** The objects an exposure adds, by route kind; a kind the platform does not render is absent. */
+export type Exposures = { readonly [K in RouteKindId]?: ManifestObject };
+
+/**
+ * Adds the route kinds of the platform to `scope` (an Ingress, id `ingress`, or a Route, id `route`), named and
+ * pointing at the Service as the workload's pins say.
  */
 export function addExposure(
   scope: Construct,
   r: Resolved,
   parts: ExposureParts,
   pins: PinnedWorkload,
-): { ingress?: ManifestObject; route?: ManifestObject } {
-  if (parts.platform === 'openshift') {
-    const meta = named(r.meta, pins.routeName);
-    return { route: new ManifestObject(scope, 'route', routeManifest(pins.serviceName, meta, parts)) };
+): Exposures {
+  const added: { [K in RouteKindId]?: ManifestObject } = {};
+  for (const id of PLATFORM_ROUTES[parts.platform]) {
+    const kind: RouteKind = ROUTE_KINDS[id];
+    added[id] = new ManifestObject(
+      scope,
+      id,
+      kind.manifest(pins.serviceName, named(r.meta, kind.name(pins)), parts),
+    );
   }
-  const meta = named(r.meta, pins.ingressName);
-  return { ingress: new ManifestObject(scope, 'ingress', ingressManifest(pins.serviceName, meta, parts)) };
+  return added;
 }
