@@ -1,9 +1,7 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { checkSingleDocument } from '../specs/load.js';
-import { checkSchema } from '../specs/schemas.js';
-import { documentProblems } from '../specs/checkable.js';
+import { parseSettingsFile, type SettingsFile } from '../specs/settings-file.js';
 import { checkChartSettingsSemantics } from '../specs/semantic.js';
 import type { Hardening, Platform } from '../constructs/common.js';
 import type { PodSecurityLevel } from '../constructs/namespace.js';
@@ -57,18 +55,13 @@ export function checkChartName(name: string, dir: string): LocatedProblem[] {
   ];
 }
 
+/** `chart.yaml`: its JSON Schema (schemas/chart.schema.json) and the rules it cannot say. */
+const CHART_FILE: SettingsFile<ChartSettings> = { schema: 'chart', rules: checkChartSettingsSemantics };
+
 /** Parses and validates chart settings text. Pure. */
 export function parseChartSettings(
   text: string,
   file: string,
 ): { settings: ChartSettings; errors: LocatedProblem[] } {
-  const { data, errors } = checkSingleDocument(text, file, (d) =>
-    documentProblems(
-      d,
-      (v) => checkSchema('chart', v),
-      (v) => checkChartSettingsSemantics(v as ChartSettings),
-    ),
-  );
-  if (errors.length > 0) return { settings: {}, errors };
-  return { settings: data as ChartSettings, errors: [] };
+  return parseSettingsFile(CHART_FILE, text, file);
 }
