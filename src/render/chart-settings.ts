@@ -1,8 +1,7 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { parseSettingsFile, type SettingsFile } from '../specs/settings-file.js';
-import { checkChartSettingsSemantics } from '../specs/semantic.js';
+import { CHART_SETTINGS_FILE, parseSettingsFile } from '../specs/settings-file.js';
 import type { Hardening, Platform } from '../constructs/common.js';
 import type { PodSecurityLevel } from '../constructs/namespace.js';
 
@@ -55,13 +54,10 @@ export function checkChartName(name: string, dir: string): LocatedProblem[] {
   ];
 }
 
-/** `chart.yaml`: its JSON Schema (schemas/chart.schema.json) and the rules it cannot say. */
-const CHART_FILE: SettingsFile<ChartSettings> = { schema: 'chart', rules: checkChartSettingsSemantics };
-
 /** Parses and validates chart settings text. Pure. */
 export function parseChartSettings(
   text: string,
   file: string,
 ): { settings: ChartSettings; errors: LocatedProblem[] } {
-  return parseSettingsFile(CHART_FILE, text, file);
+  return parseSettingsFile<ChartSettings>(CHART_SETTINGS_FILE, text, file);
 }
