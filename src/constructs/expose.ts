@@ -89,36 +89,42 @@ export function routeManifest(
   }) as ManifestOf;
 }
 
-/** One kind of object that routes traffic to a workload's Service: its pinned name and its manifest. */
+/** One kind of object that routes traffic to a workload's Service: when it is rendered, its pinned name, its manifest. */
 interface RouteKind {
+  /** Whether an exposure renders this kind (today by platform; issue 46 adds the Gateway API's states). */
+  readonly renders: (parts: ExposureParts) => boolean;
   readonly name: (pins: PinnedWorkload) => string;
   readonly manifest: (serviceName: string, meta: Resolved['meta'], parts: ExposureParts) => ManifestOf;
 }
 
 /**
- * The route kinds, each in one entry keyed by its construct id (also the field of Myapp and Podroute that holds
- * it). A new route kind is an entry here, the platforms that render it in {@link PLATFORM_ROUTES}, and its field.
+ * The route kinds, each in one entry keyed by its construct id (also the field of Myapp and Podroute that holds it),
+ * added in this order where more than one renders. A new route kind is an entry here and its field on the two classes.
  */
 const ROUTE_KINDS = {
-  ingress: { name: (pins) => pins.ingressName, manifest: ingressManifest },
-  route: { name: (pins) => pins.routeName, manifest: routeManifest },
+  ingress: {
+    renders: (parts) => parts.platform !== 'openshift',
+    name: (pins) => pins.ingressName,
+    manifest: ingressManifest,
+  },
+  route: {
+    renders: (parts) => parts.platform === 'openshift',
+    name: (pins) => pins.routeName,
+    manifest: routeManifest,
+  },
 } as const satisfies Record<string, RouteKind>;
 
 /** The construct id of a route kind: `ingress`, `route`. */
 export type RouteKindId = keyof typeof ROUTE_KINDS;
 
-/** The route kinds each platform renders, in the order they are added. */
-const PLATFORM_ROUTES: Readonly<Record<Platform, readonly RouteKindId[]>> = {
-  kubernetes: ['ingress'],
-  openshift: ['route'],
-};
+const ROUTE_KIND_IDS = Object.keys(ROUTE_KINDS) as readonly RouteKindId[];
 
-/** The objects an exposure adds, by route kind; a kind the platform does not render is absent. */
+/** The objects an exposure adds, by route kind; a kind the exposure does not render is absent. */
 export type Exposures = { readonly [K in RouteKindId]?: ManifestObject };
 
 /**
- * Adds the route kinds of the platform to `scope` (an Ingress, id `ingress`, or a Route, id `route`), named and
- * pointing at the Service as the workload's pins say.
+ * Adds the route kinds the exposure renders to `scope` (platform `kubernetes`: an Ingress, id `ingress`; `openshift`:
+ * a Route, id `route`), named and pointing at the Service as the workload's pins say.
  */
 export function addExposure(
   scope: Construct,
@@ -127,8 +133,9 @@ export function addExposure(
   pins: PinnedWorkload,
 ): Exposures {
   const added: { [K in RouteKindId]?: ManifestObject } = {};
-  for (const id of PLATFORM_ROUTES[parts.platform]) {
+  for (const id of ROUTE_KIND_IDS) {
     const kind: RouteKind = ROUTE_KINDS[id];
+    if (!kind.renders(parts)) continue;
     added[id] = new ManifestObject(
       scope,
       id,
