@@ -1,9 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { formatProblem } from '../rules/problem-format.js';
-import { checkSchema } from '../specs/schemas.js';
-import { documentProblems } from '../specs/checkable.js';
 import type { Problem } from '../rules/problem.js';
-import { checkChartSettingsSemantics } from '../specs/semantic.js';
+import { CHART_SETTINGS_FILE, checkSettings } from '../specs/settings-file.js';
 import type { RenderedObject } from '../rules/objects.js';
 import type { Manifest } from '../rules/manifest.js';
 import { checkWiring } from '../rules/wiring.js';
@@ -100,11 +98,7 @@ export function chartProblems(chart: Chart): string[] {
   const settings: { namespace?: string; labels?: Record<string, string> } = {};
   if (chart.namespace !== undefined) settings.namespace = chart.namespace;
   if (Object.keys(chart.labels).length > 0) settings.labels = chart.labels;
-  const settingProblems = documentProblems(
-    settings,
-    (d) => checkSchema('chart', d),
-    (d) => checkChartSettingsSemantics(d),
-  ).map(
+  const settingProblems = checkSettings(CHART_SETTINGS_FILE, settings).map(
     // Without the hint, as this sentence has always been printed.
     (v: Problem) => `Chart ${formatProblem({ path: v.path, expected: v.expected, found: v.found })}`,
   );

@@ -89,20 +89,58 @@ export function routeManifest(
   }) as ManifestOf;
 }
 
+/** One kind of object that routes traffic to a workload's Service: when it is rendered, its pinned name, its manifest. */
+interface RouteKind {
+  /** Whether an exposure renders this kind (today by platform; issue 46 adds the Gateway API's states). */
+  readonly renders: (parts: ExposureParts) => boolean;
+  readonly name: (pins: PinnedWorkload) => string;
+  readonly manifest: (serviceName: string, meta: Resolved['meta'], parts: ExposureParts) => ManifestOf;
+}
+
 /**
- * Adds the Ingress (id `ingress`) or the Route (id `route`) of the platform to `scope`, named and pointing at the
- * Service as the workload's pins say.
+ * The route kinds, each in one entry keyed by its construct id (also the field of Myapp and Podroute that holds it),
+ * added in this order where more than one renders. A new route kind is an entry here and its field on the two classes.
+ */
+const ROUTE_KINDS = {
+  ingress: {
+    renders: (parts) => parts.platform !== 'openshift',
+    name: (pins) => pins.ingressName,
+    manifest: ingressManifest,
+  },
+  route: {
+    renders: (parts) => parts.platform === 'openshift',
+    name: (pins) => pins.routeName,
+    manifest: routeManifest,
+  },
+} as const satisfies Record<string, RouteKind>;
+
+/** The construct id of a route kind: `ingress`, `route`. */
+export type RouteKindId = keyof typeof ROUTE_KINDS;
+
+const ROUTE_KIND_IDS = Object.keys(ROUTE_KINDS) as readonly RouteKindId[];
+
+/** The objects an exposure adds, by route kind; a kind the exposure does not render is absent. */
+export type Exposures = { readonly [K in RouteKindId]?: ManifestObject };
+
+/**
+ * Adds the route kinds the exposure renders to `scope` (platform `kubernetes`: an Ingress, id `ingress`; `openshift`:
+ * a Route, id `route`), named and pointing at the Service as the workload's pins say.
  */
 export function addExposure(
   scope: Construct,
   r: Resolved,
   parts: ExposureParts,
   pins: PinnedWorkload,
-): { ingress?: ManifestObject; route?: ManifestObject } {
-  if (parts.platform === 'openshift') {
-    const meta = named(r.meta, pins.routeName);
-    return { route: new ManifestObject(scope, 'route', routeManifest(pins.serviceName, meta, parts)) };
+): Exposures {
+  const added: { [K in RouteKindId]?: ManifestObject } = {};
+  for (const id of ROUTE_KIND_IDS) {
+    const kind: RouteKind = ROUTE_KINDS[id];
+    if (!kind.renders(parts)) continue;
+    added[id] = new ManifestObject(
+      scope,
+      id,
+      kind.manifest(pins.serviceName, named(r.meta, kind.name(pins)), parts),
+    );
   }
-  const meta = named(r.meta, pins.ingressName);
-  return { ingress: new ManifestObject(scope, 'ingress', ingressManifest(pins.serviceName, meta, parts)) };
+  return added;
 }

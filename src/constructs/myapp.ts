@@ -1,10 +1,8 @@
 import { Construct } from 'constructs';
 import type { EnvVar, MyappAdoptPins, ResourceRequirements } from '../specs/types.js';
-import { pinnedWorkload } from './adopt.js';
-import { resolveCommon, type CommonProps, type Platform } from './common.js';
-import { addExposure } from './expose.js';
+import type { CommonProps, Platform } from './common.js';
+import { addExposedWorkload } from './exposed-workload.js';
 import type { ManifestObject } from './manifest-object.js';
-import { addWorkload } from './workload.js';
 
 /** Props of {@link Myapp}: the spec fields of a Myapp, plus {@link CommonProps}, the platform and the Ingress class. */
 export interface MyappProps extends CommonProps {
@@ -72,35 +70,20 @@ export class Myapp extends Construct {
 
   constructor(scope: Construct, id: string, props: MyappProps) {
     super(scope, id);
-    const r = resolveCommon(this, 'Myapp', id, props);
-    const servicePort = props.servicePort ?? props.containerPort;
-    const pins = pinnedWorkload(r, props.adopt);
-    ({ deployment: this.deployment, service: this.service } = addWorkload(
-      this,
-      r,
-      {
-        image: props.image,
-        replicas: props.replicas,
-        containerPorts: [{ containerPort: props.containerPort }],
-        env: props.env,
-        resources: props.resources,
-        serviceType: 'ClusterIP',
-        servicePorts: [{ port: servicePort, targetPort: props.containerPort }],
-      },
-      pins,
-    ));
-    ({ ingress: this.ingress, route: this.route } = addExposure(
-      this,
-      r,
-      {
-        platform: props.platform ?? 'kubernetes',
-        host: props.host,
-        ingressClassName: props.ingressClassName,
-        ingressClassAnnotation: props.adopt?.ingressClassAnnotation,
-        servicePort,
-        targetPort: props.containerPort,
-      },
-      pins,
-    ));
+    ({
+      deployment: this.deployment,
+      service: this.service,
+      ingress: this.ingress,
+      route: this.route,
+    } = addExposedWorkload(this, id, props, {
+      kind: 'Myapp',
+      defaultPlatform: 'kubernetes',
+      containerPort: props.containerPort,
+      servicePort: props.servicePort ?? props.containerPort,
+      host: props.host,
+      env: props.env,
+      resources: props.resources,
+      ingressClassAnnotation: props.adopt?.ingressClassAnnotation,
+    }));
   }
 }

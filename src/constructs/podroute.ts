@@ -1,11 +1,9 @@
 import { Construct } from 'constructs';
 import { PODROUTE_PORT } from '../rules/ports.js';
 import type { PodrouteAdoptPins } from '../specs/types.js';
-import { pinnedWorkload } from './adopt.js';
-import { resolveCommon, type CommonProps, type Platform } from './common.js';
-import { addExposure } from './expose.js';
+import type { CommonProps, Platform } from './common.js';
+import { addExposedWorkload } from './exposed-workload.js';
 import type { ManifestObject } from './manifest-object.js';
-import { addWorkload } from './workload.js';
 
 export { PODROUTE_PORT };
 
@@ -53,31 +51,17 @@ export class Podroute extends Construct {
 
   constructor(scope: Construct, id: string, props: PodrouteProps) {
     super(scope, id);
-    const r = resolveCommon(this, 'Podroute', id, props);
-    const pins = pinnedWorkload(r, props.adopt);
-    ({ deployment: this.deployment, service: this.service } = addWorkload(
-      this,
-      r,
-      {
-        image: props.image,
-        replicas: props.replicas,
-        containerPorts: [{ containerPort: PODROUTE_PORT }],
-        serviceType: 'ClusterIP',
-        servicePorts: [{ port: PODROUTE_PORT, targetPort: PODROUTE_PORT }],
-      },
-      pins,
-    ));
-    ({ route: this.route, ingress: this.ingress } = addExposure(
-      this,
-      r,
-      {
-        platform: props.platform ?? 'openshift',
-        host: props.adopt?.routeHost,
-        ingressClassName: props.ingressClassName,
-        servicePort: PODROUTE_PORT,
-        targetPort: PODROUTE_PORT,
-      },
-      pins,
-    ));
+    ({
+      deployment: this.deployment,
+      service: this.service,
+      route: this.route,
+      ingress: this.ingress,
+    } = addExposedWorkload(this, id, props, {
+      kind: 'Podroute',
+      defaultPlatform: 'openshift',
+      containerPort: PODROUTE_PORT,
+      servicePort: PODROUTE_PORT,
+      host: props.adopt?.routeHost,
+    }));
   }
 }

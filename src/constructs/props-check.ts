@@ -3,11 +3,9 @@ import { describeValue, printProblem } from '../rules/problem.js';
 import { checkAdoptPlatform } from '../specs/adopt.js';
 import { checkSpecDocument } from '../specs/load.js';
 import type { FieldPath } from '../rules/field-path.js';
-import { checkSchema } from '../specs/schemas.js';
-import { documentProblems } from '../specs/checkable.js';
 import type { Problem } from '../rules/problem.js';
 import { formatProblem } from '../rules/problem-format.js';
-import { checkChartSettingsSemantics } from '../specs/semantic.js';
+import { CHART_SETTINGS_FILE, checkSettings } from '../specs/settings-file.js';
 import { checkLabelValue } from '../rules/k8s-names.js';
 import type { SpecKind } from '../specs/types.js';
 import { APPS_API_VERSION, NODEPOOL_API_VERSION } from '../rules/vocabulary.js';
@@ -158,14 +156,7 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Prob
   if (props.platform !== undefined && EXPOSED.includes(kind)) settings.platform = props.platform;
   if (props.ingressClassName !== undefined && EXPOSED.includes(kind))
     settings.ingressClassName = props.ingressClassName;
-  appendAll(
-    out,
-    documentProblems(
-      settings,
-      (d) => checkSchema('chart', d),
-      (d) => checkChartSettingsSemantics(d),
-    ),
-  );
+  appendAll(out, checkSettings(CHART_SETTINGS_FILE, settings));
   return out;
 }
 

@@ -1,7 +1,16 @@
 import type { Problem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { isDnsSubdomain } from '../rules/name-rules.js';
-import type { GitopsSettings } from './settings.js';
+
+/**
+ * What of `charts/gitops.yaml` the rules read: a part of `GitopsSettings` (src/gitops/settings.ts), declared here so
+ * the rules import nothing of the file that parses with them.
+ */
+interface RuledSettings {
+  readonly argocd?: { readonly path?: string; readonly project?: string; readonly server?: string };
+  readonly flux?: { readonly path?: string; readonly sourceRef?: { readonly name: string } };
+  readonly exclude?: readonly string[];
+}
 
 /**
  * The rules of `charts/gitops.yaml` its JSON Schema cannot say: every setting that reaches a generated object is
@@ -13,7 +22,7 @@ import type { GitopsSettings } from './settings.js';
  * - `argocd.server` is the URL of a cluster API (`https://…`), what Argo CD matches its clusters by;
  * - `exclude` names each chart once.
  */
-export function settingsProblems(s: GitopsSettings): Problem[] {
+export function settingsProblems(s: RuledSettings): Problem[] {
   return [
     ...(s.argocd === undefined ? [] : argocdProblems(s.argocd)),
     ...(s.flux?.path === undefined ? [] : pathProblems(['flux', 'path'], s.flux.path)),
@@ -32,7 +41,7 @@ export function settingsProblems(s: GitopsSettings): Problem[] {
   ];
 }
 
-function argocdProblems(a: NonNullable<GitopsSettings['argocd']>): Problem[] {
+function argocdProblems(a: NonNullable<RuledSettings['argocd']>): Problem[] {
   const out: Problem[] = [];
   if (a.path !== undefined) out.push(...pathProblems(['argocd', 'path'], a.path));
   out.push(...subdomainProblems(['argocd', 'project'], 'the name of an Argo CD AppProject', a.project));

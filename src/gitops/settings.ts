@@ -1,7 +1,5 @@
-import { checkSingleDocument } from '../specs/load.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import { checkSchema } from '../specs/schemas.js';
-import { documentProblems } from '../specs/checkable.js';
+import { parseSettingsFile, type SettingsFile } from '../specs/settings-file.js';
 import { settingsProblems } from './settings-rules.js';
 import type { GitopsTool } from './tools.js';
 
@@ -100,20 +98,15 @@ export function generatesAny(s: GitopsSettings): boolean {
   return s.argocd !== undefined || s.flux !== undefined;
 }
 
+/** `charts/gitops.yaml`: its JSON Schema (schemas/gitops.schema.json) and the rules it cannot say. */
+const GITOPS_FILE: SettingsFile<GitopsSettings> = { schema: 'gitops', rules: settingsProblems };
+
 /** Parses and validates `charts/gitops.yaml`. Pure. */
 export function parseGitopsSettings(
   text: string,
   file: string,
 ): { settings: GitopsSettings; errors: LocatedProblem[] } {
-  const { data, errors } = checkSingleDocument(text, file, (d) =>
-    documentProblems(
-      d,
-      (v) => checkSchema('gitops', v),
-      (v) => settingsProblems(v as GitopsSettings),
-    ),
-  );
-  if (errors.length > 0) return { settings: {}, errors };
-  return { settings: data as GitopsSettings, errors: [] };
+  return parseSettingsFile(GITOPS_FILE, text, file);
 }
 
 /**

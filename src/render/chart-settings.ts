@@ -1,10 +1,7 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { describeValue } from '../rules/problem.js';
 import { checkDns1123Label } from '../rules/k8s-names.js';
-import { checkSingleDocument } from '../specs/load.js';
-import { checkSchema } from '../specs/schemas.js';
-import { documentProblems } from '../specs/checkable.js';
-import { checkChartSettingsSemantics } from '../specs/semantic.js';
+import { CHART_SETTINGS_FILE, parseSettingsFile } from '../specs/settings-file.js';
 import type { Hardening, Platform } from '../constructs/common.js';
 import type { PodSecurityLevel } from '../constructs/namespace.js';
 
@@ -62,13 +59,5 @@ export function parseChartSettings(
   text: string,
   file: string,
 ): { settings: ChartSettings; errors: LocatedProblem[] } {
-  const { data, errors } = checkSingleDocument(text, file, (d) =>
-    documentProblems(
-      d,
-      (v) => checkSchema('chart', v),
-      (v) => checkChartSettingsSemantics(v as ChartSettings),
-    ),
-  );
-  if (errors.length > 0) return { settings: {}, errors };
-  return { settings: data as ChartSettings, errors: [] };
+  return parseSettingsFile<ChartSettings>(CHART_SETTINGS_FILE, text, file);
 }
