@@ -106,7 +106,7 @@ export function matches(
   return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 }
 
-/** The Service checks: errors go to `report`, notes (what may work) to `note`. An empty selector selects nothing. */
+/** The Service checks: errors go to `report`, notes (what may work) to `note`. An empty selector is none: unchecked. */
 export function checkService(o: RenderedObject, pods: PodIndex, report: Report, note: Report): void {
   const selector = o.json.spec?.selector as Record<string, string> | undefined;
   if (selector === undefined || Object.keys(selector).length === 0) return;

@@ -89,10 +89,10 @@ describe('the wiring checks of a chart module', () => {
   const service = (selector: string, targetPort: string) =>
     `  new ApiObject(chart, 'web-svc', {\n    apiVersion: 'v1',\n    kind: 'Service',\n    metadata: { name: 'web' },\n    spec: { selector: ${selector}, ports: [{ port: 80, targetPort: ${targetPort} }] },\n  });\n`;
 
-  async function render(files: Record<string, string>) {
+  async function render(files: Record<string, string>, flags: readonly string[] = []) {
     const charts = writeFiles(repoTempDir('wiring-'), files);
     const dist = join(tempDir(), 'dist');
-    return { ...(await run(['render', charts, '--out', dist])), dist };
+    return { ...(await run(['render', charts, '--out', dist, ...flags])), dist };
   }
 
   it('renders a Service whose numeric targetPort the container does not declare, with a note', async () => {
@@ -106,11 +106,14 @@ describe('the wiring checks of a chart module', () => {
     );
   });
 
-  it("renders a Service of one chart whose pods are another chart's, with a note", async () => {
-    const r = await render({
+  it("renders a Service of one chart whose pods are another chart's, with a note, on worker threads too", async () => {
+    const files = {
       'back/chart.ts': module(deployment("{ app: 'web' }", "[{ name: 'http', containerPort: 8080 }]")),
       'front/chart.ts': module(service("{ app: 'web' }", "'http'")),
-    });
+    };
+    const r = await render(files);
+    const threads = await render(files, ['--jobs', '2']);
+    expect(threads.err.replaceAll(/\S*wiring-\w+/g, '')).toBe(r.err.replaceAll(/\S*wiring-\w+/g, ''));
     expect(r.code).toBe(0);
     expect(existsSync(join(r.dist, 'front'))).toBe(true);
     expect(r.err).toMatch(
