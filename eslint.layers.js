@@ -76,6 +76,33 @@ export function layerZones() {
   }));
 }
 
+/**
+ * The sub-rooms of src/diff/ (docs/architecture.md) and the arrows allowed between them: the sides (what is
+ * compared: today's render, a revision's, dist/) stand alone; the comparison (objects, field changes, renames, the
+ * data model) imports no other; effects (what a change does in the cluster) build on the comparison; the report
+ * (formats, delivery) reads both, never the sides. src/diff/*.ts (command.ts, the schedule) may import them all, and
+ * none of them it.
+ */
+export const DIFF_ROOMS = {
+  sides: [],
+  comparison: [],
+  effects: ['comparison'],
+  report: ['comparison', 'effects'],
+};
+
+/** The zones that keep the arrows between the sub-rooms of src/diff/. */
+export function diffZones() {
+  const rooms = Object.keys(DIFF_ROOMS);
+  return rooms.map((room) => ({
+    target: `./src/diff/${room}`,
+    from: [
+      ...rooms.filter((r) => r !== room && !DIFF_ROOMS[room].includes(r)).map((r) => `./src/diff/${r}/**`),
+      './src/diff/*.ts',
+    ],
+    message: `src/diff/${room} may import only ${[room, ...DIFF_ROOMS[room]].map((r) => `src/diff/${r}`).join(', ')} of src/diff (docs/architecture.md).`,
+  }));
+}
+
 /** The lint configuration blocks that keep the arrows (spread into eslint.config.js; used alone by test/architecture.test.ts). */
 export function layerConfig() {
   return [
@@ -86,7 +113,7 @@ export function layerConfig() {
         'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
       },
       rules: {
-        'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
+        'import-x/no-restricted-paths': ['error', { zones: [...layerZones(), ...diffZones()] }],
         'import-x/no-unresolved': 'error',
       },
     },

@@ -7,7 +7,7 @@
  * - `specforge diff` as a user runs it (a fresh process, the real CLI), against dist/ and `--against HEAD~1` in a
  *   git repository holding both commits, median of 3 runs;
  * - `helm template` of the same objects before and after the change, plus `diff -u` of the two outputs, median of 3;
- * - in process: the structural diff of src/diff/structural.ts and microdiff, jsondiffpatch, deep-diff (installed
+ * - in process: the structural diff of src/diff/comparison/structural.ts and microdiff, jsondiffpatch, deep-diff (installed
  *   into .cache/diff-libs/ on first use, not dependencies) on the same object pairs, and how each reports one
  *   environment variable inserted first in a list of three.
  * Prints a Markdown report for docs/benchmarks.md and docs/decisions.md.
@@ -28,9 +28,9 @@ import {
   timeCommand,
   type Sample,
 } from './harness.js';
-import { index, objectsIn } from '../src/diff/compare.js';
-import { kindKey } from '../src/diff/manifests.js';
-import { diffFields } from '../src/diff/structural.js';
+import { index, objectsIn } from '../src/diff/comparison/compare.js';
+import { kindKey } from '../src/diff/comparison/manifests.js';
+import { diffFields } from '../src/diff/comparison/structural.js';
 import { readTree } from '../src/output/dist-writer.js';
 
 const SPECS = 10_000;
@@ -113,7 +113,7 @@ async function micro(before: Map<string, string>, after: Map<string, string>): P
   const libs = await libraries();
   const jdp = libs.jsondiffpatch.create({ objectHash, arrays: { detectMove: false } });
   const candidates: [string, (a: any, b: any, k: string) => unknown][] = [
-    ['hand-written structural walk (src/diff/structural.ts)', (a, b, k) => diffFields(a, b, k)],
+    ['hand-written structural walk (src/diff/comparison/structural.ts)', (a, b, k) => diffFields(a, b, k)],
     [`microdiff ${LIBS.microdiff}`, (a, b) => libs.microdiff(a, b)],
     [`jsondiffpatch ${LIBS.jsondiffpatch} (objectHash by name/mountPath/port)`, (a, b) => jdp.diff(a, b)],
     [`deep-diff ${LIBS['deep-diff']}`, (a, b) => libs.deepDiff.diff(a, b)],

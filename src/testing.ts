@@ -106,10 +106,11 @@ export function synthChart(chart: Chart): {
 }
 
 /**
- * The invariants specforge holds every chart to, checked on any list of objects (yours included): every Service
- * selects a Deployment's pods and targets its container ports, every Ingress and Route backend exists, no two
- * objects collide, each RuntimeClass matches its NodePool, no namespace on cluster-scoped kinds. One sentence per
- * problem; empty when all hold. The same check `specforge render` and `App.synth()` run.
+ * The invariants specforge holds every chart to, checked on any list of objects (yours included): no Service
+ * selects pods it cannot reach (a workload of the list claims them) or names a port its pods do not name, every
+ * Ingress and Route backend exists, no two objects collide, each RuntimeClass matches its NodePool, no namespace on
+ * cluster-scoped kinds. One sentence per problem; empty when all hold. The same check `specforge render` and
+ * `App.synth()` run; what may work (the notes of `specforge render`) is not a problem here.
  */
 export function invariantProblems(objects: readonly object[]): string[] {
   return checkWiring(

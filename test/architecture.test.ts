@@ -113,6 +113,32 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('import-x/no-restricted-paths');
   });
 
+  it('refuse the report of a diff importing its sides, and the comparison importing effects', async () => {
+    const report = await rulesHit(
+      'src/diff/report/planted.ts',
+      "import { loadAgainstDist } from '../sides/sides.js';\nexport const r = loadAgainstDist;\n",
+    );
+    expect(report).toContain('import-x/no-restricted-paths');
+    const comparison = await rulesHit(
+      'src/diff/comparison/planted.ts',
+      "import { effectsOf } from '../effects/effects.js';\nexport const e = effectsOf;\n",
+    );
+    expect(comparison).toContain('import-x/no-restricted-paths');
+    const schedule = await rulesHit(
+      'src/diff/effects/planted.ts',
+      "import { runDiff } from '../command.js';\nexport const r = runDiff;\n",
+    );
+    expect(schedule).toContain('import-x/no-restricted-paths');
+  });
+
+  it('allow the report of a diff reading effects and the comparison', async () => {
+    const hits = await rulesHit(
+      'src/diff/report/planted.ts',
+      "import { edgesOf } from '../effects/wiring.js';\nimport { compareRefs } from '../comparison/compare.js';\nexport const e = edgesOf;\nexport const c = compareRefs;\n",
+    );
+    expect(hits).toEqual([]);
+  });
+
   it('allow an import down the floors (constructs using rules and specs)', async () => {
     const hits = await rulesHit(
       'src/constructs/planted.ts',

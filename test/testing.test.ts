@@ -73,7 +73,8 @@ describe('specforge/testing', () => {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'orphan', namespace: 'shop' },
-      spec: { selector: { app: 'nothing' }, ports: [{ port: 80 }] },
+      // Deployment web claims every pod with app=web, and its pods are not tier=cache: this selects none.
+      spec: { selector: { app: 'web', tier: 'cache' }, ports: [{ port: 80 }] },
     };
     const scoped = {
       apiVersion: 'node.k8s.io/v1',

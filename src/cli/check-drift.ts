@@ -1,4 +1,4 @@
-import { escapeTerminal } from '../diff/escape.js';
+import { escapeTerminal } from '../diff/report/escape.js';
 import { droppedNote, renderCommand } from '../gitops/flags.js';
 import type { GitopsTool } from '../gitops/tools.js';
 import type { DistCompare } from '../output/dist-writer.js';

@@ -2,7 +2,7 @@
  * The help texts of the command line: the general one (`specforge --help`), one per render command (`specforge
  * render --help`, `validate --help`, `check --help`), and the short pointer a usage error ends with. The other
  * commands keep their usage beside their flags (src/diff/command.ts, src/migrate/import/args.ts,
- * src/migrate/adopt/args.ts, src/controller/main.ts). Pure text.
+ * src/migrate/adopt/args.ts, src/controller/flags.ts). Pure text.
  */
 
 export const USAGE = `Usage: specforge <command> [options]

@@ -3,7 +3,7 @@
  * that no ownership record names is recorded as owned by the listing pool, whatever its value; the rules of
  * `decide.ts` then set it to the wanted value or remove it. Pure.
  */
-import type { Adoption, Conflict } from './decide.js';
+import type { Adoption, Conflict } from './decision.js';
 import { isReservedKey, type PoolView } from './model.js';
 import { ownedKeys, taintId, type NodeView, type Owned, type OwnedEntry } from '../rules/node-view.js';
 

@@ -11,7 +11,8 @@
 import { realDelay, type Delay } from '../kube/backoff.js';
 import { isStatus, type Api } from '../kube/client.js';
 import { toNodeView, type NodeView } from '../rules/node-view.js';
-import { decide, type Decision, type PoolLookup } from './decide.js';
+import { decide, type PoolLookup } from './decide.js';
+import type { Decision } from './decision.js';
 import { EventRecorder } from './events.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';

@@ -3,7 +3,7 @@
  * survey of its Nodes, the counts, the `Ready` condition and its reasons, `lastTransitionTime`, the merge patch
  * that writes it and the Event that goes with it. Used by the pool reconciler (`pool-reconciler.ts`).
  */
-import type { Adoption, Decision } from './decide.js';
+import type { Adoption, Decision } from './decision.js';
 import { isReservedKey, type PoolCondition, type PoolStatus, type PoolView } from './model.js';
 import type { NodeView } from '../rules/node-view.js';
 import { isMember } from '../rules/node-membership.js';

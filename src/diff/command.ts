@@ -1,6 +1,6 @@
 /**
  * `specforge diff`: what a change to the charts does, object by object, for review. Reads its arguments, loads
- * the two sides (src/diff/sides.ts), compares them (src/diff/compare.ts) and prints one report. Exit 0 when no
+ * the two sides (src/diff/sides/sides.ts), compares them (src/diff/comparison/compare.ts) and prints one report. Exit 0 when no
  * object differs, 1 when some do or a side does not render; usage errors are thrown for the command line (exit 2).
  */
 import { parseArgs } from 'node:util';
@@ -11,16 +11,17 @@ import type { Io } from '../util/io.js';
 import { UsageError } from '../util/usage-error.js';
 import { chartsDirArgument, defaultJobs, jobsValue, nonEmptyValue } from '../util/flag-values.js';
 import { availableParallelism } from 'node:os';
-import { compareFiles } from './compare.js';
-import { deliver, FORMATS, type Delivery, type Format } from './deliver.js';
-import { escapeTerminal, escapeTerminalLines } from './escape.js';
-import { UnreadableManifest } from './manifests.js';
-import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from './markdown-bound.js';
-import { checkReportFile, checkSplitDir } from './report-files.js';
-import { hideSecrets } from './secrets.js';
-import type { DiffReport, SideLabels } from './model.js';
-import { plural } from './present.js';
-import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides.js';
+import { compareFiles } from './comparison/compare.js';
+import { effectsOf } from './effects/effects.js';
+import { deliver, FORMATS, type Delivery, type Format } from './report/deliver.js';
+import { escapeTerminal, escapeTerminalLines } from './report/escape.js';
+import { UnreadableManifest } from './comparison/manifests.js';
+import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from './report/markdown-bound.js';
+import { checkReportFile, checkSplitDir } from './report/report-files.js';
+import { hideSecrets } from './report/secrets.js';
+import type { DiffReport, SideLabels } from './comparison/model.js';
+import { plural } from './report/present.js';
+import { loadAgainstDist, loadAgainstRef, type LoadedSides } from './sides/sides.js';
 
 export const DIFF_USAGE = `Usage: specforge diff [CHARTS_DIR] [--against GIT_REF | --out DIR] [--format text|markdown|json]
                       [--gitops argocd,flux] [--show-secrets] [--max-chars N | --split DIR] [--report FILE]
@@ -81,7 +82,7 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const after = { files: sides.after.files, where: sides.after.label };
   let report: DiffReport;
   try {
-    const compared = compareFiles(before, after);
+    const compared = compareFiles(before, after, effectsOf);
     report = a.showSecrets ? compared : hideSecrets(compared);
   } catch (e) {
     if (!(e instanceof UnreadableManifest)) throw e;

@@ -58,6 +58,9 @@ function renamedTo(part: CheckedChart, input: SpecChartInput): CheckedChart {
       ...(wire.built.dropped === undefined
         ? {}
         : { dropped: wire.built.dropped.map((d) => ({ ...d, file: fileOf.get(d.file) ?? d.file })) }),
+      ...(wire.built.notes === undefined
+        ? {}
+        : { notes: wire.built.notes.map((n) => ({ ...n, file: fileOf.get(n.file) ?? n.file })) }),
     },
   });
 }

@@ -16,13 +16,14 @@ export interface WireChart {
     readonly namespace?: string;
     readonly adoptsFrom?: readonly string[];
     readonly dropped?: readonly DroppedFields[];
+    readonly notes?: NonNullable<CheckedChart['built']>['notes'];
   };
 }
 
 /** A checked chart as plain data. Pure. */
 export function toWire(c: CheckedChart): WireChart {
   if (c.built === undefined) return { errors: c.errors };
-  const { objects, header, namespace, adoptsFrom, dropped } = c.built;
+  const { objects, header, namespace, adoptsFrom, dropped, notes } = c.built;
   const headers = new Map<string, string>();
   for (const o of objects) {
     const file = o.source?.file ?? '';
@@ -36,6 +37,7 @@ export function toWire(c: CheckedChart): WireChart {
       ...(namespace === undefined ? {} : { namespace }),
       ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
       ...(dropped === undefined ? {} : { dropped }),
+      ...(notes === undefined ? {} : { notes }),
     },
   };
 }
@@ -44,7 +46,7 @@ export function toWire(c: CheckedChart): WireChart {
 export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedChart {
   if (w.built === undefined) return { input, errors: w.errors };
   const headers = new Map(w.built.headers);
-  const { objects, namespace, adoptsFrom, dropped } = w.built;
+  const { objects, namespace, adoptsFrom, dropped, notes } = w.built;
   return {
     input,
     errors: w.errors,
@@ -54,6 +56,7 @@ export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedCha
       ...(namespace === undefined ? {} : { namespace }),
       ...(adoptsFrom === undefined ? {} : { adoptsFrom }),
       ...(dropped === undefined ? {} : { dropped }),
+      ...(notes === undefined ? {} : { notes }),
     },
   };
 }

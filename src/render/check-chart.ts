@@ -34,6 +34,8 @@ export interface CheckedChart {
     readonly adoptsFrom?: readonly string[];
     /** What `kubectl get -o yaml` adds that its spec files had and the reader left out: a note each. */
     readonly dropped?: readonly DroppedFields[];
+    /** What the wiring checks found that may work (src/rules/service-wiring.ts): a note each. */
+    readonly notes?: readonly LocatedProblem[];
   };
 }
 
@@ -43,7 +45,8 @@ export interface CheckedChart {
  */
 export function checkChart(input: CheckedChart['input'], p: Prepared, tree: Chart | Error): CheckedChart {
   const { errors, relativeOf } = p;
-  const objects = synthesize(input, p, tree);
+  const notes: LocatedProblem[] = [];
+  const objects = synthesize(input, p, tree, notes);
   if (objects === undefined || errors.length > 0) return { input, errors };
   if (input.settings !== undefined) relativeOf.set(input.settings.file, `${input.name}/chart.yaml`);
   // A file name may hold any character, line breaks included: quoted when not plain, it stays one comment line.
@@ -60,6 +63,7 @@ export function checkChart(input: CheckedChart['input'], p: Prepared, tree: Char
       ...(namespace === undefined ? {} : { namespace }),
       ...(managers.length === 0 ? {} : { adoptsFrom: managers }),
       ...(p.dropped.length === 0 ? {} : { dropped: p.dropped }),
+      ...(notes.length === 0 ? {} : { notes }),
     },
   };
 }
@@ -83,6 +87,7 @@ function synthesize(
   input: CheckedChart['input'],
   p: Prepared,
   tree: Chart | Error,
+  notes: LocatedProblem[],
 ): RenderedObject[] | undefined {
   const { settings, specs, errors } = p;
   const settingsSource =
@@ -94,6 +99,7 @@ function synthesize(
     const wiring = checkWiring(
       chartObjects(tree).map((o) => ({ ...o, ...sources(o.json) })),
       input.moduleFile ?? input.dir,
+      notes,
     );
     if (wiring.length > 0) {
       appendAll(errors, wiring);

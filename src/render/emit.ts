@@ -9,6 +9,7 @@ import {
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { filesByTopDir, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
+import { formatError } from '../rules/problem-format.js';
 import type { CheckedChart } from './check-chart.js';
 import { renderSpecChart } from './spec-chart.js';
 import { controllerNotes } from './controller-note.js';
@@ -109,6 +110,7 @@ export class Emission {
     if (deploy.files.size > 0) this.out.put(deploy.files);
     const notes = [
       ...charts.flatMap((c) => (c.built.dropped ?? []).map(droppedNote)),
+      ...charts.flatMap((c) => (c.built.notes ?? []).map(formatError)),
       ...deploy.notes,
       ...controllerNotes(objects),
     ];
@@ -175,6 +177,7 @@ interface Summary {
   readonly namespace?: string;
   readonly adoptsFrom?: readonly string[];
   readonly dropped?: readonly DroppedFields[];
+  readonly notes?: Built['notes'];
 }
 
 /**
@@ -182,13 +185,14 @@ interface Summary {
  * what its spec files had dropped;
  * not its file header, whose closure holds the chart's input and the relative path of every spec file.
  */
-function skeletonOfChart({ objects, namespace, adoptsFrom, dropped }: Built): Summary {
+function skeletonOfChart({ objects, namespace, adoptsFrom, dropped, notes }: Built): Summary {
   return {
     skeletons: skeletonsOf(objects),
     // copies of their own, not slices of the chart.yaml text they were read from
     ...(namespace === undefined ? {} : { namespace: ownCopy(namespace) }),
     ...(adoptsFrom === undefined ? {} : { adoptsFrom: adoptsFrom.map(ownCopy) }),
     ...(dropped === undefined ? {} : { dropped }),
+    ...(notes === undefined ? {} : { notes }),
   };
 }
 

@@ -1,9 +1,9 @@
-import { describeValue, type LocatedProblem, type Problem } from './problem.js';
+import { describeValue, type LocatedProblem } from './problem.js';
 import { isClusterScoped, scopesFromCrds, type RenderedObject } from './objects.js';
 import { describeObject, objectKey, type Manifest, type ManifestPart } from './manifest.js';
 import { checkObject } from './object-rules.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
-import { portsUnmanaged } from './ports.js';
+import { checkService, list, matches, PodIndex, type Report } from './service-wiring.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
@@ -12,25 +12,34 @@ import { portsUnmanaged } from './ports.js';
  *   annotations, size — chart-module objects included;
  * - cluster-scoped kinds (the API server's discovery data, and CRDs in the render) carry no namespace;
  * - every Deployment's `matchLabels` are labels of its own pods (pinned selectors and pod labels included);
- * - every Service selects the pods of a Deployment, and each targetPort is a port of its containers (a port number
- *   where the Deployment's container ports are unmanaged, `specforge.dev/container-ports`);
+ * - every Service selects pods of the chart, and each targetPort is a port of their containers: an error only where it
+ *   is proven not to work, else a note (src/rules/service-wiring.ts);
  * - every Ingress and Route backend names a Service and a port that exist (an Ingress a Service port, a Route a
  *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard;
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it: the one its spec made
  *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
- * Pure: objects in, errors out. `chartDir` names the place for objects with no spec behind them.
+ * Pure: objects in, errors out; what may work but looks wrong goes to `notes`, when given, in the same shape.
+ * `chartDir` names the place for objects with no spec behind them.
  */
-export function checkWiring(objects: readonly RenderedObject[], chartDir: string): LocatedProblem[] {
+export function checkWiring(
+  objects: readonly RenderedObject[],
+  chartDir: string,
+  notes?: LocatedProblem[],
+): LocatedProblem[] {
   const index = new ObjectIndex(objects);
   const errors: LocatedProblem[] = [];
-  const report: Report = (o, problem) => {
-    errors.push({
-      file: o.source?.file ?? chartDir,
-      ...(o.source === undefined ? {} : { document: o.source.document }),
-      ...problem,
-      path: `(${describeObject(o.json)}) ${problem.path}`,
-    });
-  };
+  const into =
+    (problems: LocatedProblem[] | undefined): Report =>
+    (o, problem) => {
+      problems?.push({
+        file: o.source?.file ?? chartDir,
+        ...(o.source === undefined ? {} : { document: o.source.document }),
+        ...problem,
+        path: `(${describeObject(o.json)}) ${problem.path}`,
+      });
+    };
+  const report = into(errors);
+  const note = into(notes);
   checkUnique(objects, report);
   const crdScopes = scopesFromCrds(objects);
   for (const o of objects) {
@@ -43,16 +52,13 @@ export function checkWiring(objects: readonly RenderedObject[], chartDir: string
       });
     }
     if (o.json.kind === 'Deployment') checkDeploymentSelector(o, report);
-    if (o.json.kind === 'Service') checkService(o, index, report);
+    if (o.json.kind === 'Service') checkService(o, index.pods, report, note);
     if (o.json.kind === 'Ingress') checkIngress(o, index, report);
     if (o.json.kind === 'Route') checkRoute(o, index, report);
     if (o.json.kind === 'NodePool') checkNodePool(o, index, report);
   }
   return errors;
 }
-
-/** Reports what is wrong with one field of an object (its path printed). */
-type Report = (o: RenderedObject, problem: Problem<string>) => void;
 
 /** The NodePool spec that made an object, from its spec labels; undefined for any other object. */
 function nodePoolSpecOf(o: Manifest): string | undefined {
@@ -62,13 +68,13 @@ function nodePoolSpecOf(o: Manifest): string | undefined {
 }
 
 /**
- * Objects by kind, namespace and name, Deployments by each of their pod labels, RuntimeClasses by the NodePool
- * spec that made them: every lookup is O(1).
+ * Objects by kind, namespace and name, workloads by each of their pod labels ({@link PodIndex}), RuntimeClasses by
+ * the NodePool spec that made them: every lookup is O(1).
  */
 class ObjectIndex {
   private readonly byName = new Map<string, Manifest>();
-  private readonly deploymentsByPodLabel = new Map<string, Manifest[]>();
   private readonly runtimeClassBySpec = new Map<string, Manifest>();
+  readonly pods = new PodIndex();
 
   constructor(objects: readonly RenderedObject[]) {
     for (const { json } of objects) {
@@ -76,17 +82,7 @@ class ObjectIndex {
       this.byName.set(`${json.kind}|${ns}|${json.metadata?.name}`, json);
       const pool = json.kind === 'RuntimeClass' ? nodePoolSpecOf(json) : undefined;
       if (pool !== undefined) this.runtimeClassBySpec.set(pool, json);
-      if (json.kind === 'Deployment') this.addDeployment(ns, json);
-    }
-  }
-
-  private addDeployment(ns: string, json: Manifest): void {
-    const podLabels = (json.spec?.template?.metadata?.labels ?? {}) as Record<string, string>;
-    for (const [k, v] of Object.entries(podLabels)) {
-      const key = `${ns}|${k}=${v}`;
-      const list = this.deploymentsByPodLabel.get(key) ?? [];
-      list.push(json);
-      this.deploymentsByPodLabel.set(key, list);
+      this.pods.add(json);
     }
   }
 
@@ -99,19 +95,6 @@ class ObjectIndex {
     const spec = nodePoolSpecOf(pool);
     const made = spec === undefined ? undefined : this.runtimeClassBySpec.get(spec);
     return made ?? this.get('RuntimeClass', undefined, pool.metadata?.name);
-  }
-
-  /** Deployments in `namespace` whose pods carry every label of `selector` (none for an empty selector). */
-  deploymentsSelectedBy(
-    namespace: string | undefined,
-    selector: Readonly<Record<string, string>>,
-  ): Manifest[] {
-    let smallest: readonly Manifest[] | undefined;
-    for (const [k, v] of Object.entries(selector)) {
-      const candidates = this.deploymentsByPodLabel.get(`${namespace ?? ''}|${k}=${v}`) ?? [];
-      if (smallest === undefined || candidates.length < smallest.length) smallest = candidates;
-    }
-    return (smallest ?? []).filter((d) => matches(selector, d.spec?.template?.metadata?.labels));
   }
 }
 
@@ -157,13 +140,6 @@ function where(o: RenderedObject): string {
   return o.origin === undefined ? 'a chart module' : `construct ${o.origin}`;
 }
 
-function matches(
-  selector: Readonly<Record<string, string>>,
-  labels: Readonly<Record<string, string>> | undefined,
-): boolean {
-  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
-}
-
 /** A Deployment's `matchLabels` must be labels of its pod template (the API server refuses it otherwise). */
 function checkDeploymentSelector(o: RenderedObject, report: Report): void {
   const matchLabels = o.json.spec?.selector?.matchLabels as Record<string, string> | undefined;
@@ -173,51 +149,6 @@ function checkDeploymentSelector(o: RenderedObject, report: Report): void {
     path: 'spec.template.metadata.labels',
     expected: `labels that include the selector ${JSON.stringify(matchLabels)}`,
     found: JSON.stringify(podLabels ?? {}),
-  });
-}
-
-function containerPorts(deployment: Manifest): ManifestPart[] {
-  return list(deployment.spec?.template?.spec?.containers).flatMap((c) => list(c.ports));
-}
-
-function checkService(o: RenderedObject, index: ObjectIndex, report: Report): void {
-  const svc = o.json;
-  const selector = svc.spec?.selector as Record<string, string> | undefined;
-  if (selector === undefined) return;
-  const ns = svc.metadata?.namespace;
-  const selected = index.deploymentsSelectedBy(ns, selector);
-  if (selected.length === 0) {
-    report(o, {
-      path: 'spec.selector',
-      expected: 'a selector matching the pod labels of a Deployment in the chart',
-      found: JSON.stringify(selector),
-    });
-    return;
-  }
-  const ports = selected.flatMap(containerPorts);
-  // Container ports left as they are live (pinned `unmanaged`) are not in the render: a port number is trusted.
-  const unmanaged = selected.find(portsUnmanaged);
-  list(svc.spec?.ports).forEach((p, i) => {
-    const target = p.targetPort ?? p.port;
-    const ok =
-      (unmanaged !== undefined && typeof target === 'number') ||
-      ports.some((cp) => (typeof target === 'number' ? cp.containerPort === target : cp.name === target));
-    if (!ok && unmanaged !== undefined) {
-      report(o, {
-        path: `spec.ports[${i}].targetPort`,
-        expected: `a port number (the container ports of ${describeObject(unmanaged)} are unmanaged: not in the render, so no name is known)`,
-        found: describeValue(target),
-      });
-    } else if (!ok) {
-      const known = ports.map((cp) =>
-        cp.name === undefined ? String(cp.containerPort) : `${cp.name}(${cp.containerPort})`,
-      );
-      report(o, {
-        path: `spec.ports[${i}].targetPort`,
-        expected: `a container port of ${describeObject(selected[0] ?? {})} (${known.join(', ') || 'it has none'})`,
-        found: describeValue(target),
-      });
-    }
   });
 }
 
@@ -334,9 +265,4 @@ function checkNodePool(o: RenderedObject, index: ObjectIndex, report: Report): v
       found: JSON.stringify(tolerations),
     });
   }
-}
-
-/** A field that should hold a list, as one: anything else (a chart module's mistake) reads as empty. */
-function list(value: unknown): ManifestPart[] {
-  return Array.isArray(value) ? (value as ManifestPart[]) : [];
 }

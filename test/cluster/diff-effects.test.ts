@@ -1,14 +1,15 @@
 /**
- * The immutable-field rows of `specforge diff`'s effect table (src/diff/immutable-rules.ts), proven on a real
- * kube-apiserver: for each pair of test/diff/immutable-cases.ts the first manifest is applied, then the second
+ * The immutable-field rows of `specforge diff`'s effect table (src/diff/effects/immutable-rules.ts), proven on a real
+ * kube-apiserver: for each pair of test/diff/effects/immutable-cases.ts the first manifest is applied, then the second
  * (server-side apply, as Argo CD and Flux do); the API server must refuse exactly the changes diff says fail, and
  * take the controls diff says are updated in place.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compareFiles } from '../../src/diff/compare.js';
-import type { Effect } from '../../src/diff/model.js';
+import { compareFiles } from '../../src/diff/comparison/compare.js';
+import { effectsOf } from '../../src/diff/effects/effects.js';
+import type { Effect } from '../../src/diff/comparison/model.js';
 import { file } from '../diff/support.js';
-import { immutableCases } from '../diff/immutable-cases.js';
+import { immutableCases } from '../diff/effects/immutable-cases.js';
 import { clusterDescribe, uniq } from './helpers.js';
 import { kubectl } from './kubectl.js';
 
@@ -17,7 +18,7 @@ const SSA = ['--server-side', '--force-conflicts', '--field-manager=specforge-di
 /** What `specforge diff` says of one object rendered as `before`, then as `after`. */
 function predicted(before: unknown, after: unknown): readonly Effect[] {
   const side = (o: unknown, where: string) => ({ files: new Map([['c/o.yaml', file([o])]]), where });
-  return compareFiles(side(before, 'before'), side(after, 'after')).objects[0]?.effects ?? [];
+  return compareFiles(side(before, 'before'), side(after, 'after'), effectsOf).objects[0]?.effects ?? [];
 }
 
 /** Applies `o`; the API server's refusal, or undefined when it took it. */

@@ -67,6 +67,27 @@ describe('chart checks in a cdk8s app', () => {
     );
   });
 
+  it('synthesise, as specforge render renders, a Service whose pods are elsewhere or whose numeric targetPort is undeclared', () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    new AppService(chart, 'web', { image: 'nginx', ports: [{ port: 80 }] });
+    const service = (name: string, selector: Record<string, string>, targetPort: number) =>
+      new ApiObject(chart, name, {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name },
+        spec: { selector, ports: [{ port: 80, targetPort }] },
+      });
+    service('undeclared', { app: 'web' }, 9090);
+    service('elsewhere', { app: 'api' }, 8080);
+    expect(chartProblems(chart)).toEqual([]);
+    expect(Testing.synth(chart).map((o) => o.metadata.name)).toEqual([
+      'web',
+      'web',
+      'undeclared',
+      'elsewhere',
+    ]);
+  });
+
   it('refuse a Chart namespace or label that chart.yaml would refuse', () => {
     const bad = new Chart(Testing.app(), 'shop', { namespace: 'Shop_NS', labels: { team: 'two words' } });
     new AppService(bad, 'web', { image: 'nginx', ports: [{ port: 80 }] });
@@ -172,7 +193,8 @@ describe('chart checks once per App.synth()', () => {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'orphan' },
-      spec: { selector: { app: 'none' }, ports: [{ port: 80 }] },
+      // Deployment web claims every pod with app=web, and its pods are not tier=cache: this selects none.
+      spec: { selector: { app: 'web', tier: 'cache' }, ports: [{ port: 80 }] },
     });
     expect(() => a.synth()).toThrow(/broken.*spec\.selector/s);
     Counting.calls = 0;

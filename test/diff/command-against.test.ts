@@ -211,7 +211,7 @@ describe('specforge diff --against, interrupted', () => {
     const written = (): boolean =>
       leftovers(root, tmp).some((d) => {
         if (before.includes(d)) return false;
-        // The revision's repository is written at tree/<its absolute path> (src/diff/git-tree.ts).
+        // The revision's repository is written at tree/<its absolute path> (src/diff/sides/git-tree.ts).
         const dir = d.startsWith('$TMPDIR/')
           ? join(tmp, d.slice(8), 'tree', realpathSync(root), 'charts')
           : join(root, d);

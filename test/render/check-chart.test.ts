@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiObject } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { buildChart } from '../../src/render/build-chart.js';
 import { checkChart } from '../../src/render/check-chart.js';
 import { prepareChart, type Prepared } from '../../src/render/prepare.js';
 import type { SpecChartInput } from '../../src/render/types.js';
+import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 
 /** The third stage of the render pipeline: a construct tree → its checked objects, traced to their spec files. */
 
@@ -69,5 +72,80 @@ describe('checkChart', () => {
         found: 'an error while building it: boom',
       },
     ]);
+  });
+});
+
+/**
+ * The wiring of chart modules as a new user writes them (one chart.ts per case, rendered by `specforge render`):
+ * what may work renders with a note, what cannot work is an error naming the module (docs/decisions.md, "Wiring
+ * rules: an error is proven, a note may work").
+ */
+describe('the wiring checks of a chart module', () => {
+  /** A chart.ts that adds `objects` (TypeScript, as `cdk8s init typescript-app` writes them) to its chart. */
+  const module = (objects: string): string =>
+    `import { ApiObject, type Chart } from 'cdk8s';\n\nexport default function (chart: Chart): void {\n${objects}}\n`;
+  const deployment = (labels: string, ports: string) =>
+    `  new ApiObject(chart, 'web', {\n    apiVersion: 'apps/v1',\n    kind: 'Deployment',\n    metadata: { name: 'web' },\n    spec: {\n      selector: { matchLabels: { app: 'web' } },\n      template: {\n        metadata: { labels: ${labels} },\n        spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: ${ports} }] },\n      },\n    },\n  });\n`;
+  const service = (selector: string, targetPort: string) =>
+    `  new ApiObject(chart, 'web-svc', {\n    apiVersion: 'v1',\n    kind: 'Service',\n    metadata: { name: 'web' },\n    spec: { selector: ${selector}, ports: [{ port: 80, targetPort: ${targetPort} }] },\n  });\n`;
+
+  async function render(files: Record<string, string>, flags: readonly string[] = []) {
+    const charts = writeFiles(repoTempDir('wiring-'), files);
+    const dist = join(tempDir(), 'dist');
+    return { ...(await run(['render', charts, '--out', dist, ...flags])), dist };
+  }
+
+  it('renders a Service whose numeric targetPort the container does not declare, with a note', async () => {
+    const r = await render({
+      'web/chart.ts': module(deployment("{ app: 'web' }", '[]') + service("{ app: 'web' }", '8080')),
+    });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(r.dist, 'web'))).toBe(true);
+    expect(r.err).toMatch(
+      /^specforge: note: \S*web\/chart\.ts \(Service\/web\) spec\.ports\[0\]\.targetPort: expected a container port of Deployment\/web \(it has none\), found 8080\. Rendered: a container serves ports it does not declare/m,
+    );
+  });
+
+  it("renders a Service of one chart whose pods are another chart's, with a note, on worker threads too", async () => {
+    const files = {
+      'back/chart.ts': module(deployment("{ app: 'web' }", "[{ name: 'http', containerPort: 8080 }]")),
+      'front/chart.ts': module(service("{ app: 'web' }", "'http'")),
+    };
+    const r = await render(files);
+    const threads = await render(files, ['--jobs', '2']);
+    expect(threads.err.replaceAll(/\S*wiring-\w+/g, '')).toBe(r.err.replaceAll(/\S*wiring-\w+/g, ''));
+    expect(r.code).toBe(0);
+    expect(existsSync(join(r.dist, 'front'))).toBe(true);
+    expect(r.err).toMatch(
+      /^specforge: note: \S*front\/chart\.ts \(Service\/web\) spec\.selector: expected a selector matching the pod labels of a workload in the chart, found \{"app":"web"\}, which no pod of the chart carries\. Rendered: its pods may come from another chart or from outside the render/m,
+    );
+  });
+
+  it('refuses a named targetPort that no container of the selected pods names, naming the module', async () => {
+    const r = await render({
+      'web/chart.ts': module(
+        deployment("{ app: 'web' }", "[{ name: 'http', containerPort: 8080 }]") +
+          service("{ app: 'web' }", "'https'"),
+      ),
+    });
+    expect(r.code).toBe(1);
+    expect(existsSync(r.dist)).toBe(false);
+    expect(r.err).toMatch(
+      /\S*web\/chart\.ts \(Service\/web\) spec\.ports\[0\]\.targetPort: expected a container port of Deployment\/web \(http\(8080\)\), found "https"\./,
+    );
+  });
+
+  it('refuses a selector no pod can match, where a workload of the chart claims every pod it selects', async () => {
+    const r = await render({
+      'web/chart.ts': module(
+        deployment("{ app: 'web' }", "[{ name: 'http', containerPort: 8080 }]") +
+          service("{ app: 'web', tier: 'front' }", "'http'"),
+      ),
+    });
+    expect(r.code).toBe(1);
+    expect(existsSync(r.dist)).toBe(false);
+    expect(r.err).toMatch(
+      /\S*web\/chart\.ts \(Service\/web\) spec\.selector: expected a selector matching the pod labels of Deployment\/web \(\{"app":"web"\}, its selector, claims every pod this one selects\), found \{"app":"web","tier":"front"\}\./,
+    );
   });
 });

@@ -32,26 +32,90 @@ const check = (all: any[]) =>
     'charts/t',
   );
 const messages = (all: any[]) => check(all).map((e) => `${e.path}: ${e.expected} / ${e.found}`);
+/** The notes of the checks: what may work, in the shape of an error. */
+const notes = (all: any[]) => {
+  const out: any[] = [];
+  checkWiring(
+    all.map((json): RenderedObject => ({ json, source: { file: 'charts/t/s.yaml', document: 1 } })),
+    'charts/t',
+    out,
+  );
+  return out.map((e) => `${e.path}: ${e.expected} / ${e.found}`);
+};
 
 describe('checkWiring', () => {
   it('accepts the objects the constructs make', () => {
     expect(check(objects())).toEqual([]);
   });
 
-  it("catches a Service that selects no Deployment's pods", () => {
+  it('notes a Service whose selector no pod of the chart carries, and renders it: its pods may come from elsewhere', () => {
     const all = objects();
     find(all, 'Service', 'web').spec.selector = { app: 'other' };
-    expect(messages(all)).toEqual([expect.stringContaining('(Service/web) spec.selector')]);
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([
+      '(Service/web) spec.selector: a selector matching the pod labels of a workload in the chart / {"app":"other"}, which no pod of the chart carries',
+    ]);
   });
 
-  it('catches a targetPort that is no container port', () => {
+  it('refuses a selector no pod can match: a workload of the chart claims every pod it selects, and its own lack it', () => {
+    const all = objects();
+    find(all, 'Service', 'web').spec.selector = { app: 'web', tier: 'front' };
+    expect(messages(all)).toEqual([
+      '(Service/web) spec.selector: a selector matching the pod labels of Deployment/web ({"app":"web"}, its selector, claims every pod this one selects) / {"app":"web","tier":"front"}',
+    ]);
+    // A workload whose selector has expressions claims fewer pods than its labels say: nothing is proven.
+    find(all, 'Deployment', 'web').spec.selector.matchExpressions = [
+      { key: 'track', operator: 'NotIn', values: ['canary'] },
+    ];
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([expect.stringContaining('(Service/web) spec.selector')]);
+  });
+
+  it('notes a numeric targetPort no container declares (a container serves ports it does not list), and renders it', () => {
     const all = objects();
     find(all, 'Service', 'web').spec.ports[0].targetPort = 9999;
-    expect(messages(all)).toEqual([
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([
       expect.stringMatching(
         /\(Service\/web\) spec\.ports\[0\]\.targetPort: a container port .*http\(8080\).* \/ 9999/,
       ),
     ]);
+  });
+
+  it('refuses a named targetPort that no container of the selected pods names', () => {
+    const all = objects();
+    find(all, 'Service', 'web').spec.ports[0].targetPort = 'admin';
+    expect(messages(all)).toEqual([
+      expect.stringMatching(
+        /\(Service\/web\) spec\.ports\[0\]\.targetPort: a container port .*http\(8080\).* \/ "admin"/,
+      ),
+    ]);
+    expect(notes(all)).toEqual([]);
+  });
+
+  it('takes the pods of any workload kind, and a Service without a selector (or an empty one) as it is', () => {
+    const all = objects();
+    const deployment = find(all, 'Deployment', 'web');
+    const set = { ...structuredClone(deployment), kind: 'StatefulSet' };
+    const cron = {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'web' },
+      spec: { schedule: '@daily', jobTemplate: { spec: { template: deployment.spec.template } } },
+    };
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      ...deployment.spec.template,
+      metadata: { name: 'one', labels: { app: 'web' } },
+    };
+    const others = all.filter((o) => o !== deployment);
+    for (const workload of [set, cron, pod]) {
+      expect(messages([...others, workload])).toEqual([]);
+      expect(notes([...others, workload])).toEqual([]);
+    }
+    find(all, 'Service', 'web').spec.selector = {};
+    expect([...messages(all), ...notes(all)]).toEqual([]);
   });
 
   it('catches an Ingress backend naming a missing Service or port', () => {
@@ -193,11 +257,17 @@ describe('checkWiring on pinned objects (adopt)', () => {
     expect(check(pinned())).toEqual([]);
   });
 
-  it('catches a Service whose selector is not in the pinned pod labels', () => {
+  it('notes a Service whose selector is not in the pinned pod labels, and refuses one the pinned selector proves wrong', () => {
     const all = pinned();
     find(all, 'Service', 'podroute-service').spec.selector = { app: 'hello' };
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([expect.stringContaining('(Service/podroute-service) spec.selector')]);
+    const labels = { app: 'PodRoute', podroute_cr: 'hello', tier: 'backend-podroute' };
+    find(all, 'Service', 'podroute-service').spec.selector = { ...labels, track: 'stable' };
     expect(messages(all)).toEqual([
-      '(Service/podroute-service) spec.selector: a selector matching the pod labels of a Deployment in the chart / {"app":"hello"}',
+      expect.stringContaining(
+        '(Service/podroute-service) spec.selector: a selector matching the pod labels of Deployment/pod-route',
+      ),
     ]);
   });
 
@@ -229,7 +299,7 @@ describe('checkWiring on pinned objects (adopt)', () => {
     ]);
   });
 
-  it('takes a port number for a Deployment whose container ports are unmanaged, and no name (nothing to name)', () => {
+  it('takes a port number for a Deployment whose container ports are unmanaged, and notes a name (it may be live)', () => {
     const chart = Testing.chart();
     new AppService(chart, 'dup', {
       image: 'nginx',
@@ -246,12 +316,14 @@ describe('checkWiring on pinned objects (adopt)', () => {
     expect(deployment.spec.template.spec.containers[0].ports).toBeUndefined();
     expect(check(all)).toEqual([]);
     find(all, 'Service', 'dup').spec.ports[1].targetPort = 'web';
-    expect(messages(all)).toEqual([
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([
       '(Service/dup) spec.ports[1].targetPort: a port number (the container ports of Deployment/dup are unmanaged: not in the render, so no name is known) / "web"',
     ]);
-    // Without the label, a Deployment with no container ports serves no targetPort.
+    // Without the label, a Deployment with no container ports names no port: the name is an error, the number a note.
     delete deployment.metadata.labels['specforge.dev/container-ports'];
-    expect(messages(all)).toHaveLength(2);
+    expect(messages(all)).toEqual([expect.stringContaining('spec.ports[1].targetPort')]);
+    expect(notes(all)).toEqual([expect.stringContaining('spec.ports[0].targetPort')]);
   });
 
   it('catches two pinned objects of one name, as it would two specs of one name', () => {
