@@ -8,8 +8,11 @@ import { isBase64, isDateTime } from './scalars.js';
  * (src/rules/schema/plan.ts), as kube-apiserver decodes a create with `fieldValidation=Strict` (kubectl's default,
  * and how Flux and Argo CD send objects): the JSON type of every field (an int32 takes no string, no fraction and
  * nothing beyond its range), quantities, IntOrString, base64 `[]byte`, RFC 3339 times, and no field the type does
- * not have (strict decoding's "unknown field"); then what the schema marks required (without a default) and the
- * values of enums, which the server's validation refuses. `null` is always taken, as Go decodes it: the zero value.
+ * not have (strict decoding's "unknown field"); then the values of enums, which the server's validation refuses
+ * (FieldValueNotSupported), the empty string excepted (Go's zero value, which defaulting fills). What the schema marks
+ * `required` is not checked: it says only that the Go field has no `omitempty` (LimitRangeSpec requires `limits`, and
+ * a LimitRange without them is created); a missing field is refused, if at all, by the server's validation rules.
+ * `null` is always taken, as Go decodes it: the zero value.
  * One problem per wrong value (its children are not looked at). Pure.
  */
 
@@ -71,16 +74,6 @@ function walkObject(w: Walk, n: PlanNode, v: Record<string, unknown>): void {
     walk(w, f, child);
     w.path.pop();
   }
-  for (const k of n.required) {
-    if (v[k] !== undefined && v[k] !== null) continue;
-    w.path.push(k);
-    w.out.push({
-      path: [...w.path],
-      expected: `a value (${typeName(n.name)} requires ${k})`,
-      found: 'nothing',
-    });
-    w.path.pop();
-  }
 }
 
 function scalar(w: Walk, n: PlanNode, v: unknown): void {
@@ -96,7 +89,7 @@ const SCALARS: Partial<Record<Shape, (n: PlanNode, v: unknown) => string | undef
     return `one of ${[...n.values].map((x) => JSON.stringify(x)).join(', ')}`;
   },
   [Shape.Integer]: (n, v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= n.min && v <= n.max ? undefined : integer(n),
+    typeof v === 'number' && Number.isInteger(v) && v >= n.min && v < n.max + 1 ? undefined : integer(n),
   [Shape.Number]: (_, v) => (typeof v === 'number' ? undefined : 'a number'),
   [Shape.Boolean]: (_, v) => (typeof v === 'boolean' ? undefined : 'true or false'),
   [Shape.IntOrString]: (_, v) =>

@@ -34,8 +34,6 @@ export interface PlanNode {
   name: string;
   /** Object: its fields. */
   fields: Readonly<Record<string, PlanNode>> | undefined;
-  /** Object: the fields that must be there, those without a default (a default is a zero value the server fills). */
-  required: readonly string[];
   /** Object: the schema of any other key (a map), or undefined when other keys are unknown fields. */
   extra: PlanNode | undefined;
   /** Object: other keys are kept as they are (`x-kubernetes-preserve-unknown-fields`). */
@@ -58,7 +56,6 @@ function node(shape: Shape, name = ''): PlanNode {
     shape,
     name,
     fields: undefined,
-    required: [],
     extra: undefined,
     open: false,
     items: undefined,
@@ -136,7 +133,6 @@ export class PlanCompiler {
       const fields: Record<string, PlanNode> = Object.create(null) as Record<string, PlanNode>;
       for (const [k, v] of Object.entries(props)) fields[k] = this.compile(v);
       out.fields = fields;
-      out.required = (s.required ?? []).filter((k) => props[k]?.default === undefined);
     }
     if (typeof extra === 'object') out.extra = this.compile(extra);
     out.open = extra === true || s['x-kubernetes-preserve-unknown-fields'] === true;
