@@ -11,7 +11,9 @@ export function isBase64(s: string): boolean {
   return BASE64.test(s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]/g, '') : s);
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+// Go reads the hour of layout `15` from one or two digits, a fraction after `.` or `,`, and a zone offset's hour up to
+// 24 and minute up to 60 (kube-apiserver v1.34.4 takes `T9:00:00Z`, `00,5Z` and `+24:00`).
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -20,7 +22,7 @@ export function isDateTime(s: string): boolean {
   const m = DATE_TIME.exec(s);
   if (m === null) return false;
   const f = (i: number): number => Number(m[i] ?? 0);
-  return inMonth(f(1), f(2), f(3)) && f(4) < 24 && f(5) < 60 && f(6) < 60 && f(7) < 24 && f(8) < 60;
+  return inMonth(f(1), f(2), f(3)) && f(4) < 24 && f(5) < 60 && f(6) < 60 && f(7) <= 24 && f(8) <= 60;
 }
 
 function inMonth(year: number, month: number, day: number): boolean {
