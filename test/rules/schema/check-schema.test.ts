@@ -114,6 +114,17 @@ describe('the schema check of a built-in kind', () => {
     ).toEqual(['metadata.creationTimestamp']);
   });
 
+  it('takes anything where the schema is free-form (a RawExtension: ControllerRevision data)', () => {
+    const revision = {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'r' },
+      revision: 1,
+    };
+    expect(checkSchema({ ...revision, data: { any: [1, 'two', { three: true }] } })).toEqual([]);
+    expect(Object.keys(at({ ...revision, revision: '1' }))).toEqual(['revision']);
+  });
+
   it('leaves kinds the vendored documents do not hold to others (custom resources)', () => {
     expect(isBuiltInKind('route.openshift.io/v1', 'Route')).toBe(false);
     expect(isBuiltInKind('apps/v1', 'Nonsense')).toBe(false);
