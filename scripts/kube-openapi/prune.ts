@@ -113,3 +113,14 @@ export function fileOf(apiVersion: string): string {
 export function documentText(doc: PrunedDocument): string {
   return `${JSON.stringify(doc)}\n`;
 }
+
+/** The index of the vendored documents: the release and its built-in group versions, as `index.json` holds it. */
+export interface VendoredIndex {
+  readonly release: string;
+  readonly groupVersions: readonly string[];
+}
+
+/** The text of the index: one line, group versions sorted, a trailing newline. */
+export function indexText(release: string, groupVersions: readonly string[]): string {
+  return `${JSON.stringify({ release, groupVersions: [...groupVersions].sort() } satisfies VendoredIndex)}\n`;
+}

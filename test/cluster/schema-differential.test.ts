@@ -18,6 +18,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { checkSchema, builtInPlan } from '../../src/rules/schema/check-schema.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { kubectl } from './kubectl.js';
+import { applies } from './schema-served.js';
 import { KINDS, NS, type KindCase } from './schema-kinds.js';
 import { nearMiss } from './schema-near-miss.js';
 
@@ -138,4 +139,32 @@ clusterDescribe('the schema check of built-in kinds against kube-apiserver', () 
       expect(verdicts).toContain('accepted');
     },
   );
+
+  it.each([
+    ['apps/v1beta1', 'Deployment', 'apiVersion'],
+    ['apps/v1', 'Deployent', 'kind'],
+    ['v2', 'ConfigMap', 'apiVersion'],
+    ['networking.k8s.io/v1beta1', 'Ingress', 'apiVersion'],
+    ['batch/v1', 'CronJobs', 'kind'],
+  ])(
+    'refuses %s %s as kubectl apply does: a version or kind of a served group the release does not serve',
+    (apiVersion, kind, path) => {
+      const o = { apiVersion, kind, metadata: { name: 'sample', namespace: NS } };
+      expect(applies(o).code).toBe(1);
+      expect(checkSchema(o).map((p) => p.path)).toEqual([path]);
+    },
+  );
+
+  it('takes a v1 List, as kubectl does, and groups the release does not have (custom resources)', () => {
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed', namespace: NS } }],
+    };
+    expect(applies(list).code, applies(list).said).toBe(0);
+    expect(checkSchema(list)).toEqual([]);
+    expect(
+      checkSchema({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'g' } }),
+    ).toEqual([]);
+  });
 });

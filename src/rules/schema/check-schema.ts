@@ -3,7 +3,8 @@ import type { Manifest } from '../manifest.js';
 import type { Problem } from '../problem.js';
 import { decodeProblems } from './decode.js';
 import { PlanCompiler, type PlanNode } from './plan.js';
-import { vendoredDocument } from './vendored.js';
+import { groupOfVersion, vendoredDocument, vendoredIndex } from './vendored.js';
+import { describeValue } from '../problem.js';
 
 /**
  * The schema check of an object of a built-in kind: it is decoded as the API server of the vendored release decodes
@@ -40,10 +41,45 @@ export function isBuiltInKind(apiVersion: unknown, kind: unknown): boolean {
   return builtInPlan(apiVersion, kind) !== undefined;
 }
 
-/** The schema problems of `o`, paths printed; none for a kind the vendored documents do not hold. */
+/**
+ * The schema problems of `o`, paths printed. An object of a group the release serves must be of a version and kind it
+ * serves (the API server has no type to decode it into: `apps/v1beta1`, a misspelt kind); any other group is not
+ * checked here (a custom resource's, an aggregated API's).
+ */
 export function checkSchema(o: Manifest): Problem<string>[] {
   const plan = builtInPlan(o.apiVersion, o.kind);
-  if (plan === undefined) return [];
+  if (plan === undefined) return unserved(o);
   const found = decodeProblems(plan, o);
   return found.length === 0 ? [] : found.map((p) => ({ ...p, path: formatPath(p.path) }));
+}
+
+/** Kinds of a document that are no objects to create: lists, and the API machinery's own records. */
+const NOT_OBJECTS = /List$|^(DeleteOptions|WatchEvent|Status)$/;
+
+/** The problem of an object of a served group whose version or kind the release does not serve; `List` is kubectl's. */
+function unserved(o: Manifest): Problem<string>[] {
+  const { apiVersion, kind } = o;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || (apiVersion === 'v1' && kind === 'List'))
+    return [];
+  const { release, served, groups } = vendoredIndex();
+  const group = groupOfVersion(apiVersion);
+  if (!groups.has(group)) return [];
+  if (!served.has(apiVersion)) {
+    const versions = [...served].filter((v) => groupOfVersion(v) === group).join(', ');
+    return [
+      {
+        path: 'apiVersion',
+        expected: `a version kube-apiserver ${release} serves for ${group === '' ? 'the core group' : group} (${versions})`,
+        found: describeValue(apiVersion),
+      },
+    ];
+  }
+  const kinds = Object.keys(vendoredDocument(apiVersion)?.kinds ?? {}).filter((k) => !NOT_OBJECTS.test(k));
+  return [
+    {
+      path: 'kind',
+      expected: `a kind kube-apiserver ${release} serves in ${apiVersion} (${kinds.join(', ')})`,
+      found: describeValue(kind),
+    },
+  ];
 }

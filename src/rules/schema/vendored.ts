@@ -30,8 +30,37 @@ export interface VendoredDocument {
   readonly schemas: Readonly<Record<string, OpenApiSchema>>;
 }
 
+/** The release the documents are of and its built-in group versions (schemas/vendor/kubernetes/index.json). */
+export interface VendoredIndex {
+  readonly release: string;
+  readonly groupVersions: readonly string[];
+}
+
 const loaded = new Map<string, VendoredDocument | null>();
 const requireJson = createRequire(import.meta.url);
+let index: {
+  readonly release: string;
+  readonly served: ReadonlySet<string>;
+  readonly groups: ReadonlySet<string>;
+};
+
+/** The release, the group versions it serves and their groups (`''` for the core group). */
+export function vendoredIndex(): typeof index {
+  if (index !== undefined) return index;
+  const raw = requireJson('../../../schemas/vendor/kubernetes/index.json') as VendoredIndex;
+  index = {
+    release: raw.release,
+    served: new Set(raw.groupVersions),
+    groups: new Set(raw.groupVersions.map(groupOfVersion)),
+  };
+  return index;
+}
+
+/** `apps/v1` → `apps`, `v1` → `''`. */
+export function groupOfVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
 
 /**
  * The vendored document of `apiVersion` (`apps/v1`, `v1`), or undefined when it is not a built-in group version the
@@ -46,15 +75,8 @@ export function vendoredDocument(apiVersion: string): VendoredDocument | undefin
 }
 
 function read(apiVersion: string): VendoredDocument | undefined {
-  if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion)) return undefined;
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  // Only the built-in groups are vendored: no dot, or a k8s.io group.
-  if (group.includes('.') && !group.endsWith('.k8s.io')) return undefined;
+  if (!vendoredIndex().served.has(apiVersion)) return undefined;
   // The file names of schemas/vendor/kubernetes/: `apps/v1` → `apps_v1.json`, `v1` → `core_v1.json`.
-  const file = group === '' ? `core_${apiVersion}.json` : `${apiVersion.replace('/', '_')}.json`;
-  try {
-    return requireJson(`../../../schemas/vendor/kubernetes/${file}`) as VendoredDocument;
-  } catch {
-    return undefined;
-  }
+  const file = apiVersion.includes('/') ? `${apiVersion.replace('/', '_')}.json` : `core_${apiVersion}.json`;
+  return requireJson(`../../../schemas/vendor/kubernetes/${file}`) as VendoredDocument;
 }

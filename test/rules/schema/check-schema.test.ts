@@ -125,9 +125,22 @@ describe('the schema check of a built-in kind', () => {
     expect(Object.keys(at({ ...revision, revision: '1' }))).toEqual(['revision']);
   });
 
+  it('refuses a version or kind of a group the release serves that the release does not serve', () => {
+    expect(at({ apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'd' } })).toEqual({
+      apiVersion: 'a version kube-apiserver v1.34.4 serves for apps (apps/v1) / "apps/v1beta1"',
+    });
+    expect(Object.keys(at({ apiVersion: 'apps/v1', kind: 'Deployent', metadata: { name: 'd' } }))).toEqual([
+      'kind',
+    ]);
+    expect(checkSchema({ apiVersion: 'v1', kind: 'List', items: [] })).toEqual([]);
+  });
+
   it('leaves kinds the vendored documents do not hold to others (custom resources)', () => {
     expect(isBuiltInKind('route.openshift.io/v1', 'Route')).toBe(false);
     expect(isBuiltInKind('apps/v1', 'Nonsense')).toBe(false);
+    expect(
+      checkSchema({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'g' } }),
+    ).toEqual([]);
     expect(isBuiltInKind('apps/v1', 'Deployment')).toBe(true);
     expect(
       checkSchema({
