@@ -8,6 +8,7 @@ import { groupOf, type Manifest } from './manifest.js';
 import { jsonBytesBeyond } from './json-size.js';
 import { appendAll } from '../util/append.js';
 import { checkListMapKeys } from './list-maps.js';
+import { checkSchema } from './schema/check-schema.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -33,6 +34,8 @@ export function checkObject(o: Manifest): Problem<string>[] {
   for (const v of checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations))
     out.push(toProblem(v));
   appendAll(out, checkListMapKeys(o));
+  // A built-in kind decoded as the API server decodes it (src/rules/schema/); a path already reported is not again.
+  for (const p of checkSchema(o)) if (!out.some((q) => q.path === p.path)) out.push(p);
   appendAll(out, checkSize(o));
   return out;
 }
