@@ -12,11 +12,8 @@ export function decodeCustomResource(
   object: Readonly<Record<string, unknown>>,
   schema: Structural,
 ): { readonly value: Record<string, unknown>; readonly unknown: readonly FieldPath[] } {
-  const value = copyJson(object) as Record<string, unknown>;
-  dropNulls(value, schema);
-  applyDefaults(value, schema);
   const unknown: FieldPath[] = [];
-  pruneRoot(value, schema, unknown);
+  const value = decodeMapping(object, schema, { path: [], unknown }, 'root');
   return { value, unknown };
 }
 
@@ -39,100 +36,89 @@ const OBJECT_META = new Set([
   'managedFields',
 ]);
 
-function dropNulls(x: unknown, s: Structural | undefined): void {
-  if (s === undefined) return;
+/**
+ * One pass does all three, node by node (equivalent, as nulls and defaults touch only fields the schema declares):
+ * a node that needs no change is returned as it is, so an object that is already complete is not copied.
+ */
+function decodeValue(x: unknown, s: Structural, at: At): unknown {
+  const { path, unknown } = at;
   if (Array.isArray(x)) {
-    for (const item of x) dropNulls(item, s.items);
-    return;
+    let out: unknown[] | undefined;
+    x.forEach((item, i) => {
+      const d =
+        s.items === undefined
+          ? untypedItem(item, s, [...path, i], unknown)
+          : decodeValue(item, s.items, { path: [...path, i], unknown });
+      if (d !== item) (out ??= [...x])[i] = d;
+    });
+    return out ?? x;
   }
-  if (!isMapping(x)) return;
-  for (const [k, v] of Object.entries(x)) {
-    const sub = fieldSchema(s, k);
-    if (sub === undefined) continue;
-    if (v === null && sub.nullable !== true && sub.default === undefined) delete x[k];
-    else dropNulls(v, sub);
-  }
+  return isMapping(x)
+    ? decodeMapping(x, s, at, s['x-kubernetes-embedded-resource'] === true ? 'embedded' : 'plain')
+    : x;
 }
 
-function applyDefaults(x: unknown, s: Structural | undefined): void {
-  if (s === undefined) return;
-  if (Array.isArray(x)) {
-    for (const item of x) applyDefaults(item, s.items);
-    return;
-  }
-  if (!isMapping(x)) return;
+type Kind = 'root' | 'embedded' | 'plain';
+
+/** Where a node is and where its unknown fields go. */
+interface At {
+  readonly path: FieldPath;
+  readonly unknown: FieldPath[];
+}
+
+/** What becomes of one field: kept as it is, replaced, or dropped. */
+const DROP = Symbol('drop');
+
+function decodeMapping(
+  x: Readonly<Record<string, unknown>>,
+  s: Structural,
+  at: At,
+  kind: Kind,
+): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
   for (const [k, prop] of Object.entries(s.properties ?? {}))
-    if (defaults(x, k, prop)) x[k] = copyJson(prop.default);
-  for (const [k, v] of Object.entries(x)) applyDefaults(v, fieldSchema(s, k));
+    if (defaults(x, k, prop)) (out ??= { ...x })[k] = copyJson(prop.default);
+  const from = out ?? x;
+  for (const k of Object.keys(from)) {
+    const v = from[k];
+    const d = decodeField([k, v], s, { path: [...at.path, k], unknown: at.unknown }, kind);
+    if (d === v) continue;
+    out ??= { ...x };
+    if (d === DROP) delete out[k];
+    else out[k] = d;
+  }
+  return out ?? (x as Record<string, unknown>);
+}
+
+function decodeField([k, v]: readonly [string, unknown], s: Structural, at: At, kind: Kind): unknown {
+  if (kind !== 'plain' && (k === 'apiVersion' || k === 'kind')) return v;
+  if (kind !== 'plain' && k === 'metadata') return decodeMetadata(v, at);
+  const sub = fieldSchema(s, k);
+  if (sub !== undefined)
+    return v === null && sub.nullable !== true && sub.default === undefined ? DROP : decodeValue(v, sub, at);
+  if (s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties === true) return v;
+  at.unknown.push(at.path);
+  return DROP;
 }
 
 /** Whether field `k` of `x` takes its default: it has one, and the field is absent, or null and not nullable. */
-function defaults(x: Record<string, unknown>, k: string, prop: Structural): boolean {
+function defaults(x: Readonly<Record<string, unknown>>, k: string, prop: Structural): boolean {
   if (prop.default === undefined || prop.default === null) return false;
   return !Object.hasOwn(x, k) || (x[k] === null && prop.nullable !== true);
 }
 
-function pruneRoot(x: Record<string, unknown>, s: Structural, unknown: FieldPath[]): void {
-  for (const k of Object.keys(x)) {
-    if (k === 'apiVersion' || k === 'kind') continue;
-    if (k === 'metadata') pruneMetadata(x[k], ['metadata'], unknown);
-    else prune({ parent: x, key: k, schema: s }, [k], unknown);
-  }
-}
-
-function pruneMetadata(meta: unknown, path: FieldPath, unknown: FieldPath[]): void {
-  if (!isMapping(meta)) return;
-  for (const k of Object.keys(meta)) {
-    if (OBJECT_META.has(k)) continue;
-    unknown.push([...path, k]);
-    delete meta[k];
-  }
-}
-
-/** A field in its mapping: the mapping, the field's name, the mapping's schema. */
-interface Place {
-  readonly parent: Record<string, unknown>;
-  readonly key: string;
-  readonly schema: Structural;
-}
-
-/**
- * Prunes the field at `place`; a field with no schema (no property, no additional properties) is removed and its
- * path recorded, unless `x-kubernetes-preserve-unknown-fields` keeps it.
- */
-function prune({ parent, key, schema }: Place, path: FieldPath, unknown: FieldPath[]): void {
-  const s = fieldSchema(schema, key);
-  if (s !== undefined) return pruneValue(parent[key], s, path, unknown);
-  if (schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true) return;
-  unknown.push(path);
-  delete parent[key];
-}
-
-function pruneValue(x: unknown, s: Structural, path: FieldPath, unknown: FieldPath[]): void {
-  if (Array.isArray(x)) {
-    x.forEach((item, i) => {
-      if (s.items !== undefined) pruneValue(item, s.items, [...path, i], unknown);
-      else if (s['x-kubernetes-preserve-unknown-fields'] !== true) pruneUntyped(item, [...path, i], unknown);
-    });
-    return;
-  }
-  if (!isMapping(x)) return;
-  const embedded = s['x-kubernetes-embedded-resource'] === true;
-  for (const k of Object.keys(x)) {
-    if (embedded && (k === 'apiVersion' || k === 'kind')) continue;
-    if (embedded && k === 'metadata') {
-      pruneMetadata(x[k], [...path, k], unknown);
-      continue;
-    }
-    prune({ parent: x, key: k, schema: s }, [...path, k], unknown);
-  }
+/** ObjectMeta's own fields are kept; any other is an unknown field. */
+function decodeMetadata(meta: unknown, { path, unknown }: At): unknown {
+  if (!isMapping(meta)) return meta;
+  const extra = Object.keys(meta).filter((k) => !OBJECT_META.has(k));
+  if (extra.length === 0) return meta;
+  for (const k of extra) unknown.push([...path, k]);
+  return Object.fromEntries(Object.entries(meta).filter(([k]) => OBJECT_META.has(k)));
 }
 
 /** An item of a list whose schema has no `items` (not structural; kept for safety): its fields are unknown. */
-function pruneUntyped(x: unknown, path: FieldPath, unknown: FieldPath[]): void {
-  if (!isMapping(x)) return;
-  for (const k of Object.keys(x)) {
-    unknown.push([...path, k]);
-    delete x[k];
-  }
+function untypedItem(x: unknown, s: Structural, path: FieldPath, unknown: FieldPath[]): unknown {
+  if (!isMapping(x) || s['x-kubernetes-preserve-unknown-fields'] === true) return x;
+  for (const k of Object.keys(x)) unknown.push([...path, k]);
+  return {};
 }

@@ -43,17 +43,21 @@ interface Walk {
   readonly budget: Budget;
 }
 
-/** A node of the object: its value, its schema, its path. */
+/** A node of the object: its value, its schema, its path; and its value as CEL sees it, once it has rules. */
 interface Node {
   readonly x: unknown;
   readonly s: Structural;
   readonly path: FieldPath;
+  self?: unknown;
 }
 
 function walk(node: Node, w: Walk): void {
   const { x, s, path } = node;
   if (x === null || x === undefined || !hasRules(s)) return;
-  for (const rule of s['x-kubernetes-validations'] ?? []) evaluate(rule, node, w);
+  const own = s['x-kubernetes-validations'] ?? [];
+  // converted once for all the node's rules: its reads are counted by the budget of the rule reading them
+  if (own.length > 0) node.self = toCelValue(x, s, w.budget);
+  for (const rule of own) evaluate(rule, node, w);
   if (Array.isArray(x)) {
     const items = s.items;
     if (items !== undefined) x.forEach((item, i) => walk({ x: item, s: items, path: [...path, i] }, w));
@@ -131,10 +135,10 @@ function evaluate(rule: ValidationRule, node: Node, { out, budget }: Walk): void
 }
 
 /** A program's result with `self` bound to the node, or what it threw. */
-function run(program: Program, { x, s }: Node, budget: Budget): unknown {
+function run(program: Program, { self }: Node, budget: Budget): unknown {
   budget.start();
   try {
-    return program({ self: toCelValue(x, s, budget) });
+    return program({ self });
   } catch (e) {
     return e;
   }
