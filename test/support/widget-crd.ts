@@ -43,6 +43,10 @@ const spec = {
       rule: '!has(self.tags) || self.tags.size() < 2 || self.tags.exists(t, t.startsWith("x"))',
       message: 'two tags or more need one starting with x',
     },
+    {
+      rule: "!has(self.version) || (isSemver(self.version) && semver(self.version).isGreaterThan(semver('1.0.0')))",
+      message: 'version must be a semantic version after 1.0.0',
+    },
   ],
   properties: {
     size: { type: 'integer', minimum: 1, maximum: 100 },
@@ -86,6 +90,7 @@ const spec = {
     },
     labels: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 3 },
     id: { type: 'string', minLength: 2 },
+    version: { type: 'string' },
   },
 };
 

@@ -3,12 +3,13 @@ import { compareQuantities, parseQuantity, type Quantity } from '../../quantity.
 import { compileRe2 } from '../regex.js';
 import { hostnameOf, parseRequestUri, portOf, type GoUrl } from '../go-url.js';
 import { checkedFormat, hasFormat } from '../formats.js';
+import { compareSemver, parseSemver, type Semver } from './semver.js';
 import { checkDns1035Label, checkDns1123Label, DNS1123_SUBDOMAIN } from '../../k8s-names.js';
 
 /**
  * The functions the API server adds to CEL for CRD rules (k8s.io/apiserver/pkg/cel/library), on @bufbuild/cel's
  * function declarations: lists (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`), regex (`find`,
- * `findAll`), quantity, URL, IP and CIDR, and format (`format.dns1123Label()…validate(s)`). Opaque values
+ * `findAll`), quantity, semver, URL, IP and CIDR, and format (`format.dns1123Label()…validate(s)`). Opaque values
  * (a quantity, a URL, an IP, a CIDR, a format) are CEL maps holding one hidden key that names their kind, as
  * @bufbuild/cel has no host types; rules cannot see inside them but through these functions.
  */
@@ -27,6 +28,22 @@ function unwrap(x: unknown, kind: string): string {
   const m = x as { get?(k: string): unknown } | undefined;
   if (m?.get?.(TAG) !== kind) throw new Error(`no such overload: expected a ${kind}`);
   return String(m.get('v'));
+}
+
+function kindOf(x: unknown): unknown {
+  return (x as { get?(k: string): unknown } | undefined)?.get?.(TAG);
+}
+
+/** `compareTo` and friends of quantities and of semantic versions. */
+function compareOpaque(a: unknown, b: unknown): number {
+  if (kindOf(a) === 'semver') return compareSemver(semverOf(a), semverOf(b));
+  return compareQuantities(quantityOf(a), quantityOf(b));
+}
+
+function semverOf(x: unknown): Semver {
+  const v = parseSemver(unwrap(x, 'semver'));
+  if (v === undefined) throw new Error('invalid semver');
+  return v;
 }
 
 function quantityOf(x: unknown): Quantity {
@@ -126,13 +143,13 @@ export function kubernetesFunctions(cel: Cel): unknown[] {
       return opaque('quantity', s) as never;
     }),
     celMethod('compareTo', D, [D], T.INT, function (o) {
-      return BigInt(compareQuantities(quantityOf(this), quantityOf(o)));
+      return BigInt(compareOpaque(this, o));
     }),
     celMethod('isGreaterThan', D, [D], T.BOOL, function (o) {
-      return compareQuantities(quantityOf(this), quantityOf(o)) > 0;
+      return compareOpaque(this, o) > 0;
     }),
     celMethod('isLessThan', D, [D], T.BOOL, function (o) {
-      return compareQuantities(quantityOf(this), quantityOf(o)) < 0;
+      return compareOpaque(this, o) < 0;
     }),
     celMethod('sign', D, [], T.INT, function () {
       const q = quantityOf(this);
@@ -160,6 +177,21 @@ export function kubernetesFunctions(cel: Cel): unknown[] {
       const a = quantityOf(this);
       const b = typeof o === 'bigint' ? { num: o, den: 1n } : quantityOf(o);
       return fromParts(a.num * b.den - b.num * a.den, a.den * b.den) as never;
+    }),
+    // semver
+    celFunc('isSemver', [T.STRING], T.BOOL, (s) => parseSemver(s) !== undefined),
+    celFunc('semver', [T.STRING], D, (s) => {
+      if (parseSemver(s) === undefined) throw new Error(`invalid semver: ${s}`);
+      return opaque('semver', s) as never;
+    }),
+    celMethod('major', D, [], T.INT, function () {
+      return semverOf(this).major;
+    }),
+    celMethod('minor', D, [], T.INT, function () {
+      return semverOf(this).minor;
+    }),
+    celMethod('patch', D, [], T.INT, function () {
+      return semverOf(this).patch;
     }),
     // URL
     celFunc('isURL', [T.STRING], T.BOOL, (s) => parseUrl(s) !== undefined),

@@ -76,6 +76,19 @@ describe('Kubernetes CEL rules', () => {
     ).toBe(true);
   });
 
+  it('has the semver library, ordering pre-releases before their release', () => {
+    expect(
+      holds(
+        "isSemver('1.2.3-rc.1+b') && !isSemver('v1.2.3') && !isSemver('01.2.3') && semver('1.2.3').major() == 1",
+      ),
+    ).toBe(true);
+    expect(
+      holds(
+        "semver('1.0.0-rc.1').isLessThan(semver('1.0.0')) && semver('1.0.0-alpha.2').compareTo(semver('1.0.0-alpha.10')) < 0",
+      ),
+    ).toBe(true);
+  });
+
   it('has the format library', () => {
     expect(
       holds(
