@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Writes the OpenAPI schemas of the GitOps objects specforge generates (Argo CD Application, Flux Kustomization)
 // into schemas/vendor/, from the CRDs of the pinned releases that scripts/build-gitops-tools.sh fetches from the Go
-// module proxy. Generated: never edit the output by hand; rerun this after changing a pinned version.
+// module proxy, and OpenShift's Route from the CRD the test API server installs (test/fixtures, from openshift/api). Generated: never edit the output by hand; rerun this after changing a pinned version.
 //   node scripts/vendor-crd-schemas.mjs [CRDS_DIR]   (default .cache/gitops-tools/crds)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
 const crds = process.argv[2] ?? '.cache/gitops-tools/crds';
@@ -15,10 +16,16 @@ const wanted = [
     version: 'v1',
     out: 'kustomize.toolkit.fluxcd.io_v1_kustomization.json',
   },
+  {
+    file: 'openshift-route-crd.yaml',
+    dir: join(dirname(fileURLToPath(import.meta.url)), '../test/fixtures'),
+    version: 'v1',
+    out: 'route.openshift.io_v1_route.json',
+  },
 ];
 mkdirSync('schemas/vendor', { recursive: true });
 for (const w of wanted) {
-  const crd = parseAllDocuments(readFileSync(join(crds, w.file), 'utf8'))
+  const crd = parseAllDocuments(readFileSync(join(w.dir ?? crds, w.file), 'utf8'))
     .map((d) => d.toJS())
     .find((d) => d?.kind === 'CustomResourceDefinition');
   const version = crd.spec.versions.find((v) => v.name === w.version);

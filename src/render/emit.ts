@@ -18,6 +18,7 @@ import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } fr
 import { isSource, type ChartSource, type RenderResult, type StoreOptions } from './types.js';
 import { appendAll } from '../util/append.js';
 import { droppedNote, type DroppedFields } from '../specs/bookkeeping.js';
+import { CustomResourceGate } from '../rules/crd/render-gate.js';
 
 /**
  * The last stage of the render pipeline (src/render/render.ts): checked charts → the bytes of dist/, one chart at a
@@ -35,12 +36,15 @@ export class Emission {
   private readonly collected = new Map<string, Map<string, string>>();
   private readonly out: OutputSink;
   private objectCount = 0;
+  /** Custom resources against the CRDs of the whole render (src/rules/crd/render-gate.ts). */
+  private readonly customResources: CustomResourceGate;
 
   constructor(
     private readonly options: StoreOptions,
     sink?: OutputSink,
   ) {
     this.out = sink ?? { put: (files) => this.collect(files) };
+    this.customResources = new CustomResourceGate(options.crds);
   }
 
   /**
@@ -58,6 +62,7 @@ export class Emission {
       return;
     }
     this.objectCount += part.built.objects.length;
+    this.customResources.take(part.built.objects, part.input.moduleFile ?? part.input.dir);
     if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
     this.charts.push({
       input: source ?? part.input,
@@ -80,6 +85,8 @@ export class Emission {
   /** The pass across charts, what it sends out again and the GitOps objects; the result. */
   end(): RenderResult {
     const { errors, charts, objectCount } = this;
+    const customResources = this.customResources.end();
+    appendAll(errors, customResources.errors);
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
     // each chart's skeletons, made when read, one chart's values at a time: no record of every object is held at once
     const reader = new SkeletonReader();
@@ -113,6 +120,7 @@ export class Emission {
       ...charts.flatMap((c) => (c.built.notes ?? []).map(formatError)),
       ...deploy.notes,
       ...controllerNotes(objects),
+      ...customResources.notes,
     ];
     const files = new Map([...this.collected.values()].flatMap((m) => [...m]));
     return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };

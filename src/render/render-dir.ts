@@ -9,6 +9,7 @@ import { listCharts, type ListedCharts, type LoadedCharts } from './load-charts.
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
 import type { ChartEntry, SinkRunOptions } from './types.js';
+import { readUserCrds } from './user-crds.js';
 import type { OutputSink } from '../output/output-tally.js';
 
 /**
@@ -22,7 +23,9 @@ export async function renderFrom(
   asked: readonly GitopsTool[] = [],
   run: SinkRunOptions = {},
 ): Promise<RenderResult> {
-  return renderLoaded(await listCharts(chartsDir), chartsDir, asked, run);
+  const user = readUserCrds(chartsDir);
+  if (user.errors.length > 0) return { files: new Map(), errors: user.errors, objectCount: 0 };
+  return renderLoaded(await listCharts(chartsDir), chartsDir, asked, { ...run, crds: user.crds });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Manifest } from '../rules/manifest.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import type { OutputSink } from '../output/output-tally.js';
@@ -87,7 +88,7 @@ export interface RenderResult {
 export type StoreOptions = Omit<RenderOptions, 'cache'> & { readonly cache?: ChartStore };
 
 /** How a render runs: worker threads and the chart store (the output is the same bytes either way). */
-export type RunOptions = Pick<StoreOptions, 'jobs' | 'cache'>;
+export type RunOptions = Pick<StoreOptions, 'jobs' | 'cache' | 'crds'>;
 
 /**
  * {@link RunOptions}, and where the files go: given a sink, each chart's files are put into it as they are made
@@ -113,4 +114,6 @@ export interface RenderOptions {
    * @default - no cache
    */
   readonly cache?: string;
+  /** The CRDs the user keeps in the repository (`crds/` beside the charts: src/render/user-crds.ts). */
+  readonly crds?: readonly Manifest[];
 }

@@ -9,14 +9,16 @@ import { jsonBytesBeyond } from './json-size.js';
 import { appendAll } from '../util/append.js';
 import { checkListMapKeys } from './list-maps.js';
 import { checkSchema } from './schema/check-schema.js';
+import { checkVendoredResource } from './crd/vendored.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
  * apiVersion, a name the API server takes for its kind (src/rules/name-rules.ts: a DNS subdomain for most kinds, and
  * always a path segment, so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
  * labels and annotations, no two items of one key in a list that server-side apply merges as a map
- * (src/rules/list-maps.ts: env by name, ports by port and protocol, …), and a size the API server stores (etcd's
- * default request limit, 1.5 MiB of JSON). Pure.
+ * (src/rules/list-maps.ts: env by name, ports by port and protocol, …), a size the API server stores (etcd's
+ * default request limit, 1.5 MiB of JSON), and for a custom resource of a vendored CRD (Argo CD, Flux, OpenShift
+ * Route) its CRD's schema and rules (src/rules/crd/vendored.ts). Pure.
  */
 
 /** The largest object (its JSON) etcd stores with its default `--max-request-bytes`. */
@@ -37,6 +39,7 @@ export function checkObject(o: Manifest): Problem<string>[] {
   // A built-in kind decoded as the API server decodes it (src/rules/schema/); a path already reported is not again.
   for (const p of checkSchema(o)) if (!out.some((q) => q.path === p.path)) out.push(p);
   appendAll(out, checkSize(o));
+  appendAll(out, checkVendoredResource(o)); // custom resources of the vendored CRDs (src/rules/crd/)
   return out;
 }
 

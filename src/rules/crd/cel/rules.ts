@@ -1,0 +1,194 @@
+import { createRequire } from 'node:module';
+import { describeValue, type Problem } from '../../problem.js';
+import type { FieldPath } from '../../field-path.js';
+import { fieldSchema, isMapping, type Structural, type ValidationRule } from '../structural.js';
+import { Budget, BudgetExceeded } from './budget.js';
+import { kubernetesFunctions, type Cel } from './libraries.js';
+import { toCelValue } from './values.js';
+
+/**
+ * `x-kubernetes-validations` on create: each rule of each node present in the object is evaluated with `self`
+ * bound to the node's value (typed by its schema, src/rules/crd/cel/values.ts). A rule that is false, fails to
+ * evaluate (`no such key`) or exceeds its budget is one problem: at the node, or at its `fieldPath`; its message
+ * is `messageExpression`'s value, else `message`, else the rule. Transition rules (those reading `oldSelf`) are not
+ * evaluated on create, as the API server does not. CEL (@bufbuild/cel, its strings extension, RE2) is loaded on the
+ * first rule met, and each rule compiled once.
+ */
+export function checkRules(value: unknown, schema: Structural, path: FieldPath, out: Problem[]): void {
+  if (!hasRules(schema)) return;
+  walk({ x: value, s: schema, path }, { out, budget: new Budget(TIME_LIMIT_MS) });
+}
+
+/** The wall time one rule may take. */
+const TIME_LIMIT_MS = 250;
+
+const withRules = new WeakMap<Structural, boolean>();
+
+/** Whether a schema holds any rule (remembered by schema). */
+export function hasRules(s: Structural): boolean {
+  let has = withRules.get(s);
+  if (has !== undefined) return has;
+  has =
+    (s['x-kubernetes-validations']?.length ?? 0) > 0 ||
+    Object.values(s.properties ?? {}).some(hasRules) ||
+    (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties)) ||
+    (s.items !== undefined && hasRules(s.items));
+  withRules.set(s, has);
+  return has;
+}
+
+/** What one object's walk carries: its problems and the budget of its rules. */
+interface Walk {
+  readonly out: Problem[];
+  readonly budget: Budget;
+}
+
+/** A node of the object: its value, its schema, its path; and its value as CEL sees it, once it has rules. */
+interface Node {
+  readonly x: unknown;
+  readonly s: Structural;
+  readonly path: FieldPath;
+  self?: unknown;
+}
+
+function walk(node: Node, w: Walk): void {
+  const { x, s, path } = node;
+  if (x === null || x === undefined || !hasRules(s)) return;
+  const own = s['x-kubernetes-validations'] ?? [];
+  // converted once for all the node's rules: its reads are counted by the budget of the rule reading them
+  if (own.length > 0) node.self = toCelValue(x, s, w.budget);
+  for (const rule of own) evaluate(rule, node, w);
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (items !== undefined) x.forEach((item, i) => walk({ x: item, s: items, path: [...path, i] }, w));
+  } else if (isMapping(x)) {
+    for (const [k, v] of Object.entries(x)) {
+      const sub = fieldSchema(s, k);
+      if (sub !== undefined) walk({ x: v, s: sub, path: [...path, k] }, w);
+    }
+  }
+}
+
+type Program = (ctx: Record<string, unknown>) => unknown;
+
+let cel: { lib: Cel; env: unknown } | undefined;
+const programs = new Map<string, Program | Error>();
+
+function load(): { lib: Cel; env: unknown } {
+  if (cel !== undefined) return cel;
+  const require = createRequire(import.meta.url);
+  const lib = require('@bufbuild/cel') as Cel;
+  const { strings } = require('@bufbuild/cel/ext') as { strings: unknown[] };
+  const { RE2JS } = require('@bufbuild/re2') as {
+    RE2JS: { compile(p: string): { test(s: string): boolean } };
+  };
+  const env = lib.celEnv({
+    funcs: [...strings, ...kubernetesFunctions(lib)] as never,
+    re2: { compile: (p: string) => RE2JS.compile(p) },
+  });
+  cel = { lib, env };
+  return cel;
+}
+
+/** The compiled rule, or why it does not compile (a CRD the API server would refuse). */
+export function compileRule(expression: string): Program | Error {
+  let p = programs.get(expression);
+  if (p !== undefined) return p;
+  const { lib, env } = load();
+  try {
+    p = lib.plan(env as never, lib.parse(expression)) as Program;
+  } catch (e) {
+    p = new Error(`a CEL expression that compiles: ${(e as Error).message}`);
+  }
+  programs.set(expression, p);
+  return p;
+}
+
+/** Whether a rule reads `oldSelf` (a transition rule), outside string literals. */
+function isTransitionRule(rule: string): boolean {
+  return /\boldSelf\b/.test(rule.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
+}
+
+function evaluate(rule: ValidationRule, node: Node, { out, budget }: Walk): void {
+  if (isTransitionRule(rule.rule)) return;
+  const relative = rule.fieldPath === undefined ? [] : parseFieldPath(rule.fieldPath);
+  const at = [...node.path, ...relative];
+  const program = compileRule(rule.rule);
+  if (program instanceof Error) {
+    out.push({ path: at, expected: program.message, found: JSON.stringify(rule.rule) });
+    return;
+  }
+  const result = run(program, node, budget);
+  if (result === true) return;
+  const failure = failureOf(result, load().lib);
+  out.push({
+    path: at,
+    expected: failure ?? messageOf(rule, node, budget),
+    found:
+      failure === undefined
+        ? describeValue(valueAt(node.x, relative))
+        : `the rule ${JSON.stringify(rule.rule)}`,
+    ...(rule.reason === undefined || rule.reason === 'FieldValueInvalid'
+      ? {}
+      : { hint: `reason ${rule.reason}` }),
+  });
+}
+
+/** A program's result with `self` bound to the node, or what it threw. */
+function run(program: Program, { self }: Node, budget: Budget): unknown {
+  budget.start();
+  try {
+    return program({ self });
+  } catch (e) {
+    return e;
+  }
+}
+
+/** The value at a relative path (a rule's fieldPath) under `x`. */
+function valueAt(x: unknown, path: FieldPath): unknown {
+  let v = x;
+  for (const seg of path)
+    v = isMapping(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
+  return v;
+}
+
+/** Why a rule did not evaluate to a boolean: an error, its budget, or another type. */
+function failureOf(result: unknown, lib: Cel): string | undefined {
+  if (result === false) return undefined;
+  if (result instanceof BudgetExceeded)
+    return `a rule that evaluates within its budget (it took ${result.message})`;
+  if (lib.isCelError(result) || result instanceof Error) {
+    const cause = budgetCause(result);
+    if (cause !== undefined) return `a rule that evaluates within its budget (it took ${cause.message})`;
+    return `a rule that evaluates (${(result as Error).message})`;
+  }
+  return `a rule that evaluates to a boolean (got ${typeof result})`;
+}
+
+function budgetCause(e: unknown): BudgetExceeded | undefined {
+  for (let c: unknown = e, depth = 0; c !== undefined && depth < 8; depth++) {
+    if (c instanceof BudgetExceeded) return c;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `messageExpression`'s value when it evaluates to a one-line string, else `message`, else the rule. */
+function messageOf(rule: ValidationRule, node: Node, budget: Budget): string {
+  const program = rule.messageExpression === undefined ? undefined : compileRule(rule.messageExpression);
+  const m = program === undefined || program instanceof Error ? undefined : run(program, node, budget);
+  if (typeof m === 'string' && m.trim() !== '' && !m.includes('\n')) return m;
+  return rule.message ?? `a value for which ${rule.rule} holds`;
+}
+
+/** A rule's `fieldPath` (`.spec.replicas`, `.a['b.c']`, `.list[0]`) as segments. */
+export function parseFieldPath(fieldPath: string): FieldPath {
+  const out: (string | number)[] = [];
+  const re = /\.([A-Za-z_][A-Za-z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/gy;
+  for (let m = re.exec(fieldPath); m !== null; m = re.exec(fieldPath)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(m[2].replace(/\\(.)/g, '$1'));
+    else out.push(Number(m[3]));
+  }
+  return out;
+}

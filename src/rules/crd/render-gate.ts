@@ -1,0 +1,92 @@
+import { apiGroupOf, describeObject, type Manifest } from '../manifest.js';
+import type { RenderedObject } from '../objects.js';
+import type { LocatedProblem } from '../problem.js';
+import { BUILT_IN_GROUPS, OWN_GROUPS } from './built-in.js';
+import { checkCustomResource } from './check.js';
+import { crdEntry, isCrd, kindKeyOf, versionOf, type CrdEntry } from './registry.js';
+import { isVendored } from './vendored.js';
+import { appendAll } from '../../util/append.js';
+
+/**
+ * The custom resources of a whole render against the CRDs it knows: those the render contains (a CRD in any chart
+ * applies to custom resources of its group and kind in every chart), and those the user keeps in the repository
+ * (src/render's `crds/` reading hands them in). Charts are taken one at a time, as they are emitted: CRDs are kept,
+ * and so are the custom resources not of a built-in, vendored (checked with every object, src/rules/crd/vendored.ts)
+ * or specforge's own kind; {@link end} checks them. A custom resource whose CRD is nowhere known is named in a
+ * note, never passed silently as checked. Pure.
+ */
+export class CustomResourceGate {
+  private readonly crds = new Map<string, CrdEntry>();
+  private readonly pending: { readonly object: RenderedObject; readonly place: string }[] = [];
+
+  constructor(userCrds: readonly Manifest[] = []) {
+    for (const crd of userCrds) this.addCrd(crd);
+  }
+
+  /** One chart's objects; `place` names the chart (its module file or directory) for objects with no spec file. */
+  take(objects: Iterable<RenderedObject>, place: string): void {
+    for (const object of objects) {
+      const o = object.json;
+      if (isCrd(o)) this.addCrd(o);
+      else if (isCustomResource(o)) this.pending.push({ object, place });
+    }
+  }
+
+  /** The problems of the custom resources taken, and a note naming those whose CRD is unknown. */
+  end(): { readonly errors: LocatedProblem[]; readonly notes: string[] } {
+    const errors: LocatedProblem[] = [];
+    const unknown: string[] = [];
+    for (const { object, place } of this.pending) {
+      const entry = this.crds.get(kindKeyOf(object.json));
+      if (entry === undefined)
+        unknown.push(`${describeObject(object.json)} (${String(object.json.apiVersion)})`);
+      else appendAll(errors, problemsOf(object, place, entry));
+    }
+    return { errors, notes: unknown.length === 0 ? [] : [unknownNote(unknown)] };
+  }
+
+  private addCrd(crd: Manifest): void {
+    const read = crdEntry(crd);
+    if (read !== undefined) this.crds.set(read.key, read.entry);
+  }
+}
+
+/** Whether `o` is a custom resource the gate must check: not built in, not vendored, not specforge's own. */
+function isCustomResource(o: Manifest): boolean {
+  const group = apiGroupOf(String(o.apiVersion));
+  if (BUILT_IN_GROUPS.has(group) || OWN_GROUPS.has(group)) return false;
+  return !isVendored(o.apiVersion, o.kind);
+}
+
+/** The problems of one custom resource under its CRD, located (its spec file, or its chart). */
+function problemsOf(object: RenderedObject, place: string, entry: CrdEntry): LocatedProblem[] {
+  const o = object.json;
+  const at = {
+    file: object.source?.file ?? place,
+    ...(object.source === undefined ? {} : { document: object.source.document }),
+  };
+  const prefix = `(${describeObject(o)}) `;
+  const version = entry.versions.get(versionOf(o.apiVersion));
+  if (version === undefined || !version.served) {
+    const served = [...entry.versions].filter(([, v]) => v.served).map(([n]) => n);
+    return [
+      {
+        ...at,
+        path: `${prefix}apiVersion`,
+        expected: `a version the CRD ${entry.name} serves (${served.join(', ') || 'none'})`,
+        found: JSON.stringify(o.apiVersion),
+      },
+    ];
+  }
+  if (version.schema === undefined) return [];
+  return checkCustomResource(o, version.schema).map((p) => ({ ...at, ...p, path: `${prefix}${p.path}` }));
+}
+
+function unknownNote(unknown: readonly string[]): string {
+  const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
+  return (
+    `custom resources not checked against a schema, as no CRD for them is in the render, in crds/ or vendored: ` +
+    `${unknown.slice(0, 5).join(', ')}${more}. Put their CRDs in the crds/ directory beside the charts directory ` +
+    'to have them checked as the API server checks them.'
+  );
+}

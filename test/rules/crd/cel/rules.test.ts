@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { checkRules, parseFieldPath } from '../../../../src/rules/crd/cel/rules.js';
+import type { Structural } from '../../../../src/rules/crd/structural.js';
+import type { Problem } from '../../../../src/rules/problem.js';
+
+/** The messages of the rule `rule` on `value` (an object of integers and strings, or a list of integers). */
+function failures(rule: string, value: unknown, s: Partial<Structural> = {}): string[] {
+  const schema = {
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    ...s,
+    'x-kubernetes-validations': [{ rule }],
+  } as Structural;
+  const out: Problem[] = [];
+  checkRules(value, schema, [], out);
+  return out.map((p) => p.expected);
+}
+const holds = (rule: string, value: unknown = {}, s: Partial<Structural> = {}) =>
+  failures(rule, value, s).length === 0;
+const list = { type: 'array', items: { type: 'integer' } } as const;
+
+describe('Kubernetes CEL rules', () => {
+  it('binds self to the node, integers as CEL ints', () => {
+    expect(holds('self.a + 1 == 3', { a: 2 })).toBe(true);
+    expect(failures('self.a > 5', { a: 2 })).toEqual(['a value for which self.a > 5 holds']);
+  });
+
+  it('fails a rule that reads an absent field, as the API server does ("no such key")', () => {
+    expect(failures('self.missing == 1', {})[0]).toMatch(/^a rule that evaluates \(/);
+  });
+
+  it('has the lists library', () => {
+    expect(
+      holds('self.isSorted() && self.sum() == 6 && self.min() == 1 && self.max() == 3', [1, 2, 3], list),
+    ).toBe(true);
+    expect(holds('self.indexOf(2) == 1 && self.lastIndexOf(9) == -1', [1, 2, 3], list)).toBe(true);
+    expect(holds('self.isSorted()', [2, 1], list)).toBe(false);
+  });
+
+  it('has the strings extension and RE2 regex', () => {
+    const strings = { type: 'object', additionalProperties: { type: 'string' } } as const;
+    expect(
+      holds(
+        "self.s.lowerAscii() == 'ab' && self.s.matches('^[[:upper:]]+$') && self.s.find('[A-Z]') == 'A'",
+        { s: 'AB' },
+        strings,
+      ),
+    ).toBe(true);
+    expect(
+      holds("self.s.findAll('[0-9]').size() == 2 && self.s.split('-').size() == 2", { s: '1-2' }, strings),
+    ).toBe(true);
+  });
+
+  it('has the quantity, URL, IP and CIDR libraries', () => {
+    expect(
+      holds(
+        "quantity('1Gi').isGreaterThan(quantity('512Mi')) && quantity('1.5').asApproximateFloat() == 1.5",
+      ),
+    ).toBe(true);
+    expect(
+      holds(
+        "isQuantity('1Gi') && !isQuantity('lots') && quantity('2').add(quantity('1')).compareTo(quantity('3')) == 0",
+      ),
+    ).toBe(true);
+    expect(
+      holds(
+        "url('https://a.b:8443/p').getHostname() == 'a.b' && url('https://a.b:8443/p').getPort() == '8443'",
+      ),
+    ).toBe(true);
+    expect(holds("isURL('https://') && !isURL('x') && url('/p').getEscapedPath() == '/p'")).toBe(true);
+    expect(
+      holds("isIP('10.0.0.1') && ip('::1').family() == 6 && ip('127.0.0.1').isLoopback() && !isIP('1.2.3')"),
+    ).toBe(true);
+    expect(
+      holds("isCIDR('10.0.0.0/8') && cidr('10.0.0.0/8').prefixLength() == 8 && !isCIDR('10.0.0.0/33')"),
+    ).toBe(true);
+  });
+
+  it('has the semver library, ordering pre-releases before their release', () => {
+    expect(
+      holds(
+        "isSemver('1.2.3-rc.1+b') && !isSemver('v1.2.3') && !isSemver('01.2.3') && semver('1.2.3').major() == 1",
+      ),
+    ).toBe(true);
+    expect(
+      holds(
+        "semver('1.0.0-rc.1').isLessThan(semver('1.0.0')) && semver('1.0.0-alpha.2').compareTo(semver('1.0.0-alpha.10')) < 0",
+      ),
+    ).toBe(true);
+  });
+
+  it('has the format library', () => {
+    expect(
+      holds(
+        "format.dns1123Label().validate('ok') == null && format.dns1123Label().validate('Not OK') != null",
+      ),
+    ).toBe(true);
+  });
+
+  it('does not evaluate transition rules (oldSelf) on create', () => {
+    expect(holds('self.a == oldSelf.a', { a: 1 })).toBe(true);
+  });
+
+  it('stops a rule past its cost budget instead of hanging the render', () => {
+    const big = Array.from({ length: 2000 }, (_, i) => i);
+    const started = Date.now();
+    expect(failures('self.all(x, self.all(y, x + y >= 0))', big, list)[0]).toMatch(
+      /^a rule that evaluates within its budget/,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads fieldPath as the API server writes it', () => {
+    expect(parseFieldPath(".spec.ports[0]['a.b']")).toEqual(['spec', 'ports', 0, 'a.b']);
+  });
+});

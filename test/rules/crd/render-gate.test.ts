@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { CustomResourceGate } from '../../../src/rules/crd/render-gate.js';
+import { WIDGET_CRD } from '../../support/widget-crd.js';
+
+const widget = (spec: object, apiVersion = 'gate.specforge.test/v1') => ({
+  json: { apiVersion, kind: 'Widget', metadata: { name: 'w', namespace: 'a' }, spec },
+});
+
+describe('CustomResourceGate', () => {
+  it('checks a custom resource against a CRD another chart of the render contains', () => {
+    const gate = new CustomResourceGate();
+    gate.take([widget({ size: 0 })], 'charts/app/chart.ts');
+    gate.take([{ json: WIDGET_CRD }], 'charts/crds/chart.ts');
+    expect(gate.end()).toEqual({
+      errors: [
+        { file: 'charts/app/chart.ts', path: '(Widget a/w) spec.size', expected: 'at least 1', found: '0' },
+      ],
+      notes: [],
+    });
+  });
+
+  it('checks against the CRDs the user keeps in the repository, and names the spec file when there is one', () => {
+    const gate = new CustomResourceGate([WIDGET_CRD]);
+    gate.take([{ ...widget({}), source: { file: 'charts/app/w.yaml', document: 2 } }], 'charts/app');
+    expect(gate.end().errors).toEqual([
+      {
+        file: 'charts/app/w.yaml',
+        document: 2,
+        path: '(Widget a/w) spec.size',
+        expected: 'a value (required)',
+        found: 'nothing',
+      },
+    ]);
+  });
+
+  it('refuses a version the CRD does not serve', () => {
+    const gate = new CustomResourceGate([WIDGET_CRD]);
+    gate.take([widget({ size: 1 }, 'gate.specforge.test/v2')], 'charts/app');
+    expect(gate.end().errors.map((e) => `${e.path}: ${e.expected}`)).toEqual([
+      '(Widget a/w) apiVersion: a version the CRD widgets.gate.specforge.test serves (v1)',
+    ]);
+  });
+
+  it('names in a note the custom resources whose CRD is nowhere known, and leaves built-in and vendored kinds alone', () => {
+    const gate = new CustomResourceGate();
+    gate.take(
+      [
+        { json: { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't' } } },
+        { json: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } } },
+        { json: { apiVersion: 'route.openshift.io/v1', kind: 'Route', metadata: { name: 'r' } } },
+        { json: { apiVersion: 'nodes.specforge.dev/v1', kind: 'NodePool', metadata: { name: 'p' } } },
+      ],
+      'charts/app',
+    );
+    const { errors, notes } = gate.end();
+    expect(errors).toEqual([]);
+    expect(notes).toEqual([expect.stringContaining('not checked against a schema')]);
+    expect(notes[0]).toContain('Thing/t (example.com/v1)');
+    expect(notes[0]).not.toMatch(/Deployment|Route|NodePool/);
+  });
+});
