@@ -15,7 +15,7 @@ export interface ChartReading {
 
 /**
  * Reads the files `listed` of chart `name` (in `dir`) into its input: the I/O of reading one chart, on whichever
- * thread reads it (src/render/chart-source.ts, read-ahead.ts). A chart module is not this function's: its caller
+ * thread reads it (src/render/chart-source.ts). A chart module is not this function's: its caller
  * adds it.
  */
 export function readChartFiles(name: string, dir: string, listed: readonly ListedFile[]): ChartReading {
@@ -27,10 +27,4 @@ export function readChartFiles(name: string, dir: string, listed: readonly Liste
     if (text !== undefined) files.push({ file, rel, text });
   }
   return { input: chartInputOf(name, dir, files, settingsErrors), readErrors, settingsErrors };
-}
-
-/** A chart read ahead, on another thread: the reading, and the digest of its input (src/render/input-digest.ts). */
-export interface ReadingAhead {
-  readonly reading: ChartReading;
-  readonly digest: string;
 }

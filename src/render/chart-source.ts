@@ -1,9 +1,9 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import type { ChartModule } from './build-chart.js';
-import { readChartFiles, type ReadingAhead } from './chart-reading.js';
+import { readChartFiles } from './chart-reading.js';
 import { chartInputDigest, moduleBytes } from './input-digest.js';
 import { entryError, type ChartYamlFile } from './chart-tree.js';
-import { ListedFiles, type ListedFile, type PlainListedFiles } from './listed-files.js';
+import { ListedFiles, type ListedFile } from './listed-files.js';
 import type { ChartInput, ChartSource } from './types.js';
 
 /** What listing a chart found: its files, its module, and the problems of walking it and of loading its module. */
@@ -81,32 +81,15 @@ export class ListedChart implements ChartSource {
     return this.withModule(reading.input);
   }
 
-  /**
-   * What a thread reading charts ahead needs to read this one's files (src/render/read-ahead.ts): its listing as
-   * held; undefined for a chart with a module (read when its turn comes) or one read already.
-   */
-  aheadRequest(): PlainListedFiles | undefined {
-    return this.module === undefined ? this.listed?.toPlain() : undefined;
-  }
-
-  /** Reads the chart's files, or takes `ahead`: the reading of its {@link aheadRequest}, made a little earlier. */
-  read(ahead?: ReadingAhead): ChartInput {
-    if (this.module !== undefined) {
-      const input = this.readFiles();
+  /** Reads the chart's files: its input, its digest kept (a chart with a module's once the module ran). */
+  read(): ChartInput {
+    const input = this.readFiles();
+    if (this.module === undefined) this.read_ = digestOf(input);
+    else {
       this.read_ = undefined;
       this.undigested = input;
-      return input;
     }
-    if (ahead === undefined) {
-      const input = this.readFiles();
-      this.read_ = digestOf(input);
-      return input;
-    }
-    this.listed = undefined;
-    this.readErrors = ahead.reading.readErrors;
-    this.settingsErrors = ahead.reading.settingsErrors;
-    this.read_ = ahead.digest;
-    return ahead.reading.input;
+    return input;
   }
 
   readAgain(): ChartInput | LocatedProblem {

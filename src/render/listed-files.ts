@@ -33,32 +33,13 @@ export class ListedFiles {
     });
   }
 
-  /** The same files as plain data, to cross to another thread as they are held ({@link ListedFiles.unpackPlain}). */
-  toPlain(): PlainListedFiles {
-    return { dir: this.dir, real: this.real, count: this.count, rels: this.rels, links: this.links };
-  }
-
-  /** The files of {@link ListedFiles.toPlain}, unpacked. Pure. */
-  static unpackPlain(plain: PlainListedFiles): ListedFile[] {
-    if (plain.count === 0) return [];
-    return plain.rels.split('\0').map((rel, i) => ({
-      file: childPath(plain.dir, rel),
-      rel,
-      real: plain.links.get(i) ?? childPath(plain.real, rel),
-    }));
-  }
-
   /** The files, in the listing's order. */
   unpack(): ListedFile[] {
-    return ListedFiles.unpackPlain(this.toPlain());
+    if (this.count === 0) return [];
+    return this.rels.split('\0').map((rel, i) => ({
+      file: childPath(this.dir, rel),
+      rel,
+      real: this.links.get(i) ?? childPath(this.real, rel),
+    }));
   }
-}
-
-/** {@link ListedFiles} as plain data: what the class holds. */
-export interface PlainListedFiles {
-  readonly dir: string;
-  readonly real: string;
-  readonly count: number;
-  readonly rels: string;
-  readonly links: ReadonlyMap<number, string>;
 }

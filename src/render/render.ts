@@ -7,8 +7,6 @@ import { fromWire, toWire } from './chart-wire.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
 import { emitCharts, Emission } from './emit.js';
 import { prepareChart } from './prepare.js';
-import { ReadAhead } from './read-ahead.js';
-import type { ReadingAhead } from './chart-reading.js';
 import { renderSpecChart, specTree } from './spec-chart.js';
 import {
   isSource,
@@ -84,12 +82,10 @@ async function buildEach(
   const cache = options.cache;
   const notes = { ignored: [] as string[], unwritten: [] as string[] };
   const pooled = poolFor(inputs, options, reuse, cache);
-  // charts the pool reads are read as it hands them out
-  const ahead = pooled === undefined ? ReadAhead.start(inputs) : undefined;
   let held = Date.now();
   try {
-    for (const [i, input] of inputs.entries()) {
-      const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
+    for (const input of inputs) {
+      const part = await buildOne(input, { reuse, cache, pooled, notes });
       pooled?.passed(input);
       if (reuse !== undefined) reuse.keep(withObjects(part));
       take(part, isSource(input) ? input : undefined);
@@ -99,7 +95,6 @@ async function buildEach(
     }
   } finally {
     pooled?.close();
-    ahead?.close();
   }
   return [...notes.ignored, ...notes.unwritten];
 }
@@ -123,14 +118,14 @@ interface Sources {
  * read, read here or by the pool when it hands the chart to a worker. Emitted only when the pool built it with neither
  * `reuse` nor a cache, which keep the objects themselves.
  */
-async function buildOne(entry: ChartEntry, sources: Sources, ahead?: ReadingAhead): Promise<PooledChart> {
+async function buildOne(entry: ChartEntry, sources: Sources): Promise<PooledChart> {
   const { pooled } = sources;
   if (!isSource(entry)) return buildRead(entry, sources);
   if (pooled?.has(entry) === true) return pooled.take(entry);
   // Past a chart with a module, `reuse` and the cache are looked up once the chart is read, at its turn.
   return sources.reuse === undefined && sources.cache === undefined
-    ? renderOne(entry.read(ahead))
-    : buildRead(entry.read(ahead), sources);
+    ? renderOne(entry.read())
+    : buildRead(entry.read(), sources);
 }
 
 /** {@link buildOne} of a chart read already. */

@@ -3,9 +3,7 @@ import type { GitopsSettings } from '../gitops/settings.js';
 import type { OutputSink } from '../output/output-tally.js';
 import type { RenderInputs } from '../output/provenance.js';
 import type { ChartModule } from './build-chart.js';
-import type { ReadingAhead } from './chart-reading.js';
 import type { ChartStore } from './chart-store.js';
-import type { PlainListedFiles } from './listed-files.js';
 
 /** One chart as read from disk: its name, its files' text, and its code module if any. */
 export interface ChartInput {
@@ -25,7 +23,7 @@ export interface ChartInput {
 
 /**
  * A chart of a charts directory listed but not read yet (src/render/load-charts.ts): the render reads its files
- * when the chart's turn comes ({@link ChartSource.read}; a few charts ahead at most, src/render/read-ahead.ts) and
+ * when the chart's turn comes ({@link ChartSource.read}) and
  * holds their texts only while it builds the chart, so a render of many charts holds a few charts' files at a time,
  * not all of them.
  */
@@ -41,11 +39,8 @@ export interface ChartSource {
   readonly digest: string | undefined;
   /**
    * Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors.
-   * `ahead`: the reading of its {@link ChartSource.aheadRequest} made on another thread, taken instead.
    */
-  read(ahead?: ReadingAhead): ChartInput;
-  /** What a thread reading charts ahead needs to read its files (src/render/read-ahead.ts), if it may. */
-  aheadRequest?(): PlainListedFiles | undefined;
+  read(): ChartInput;
   /**
    * Reads its files once more, for a chart the render builds a second time: the input, or the problem when the files
    * are no longer those read the first time (their digest differs).

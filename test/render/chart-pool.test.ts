@@ -10,7 +10,6 @@ import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/r
 import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
 import { loadCharts } from '../../src/render/load-charts.js';
-import { READ_AHEAD_MIN_FILES } from '../../src/render/read-ahead.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import type { SpecChartInput } from '../../src/render/types.js';
 import { digestLines } from '../support/output-digests.js';
@@ -146,8 +145,8 @@ export default function () {
 
   it('prints every error of every chart in the same order with 1 and 4 jobs, and writes nothing', async () => {
     const root = tempDir();
-    // enough files for one job to read them ahead on a thread (src/render/read-ahead.ts), one a problem to read
-    generateCharts(join(root, 'charts'), READ_AHEAD_MIN_FILES, 8);
+    // enough files for four jobs to start workers (src/render/chart-pool.ts), one a problem to read
+    generateCharts(join(root, 'charts'), 1000, 8);
     writeFileSync(join(root, 'charts/chart-004/latin1.yaml'), Buffer.from([0x61, 0x3a, 0xe9, 0x0a]));
     writeFileSync(
       join(root, 'charts/chart-001/appservice-100.yaml'),
