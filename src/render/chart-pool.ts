@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import { fromWire, type WireChart } from './chart-wire.js';
 import type { EmittedChart } from './emit.js';
-import { isSource, type ChartSource, type SpecChartInput } from './types.js';
+import { isSource, type ChartSource } from './source/chart-source.js';
+import { type ChartInput } from './chart/chart-input.js';
 import { workerEntry } from './worker-entry.js';
 import { startWorker } from '../util/worker-entry.js';
 
@@ -24,7 +25,7 @@ import { startWorker } from '../util/worker-entry.js';
 export const SPECS_PER_WORKER = 100;
 
 /** A chart of spec files for the pool: read, or read when the pool hands it to a worker. */
-export type PoolEntry = SpecChartInput | ChartSource;
+export type PoolEntry = ChartInput | ChartSource;
 
 /** How many workers render `inputs` with `jobs` allowed: 1 (this thread) when more would not pay. Pure. */
 export function workerCount(jobs: number, inputs: readonly PoolEntry[]): number {
@@ -50,7 +51,7 @@ export class ChartPool {
   private readonly built = new Map<number, PooledChart>();
   private readonly waiting = new Map<number, (chart: PooledChart | Error) => void>();
   /** The inputs of the charts handed out and not yet back, by id: read when handed out, let go when back. */
-  private readonly out = new Map<number, SpecChartInput>();
+  private readonly out = new Map<number, ChartInput>();
   private readonly window: number;
   private next = 0;
   private taken = 0;
@@ -145,7 +146,7 @@ export class ChartPool {
   private reply(w: Worker, m: WorkerReply): void {
     // the same words as a throw on this thread (`--jobs 1`)
     if ('failed' in m) return this.fail(new Error(m.failed));
-    const input = this.out.get(m.id) as SpecChartInput;
+    const input = this.out.get(m.id) as ChartInput;
     this.out.delete(m.id);
     const chart = 'emitted' in m ? { input, ...m.emitted } : fromWire(input, m.chart);
     const waiter = this.waiting.get(m.id);
@@ -165,7 +166,7 @@ export class ChartPool {
 }
 
 /** The input as plain data (only what a chart of spec files has). Pure. */
-function plain(input: SpecChartInput): SpecChartInput {
+function plain(input: ChartInput): ChartInput {
   return {
     name: input.name,
     dir: input.dir,

@@ -6,11 +6,11 @@
 import { parentPort } from 'node:worker_threads';
 import { renderSpecChart } from './render.js';
 import { toWire } from './chart-wire.js';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import { emitChart, type EmittedChart } from './emit.js';
-import type { SpecChartInput } from './types.js';
+import type { ChartInput } from './chart/chart-input.js';
 
-parentPort?.on('message', ({ id, input, emit }: { id: number; input: SpecChartInput; emit: boolean }) => {
+parentPort?.on('message', ({ id, input, emit }: { id: number; input: ChartInput; emit: boolean }) => {
   try {
     const part = renderSpecChart(input);
     const emitted = emit ? emittedOrNot(part) : undefined;

@@ -9,12 +9,13 @@ import {
 import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { filesByTopDir, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
-import type { CheckedChart } from './check-chart.js';
-import { renderSpecChart } from './spec-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
+import { renderSpecChart } from './chart/spec-chart.js';
 import { controllerNotes } from './controller-note.js';
-import { chartFiles } from './files.js';
+import { chartFiles } from './chart/files.js';
 import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
-import { isSource, type ChartSource, type RenderResult, type StoreOptions } from './types.js';
+import { isSource, type ChartSource } from './source/chart-source.js';
+import { type RenderResult, type StoreOptions } from './types.js';
 import { appendAll } from '../util/append.js';
 import { droppedNote, type DroppedFields } from '../specs/bookkeeping.js';
 
@@ -158,7 +159,7 @@ function hasModule(part: CheckedChart): boolean {
 
 /**
  * A chart as the pass across charts sees it once its files are out: its objects' skeletons, and its input, or the
- * source it was read from (which holds no texts: src/render/chart-source.ts).
+ * source it was read from (which holds no texts: src/render/source/chart-source.ts).
  */
 interface Emitted {
   readonly input: CheckedChart['input'] | ChartSource;

@@ -4,11 +4,12 @@ import { GITOPS_SETTINGS_FILE, type GitopsTool } from '../gitops/tools.js';
 import { oneOffNote, oneOffTools } from '../gitops/flags.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { RenderInputs } from '../output/provenance.js';
-import { renderInputs } from './input-digest.js';
-import { listCharts, type ListedCharts, type LoadedCharts } from './load-charts.js';
+import { renderInputs } from './source/input-digest.js';
+import { listCharts, type ListedCharts, type LoadedCharts } from './source/load-charts.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
-import type { ChartEntry, SinkRunOptions } from './types.js';
+import type { ChartEntry } from './source/chart-source.js';
+import type { SinkRunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 
 /**
@@ -26,8 +27,8 @@ export async function renderFrom(
 }
 
 /**
- * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/load-blobs.ts)
- * or listed, each read when the render takes it (src/render/chart-source.ts; with a cache, which finds a chart by
+ * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/source/load-blobs.ts)
+ * or listed, each read when the render takes it (src/render/source/chart-source.ts; with a cache, which finds a chart by
  * its files, those before the first chart with a module at once), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of
  * this process are taken as built where their inputs are the same (src/render/chart-reuse.ts).
  */

@@ -1,25 +1,20 @@
 import type { OutputSink } from '../output/output-tally.js';
-import { applyModule } from './apply-module.js';
+import { applyModule } from './chart/apply-module.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { ChartStore } from './chart-store.js';
 import { ChartPool, workerCount, type PooledChart } from './chart-pool.js';
 import { fromWire, toWire } from './chart-wire.js';
-import { checkChart, type CheckedChart } from './check-chart.js';
+import { checkChart, type CheckedChart } from './chart/check-chart.js';
 import { emitCharts, Emission } from './emit.js';
-import { prepareChart } from './prepare.js';
-import { renderSpecChart, specTree } from './spec-chart.js';
-import {
-  isSource,
-  type ChartEntry,
-  type ChartInput,
-  type ChartSource,
-  type RenderResult,
-  type SpecChartInput,
-  type StoreOptions,
-} from './types.js';
+import { prepareChart } from './chart/prepare.js';
+import { renderSpecChart, specTree } from './chart/spec-chart.js';
+import { isSource, type ChartEntry, type ChartSource } from './source/chart-source.js';
+import { type ChartInput } from './chart/chart-input.js';
+import { type RenderResult, type StoreOptions } from './types.js';
 
-export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
-export { renderSpecChart } from './spec-chart.js';
+export type { ChartInput } from './chart/chart-input.js';
+export type { RenderOptions, RenderResult } from './types.js';
+export { renderSpecChart } from './chart/spec-chart.js';
 
 /**
  * The render pipeline, one stage per module: spec files → typed specs (prepare.ts) → construct tree
@@ -179,7 +174,7 @@ function poolFor(
 ): Pooled | undefined {
   if ((options.jobs ?? 1) <= 1) return undefined;
   const specOnly = inputs.filter(
-    (i): i is SpecChartInput | ChartSource =>
+    (i): i is ChartInput | ChartSource =>
       i.module === undefined &&
       (isSource(i)
         ? reuse === undefined && cache === undefined // else read at its turn ({@link buildOne})
@@ -240,7 +235,7 @@ export async function renderChart(input: ChartInput): Promise<RenderResult> {
  * cannot await (`renderSpecFiles` of specforge/testing).
  * @internal
  */
-export function renderSpecCharts(inputs: readonly SpecChartInput[]): RenderResult {
+export function renderSpecCharts(inputs: readonly ChartInput[]): RenderResult {
   return emitCharts(byName(inputs).map(renderSpecChart), {});
 }
 

@@ -9,13 +9,13 @@ import { generateCharts } from '../../bench/generate.js';
 import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
 import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
-import { loadCharts } from '../../src/render/load-charts.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
-import type { SpecChartInput } from '../../src/render/types.js';
+import type { ChartInput } from '../../src/render/chart/chart-input.js';
 import { digestLines } from '../support/output-digests.js';
 import { repoTempDir, run, tempDir } from '../support/tmp.js';
 
-const chart = (name: string, specs: number): SpecChartInput => ({
+const chart = (name: string, specs: number): ChartInput => ({
   name,
   dir: `charts/${name}`,
   specFiles: Array.from({ length: specs }, (_, i) => ({
