@@ -8,7 +8,7 @@ import { renderInputs } from './source/input-digest.js';
 import { listCharts, type ListedCharts, type LoadedCharts } from './source/load-charts.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
-import type { ChartEntry } from './source/chart-source.js';
+import { readSource, type ChartSource } from './source/chart-source.js';
 import type { SinkRunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 
@@ -71,12 +71,16 @@ function untilReadFails(sink: OutputSink | undefined, readFailed: () => boolean)
  * for charts read before the render, a listed chart's once the render read it.
  */
 function chartsOf(loaded: LoadedCharts | ListedCharts): {
-  inputs: readonly ChartEntry[];
+  inputs: readonly ChartSource[];
   loadErrors: () => LocatedProblem[];
   readFailed: () => boolean;
 } {
-  if ('inputs' in loaded)
-    return { inputs: loaded.inputs, loadErrors: () => loaded.errors, readFailed: () => false };
+  if (loaded.kind === 'read')
+    return {
+      inputs: loaded.inputs.map(readSource),
+      loadErrors: () => loaded.errors,
+      readFailed: () => false,
+    };
   return { inputs: loaded.charts, loadErrors: loaded.errors, readFailed: loaded.readFailed };
 }
 

@@ -6,6 +6,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
+import { readSource } from '../../src/render/source/chart-source.js';
 import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
 import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
@@ -30,13 +31,13 @@ describe('ChartPool', () => {
     const dir = tempDir();
     generateCharts(dir, 240, 24);
     const { inputs } = await loadCharts(dir);
-    const pool = new ChartPool(inputs, 2);
+    const pool = new ChartPool(inputs.map(readSource), 2);
     try {
       const taken = [await pool.take(0)];
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(pool.handedOut).toBeLessThanOrEqual(1 + 2 * LOOKAHEAD);
       for (let i = 1; i < inputs.length; i++) taken.push(await pool.take(i));
-      const checked = taken.filter((c) => !('emitted' in c));
+      const checked = taken.filter((c) => c.kind !== 'emitted');
       expect(checked.map(toWire)).toEqual(inputs.map((input) => toWire(renderSpecChart(input))));
     } finally {
       pool.close();
@@ -48,11 +49,11 @@ describe('ChartPool', () => {
     generateCharts(dir, 240, 24);
     writeFileSync(join(dir, 'chart-005/broken.yaml'), 'kind: [\n');
     const { inputs } = await loadCharts(dir);
-    const pool = new ChartPool(inputs, 2, true);
+    const pool = new ChartPool(inputs.map(readSource), 2, true);
     try {
       const taken = [];
       for (let i = 0; i < inputs.length; i++) taken.push(await pool.take(i));
-      expect(taken.every((c) => 'emitted' in c)).toBe(true);
+      expect(taken.every((c) => c.kind === 'emitted')).toBe(true);
       expect(taken).toEqual(inputs.map((input) => emitChart(renderSpecChart(input))));
       expect(taken[5]?.errors.length).toBeGreaterThan(0);
     } finally {
@@ -64,11 +65,13 @@ describe('ChartPool', () => {
 describe('workerCount', () => {
   it('takes as many workers as jobs allow, no more than the charts, and one per SPECS_PER_WORKER spec files', () => {
     const many = Array.from({ length: 10 }, (_, i) => chart(`c${i}`, SPECS_PER_WORKER));
-    expect(workerCount(4, many)).toBe(4);
-    expect(workerCount(1, many)).toBe(1);
-    expect(workerCount(64, many)).toBe(10);
-    expect(workerCount(4, [chart('one', 10 * SPECS_PER_WORKER)])).toBe(1);
-    expect(workerCount(4, [chart('a', SPECS_PER_WORKER), chart('b', SPECS_PER_WORKER - 1)])).toBe(1);
+    expect(workerCount(4, many.map(readSource))).toBe(4);
+    expect(workerCount(1, many.map(readSource))).toBe(1);
+    expect(workerCount(64, many.map(readSource))).toBe(10);
+    expect(workerCount(4, [chart('one', 10 * SPECS_PER_WORKER)].map(readSource))).toBe(1);
+    expect(
+      workerCount(4, [chart('a', SPECS_PER_WORKER), chart('b', SPECS_PER_WORKER - 1)].map(readSource)),
+    ).toBe(1);
     expect(workerCount(4, [])).toBe(1);
   });
 });

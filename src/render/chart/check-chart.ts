@@ -23,6 +23,8 @@ import type { ChartInput } from './chart-input.js';
 
 /** One chart, built and checked, before the files are written out. */
 export interface CheckedChart {
+  /** None: what tells it from an emitted chart (src/render/emit.ts `EmittedChart`, `kind: 'emitted'`). */
+  readonly kind?: undefined;
   readonly input: ChartInput & { readonly moduleFile?: string };
   readonly errors: LocatedProblem[];
   /** Present when the chart has no error. */

@@ -29,7 +29,9 @@ export interface Prepared {
  * Reads a chart's settings and specs. Only errors when nothing can be built: the settings are wrong, or two specs
  * would make one object.
  */
-export function prepareChart(input: ChartInput): Prepared | { readonly errors: LocatedProblem[] } {
+export function prepareChart(
+  input: ChartInput,
+): Prepared | { readonly errors: LocatedProblem[]; readonly specs?: undefined } {
   const errors: LocatedProblem[] = [...checkChartName(input.name, input.dir)];
   let settings: ChartSettings = {};
   if (input.settings !== undefined) {

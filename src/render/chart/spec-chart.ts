@@ -7,7 +7,7 @@ import type { ChartInput } from './chart-input.js';
 /** One chart of spec files built and checked: the stages before emission, where nothing is awaited. Pure. */
 export function renderSpecChart(input: ChartInput): CheckedChart {
   const p = prepareChart(input);
-  return 'specs' in p ? checkChart(input, p, specTree(input, p)) : { input, errors: p.errors };
+  return p.specs === undefined ? { input, errors: p.errors } : checkChart(input, p, specTree(input, p));
 }
 
 /** The construct tree of a chart's specs, or what stopped it from being built. */

@@ -7,10 +7,11 @@ import { ListedFiles, type ListedFile } from './listed-files.js';
 import type { ChartInput } from '../chart/chart-input.js';
 
 /**
- * A chart of a charts directory listed but not read yet (src/render/source/load-charts.ts): the render reads its files
- * when the chart's turn comes ({@link ChartSource.read}) and
- * holds their texts only while it builds the chart, so a render of many charts holds a few charts' files at a time,
- * not all of them.
+ * A chart of a render: every entry of a render is one. Most are charts of a charts directory listed but not read yet
+ * ({@link ListedChart}, src/render/source/load-charts.ts): the render reads a chart's files when its turn comes
+ * ({@link ChartSource.read}) and holds their texts only while it builds the chart, so a render of many charts holds a
+ * few charts' files at a time, not all of them. A chart read already (from a git revision's blobs, or handed to the
+ * package's API) is a source whose read returns itself ({@link readSource}).
  */
 export interface ChartSource {
   readonly name: string;
@@ -20,25 +21,39 @@ export interface ChartSource {
   readonly moduleFile?: string;
   /** How many YAML files it has: what `--jobs` weighs a chart by before reading it. */
   readonly fileCount: number;
-  /** The digest of its inputs as {@link ChartSource.read} read them (src/render/source/input-digest.ts); none before. */
-  readonly digest: string | undefined;
   /**
-   * Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors.
+   * The digest of its inputs as {@link ChartSource.read} read them (src/render/source/input-digest.ts); none before.
+   * A chart module's is taken once asked, after the render ran the module (it includes the files the module read).
    */
+  readonly digest: string | undefined;
+  /** Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors. */
   read(): ChartInput;
   /**
-   * Reads its files once more, for a chart the render builds a second time: the input, or the problem when the files
-   * are no longer those read the first time (their digest differs).
+   * Reads its files once more, for a chart the render builds a second time: the input, or, when the files are no
+   * longer those read the first time (their digest differs), the problem.
    */
-  readAgain(): ChartInput | LocatedProblem;
+  readAgain(): ReadAgain;
 }
 
-/** A chart to render: read already, or to be read when its turn comes. */
-export type ChartEntry = ChartInput | ChartSource;
+/** What reading a chart again found: its input, or that its files changed since the render read them. */
+export type ReadAgain =
+  | { readonly input: ChartInput; readonly changed?: undefined }
+  | { readonly input?: undefined; readonly changed: LocatedProblem };
 
-/** Whether a chart to render is still to be read. */
-export function isSource(entry: ChartEntry): entry is ChartSource {
-  return !('specFiles' in entry);
+/** A chart read already, as a source: its read returns it, and its digest is of its inputs when asked. */
+export function readSource(input: ChartInput): ChartSource {
+  return {
+    name: input.name,
+    dir: input.dir,
+    ...(input.module === undefined ? {} : { module: input.module }),
+    ...(input.moduleFile === undefined ? {} : { moduleFile: input.moduleFile }),
+    fileCount: input.specFiles.length,
+    get digest() {
+      return digestOf(input);
+    },
+    read: () => input,
+    readAgain: () => ({ input }),
+  };
 }
 
 /** What listing a chart found: its files, its module, and the problems of walking it and of loading its module. */
@@ -127,17 +142,18 @@ export class ListedChart implements ChartSource {
     return input;
   }
 
-  readAgain(): ChartInput | LocatedProblem {
+  readAgain(): ReadAgain {
     // a directory that went meanwhile lists no file, so the digest differs (an annotated chart has objects)
     const input = this.withModule(readChartFiles(this.name, this.dir, this.listAgain([])).input);
-    if (digestOf(input) === this.digest) return input;
-    return {
+    if (digestOf(input) === this.digest) return { input };
+    const changed: LocatedProblem = {
       file: this.dir,
       path: '',
       expected: 'chart files that stay as they are while the render runs',
       found: 'files that changed after the render read them',
       hint: 'Render again once nothing writes to the charts directory.',
     };
+    return { changed };
   }
 
   /** The chart's files listed anew; none, with the problem in `errors`, when its directory can no longer be read. */

@@ -30,7 +30,7 @@ export function loadChartsFromBlobs(chartsDir: string, files: ReadonlyMap<string
       if (text !== undefined) gitops = { file, text };
     }
   }
-  return { inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
+  return { kind: 'read', inputs, errors, ...(gitops === undefined ? {} : { gitops }) };
 }
 
 /** A directory of the tree: name → sub-directory or file bytes. */

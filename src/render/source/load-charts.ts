@@ -14,13 +14,17 @@ import type { ChartInput } from '../chart/chart-input.js';
  * Reads a charts directory: every sub-directory is a chart; its `*.yaml`/`*.yml` files (recursively, sorted) are
  * spec files, except `chart.yaml` (settings); `chart.ts`/`chart.js` is a chart module whose default export adds
  * constructs. Only regular files are read, links are followed only inside the charts directory, and file bytes
- * must be UTF-8 (src/render/source/chart-tree.ts, src/specs/decode.ts). The I/O edge of the renderer: everything after
- * this is pure. {@link listCharts}, every chart read at once.
+ * must be UTF-8 (src/render/source/chart-tree.ts, src/specs/decode.ts). {@link listCharts}, every chart read at once:
+ * for a caller that needs every input before the render (the cache's look-up, `diff`). Part of the render's input
+ * edge (src/render/source/), not its last I/O: chart modules were loaded while listing and run when their chart is
+ * built (they may read and write files), the chart store is read and written, and dist/ is written through a sink;
+ * only a chart's stages (src/render/chart/), chart module aside, are pure.
  */
 export async function loadCharts(chartsDir: string): Promise<LoadedCharts> {
   const listed = await listCharts(chartsDir);
   const inputs = listed.charts.map((c) => c.readFiles());
   return {
+    kind: 'read',
     inputs,
     errors: listed.errors(),
     ...(listed.gitops === undefined ? {} : { gitops: listed.gitops }),
@@ -29,6 +33,8 @@ export async function loadCharts(chartsDir: string): Promise<LoadedCharts> {
 
 /** A charts directory as read: its charts, the errors of reading them, and `gitops.yaml` when present. */
 export interface LoadedCharts {
+  /** What tells it from {@link ListedCharts}: its charts were read at once. */
+  readonly kind: 'read';
   readonly inputs: ChartInput[];
   readonly errors: LocatedProblem[];
   readonly gitops?: { readonly file: string; readonly text: string };
@@ -65,11 +71,13 @@ export async function listCharts(chartsDir: string): Promise<ListedCharts> {
   }
   const errors = (): LocatedProblem[] => found.flatMap((f) => (f instanceof ListedChart ? f.errors() : [f]));
   const readFailed = (): boolean => charts.some((c) => c.readFailed);
-  return { charts, errors, readFailed, ...(gitops === undefined ? {} : { gitops }) };
+  return { kind: 'listed', charts, errors, readFailed, ...(gitops === undefined ? {} : { gitops }) };
 }
 
 /** A charts directory as {@link listCharts} lists it. */
 export interface ListedCharts {
+  /** What tells it from {@link LoadedCharts}: its charts are read when the render takes them. */
+  readonly kind: 'listed';
   readonly charts: readonly ListedChart[];
   /** The problems found so far, in reading order: those of reading a chart's files once it was read. */
   readonly errors: () => LocatedProblem[];

@@ -21,7 +21,7 @@ const input: ChartInput = {
 
 function prepared(): Prepared {
   const p = prepareChart(input);
-  if (!('specs' in p)) throw new Error('nothing to build');
+  if (p.specs === undefined) throw new Error('nothing to build');
   return p;
 }
 

@@ -15,7 +15,7 @@ describe('prepareChart', () => {
       settings: { file: 'shop/chart.yaml', text: 'namespace: shop\n' },
       specFiles: [file('shop/a.yaml', web('a')), file('shop/b.yaml', web('b', ''))],
     });
-    if (!('specs' in p)) throw new Error('nothing to build');
+    if (p.specs === undefined) throw new Error('nothing to build');
     expect(p.settings).toEqual({ namespace: 'shop' });
     expect(p.specs.map((s) => s.name)).toEqual(['a']);
     expect(p.errors.map((e) => `${e.file} ${e.path}`)).toEqual(['shop/b.yaml spec.image']);
@@ -28,7 +28,7 @@ describe('prepareChart', () => {
       dir: 'shop',
       specFiles: [file('shop/a.yaml', web('web')), file('shop/b.yaml', web('web'))],
     });
-    expect('specs' in p).toBe(false);
+    expect(p.specs).toBeUndefined();
     expect(p.errors).toEqual([
       expect.objectContaining({
         file: 'shop/b.yaml',
@@ -45,7 +45,7 @@ describe('prepareChart', () => {
       settings: { file: 'shop/chart.yaml', text: 'hardening: maybe\n' },
       specFiles: [file('shop/a.yaml', web('a'))],
     });
-    expect('specs' in p).toBe(false);
+    expect(p.specs).toBeUndefined();
     expect(p.errors.map((e) => `${e.file} ${e.path}`)).toEqual(['shop/chart.yaml hardening']);
   });
 });

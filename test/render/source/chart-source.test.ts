@@ -76,7 +76,7 @@ describe('listCharts', () => {
     writeFileSync(join(dir, 'one', 'web.yaml'), WEB);
     const chart = (await listCharts(dir)).charts.find((c) => c.name === 'one')!;
     const first = chart.read();
-    expect(chart.readAgain()).toEqual(first);
+    expect(chart.readAgain()).toEqual({ input: first });
     const changed = {
       file: join(dir, 'one'),
       path: '',
@@ -85,12 +85,12 @@ describe('listCharts', () => {
       hint: 'Render again once nothing writes to the charts directory.',
     };
     writeFileSync(join(dir, 'one', 'more.yaml'), WEB.replace('web', 'more'));
-    expect(chart.readAgain()).toEqual(changed);
+    expect(chart.readAgain()).toEqual({ changed });
     rmSync(join(dir, 'one', 'more.yaml'));
-    expect(chart.readAgain()).toEqual(first);
+    expect(chart.readAgain()).toEqual({ input: first });
     writeFileSync(join(dir, 'one', 'web.yaml'), WEB.replace('nginx', 'httpd'));
-    expect(chart.readAgain()).toEqual(changed);
+    expect(chart.readAgain()).toEqual({ changed });
     rmSync(join(dir, 'one'), { recursive: true });
-    expect(chart.readAgain()).toEqual(changed);
+    expect(chart.readAgain()).toEqual({ changed });
   });
 });
