@@ -35,10 +35,12 @@ interface Run {
 type Built = CheckedChart | EmittedChart;
 
 interface Builder {
-  /** For messages and docs: where the chart comes from. */
+  /** Where the chart comes from, said for the reader of the list. */
   readonly from: string;
   /** The chart, when this builder has it; undefined to ask the next. */
   readonly take: (turn: Turn, run: Run) => Promise<Built> | Built | undefined;
+  /** Whether a chart it built is kept in the cache, when the cache was asked for it and had none. */
+  readonly keep: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export const BUILDERS: readonly Builder[] = [
     from: 'reused: the other side of a diff (`--against`) built a chart with the same inputs (src/render/chart-reuse.ts)',
     take: (turn, { reuse }) =>
       reuse === undefined || turn.source.module !== undefined ? undefined : reuse.find(inputOf(turn)),
+    keep: false,
   },
   {
     from: 'cached: the chart store of `--cache` has it (src/render/chart-store.ts, src/cache/chart-cache.ts)',
@@ -61,14 +64,17 @@ export const BUILDERS: readonly Builder[] = [
       if (found.ignored !== undefined) notes.ignored.push(found.ignored);
       return found.chart === undefined ? undefined : fromWire(input, found.chart);
     },
+    keep: false,
   },
   {
     from: 'pooled: a worker thread of `--jobs` builds it (src/render/chart-pool.ts)',
     take: (turn, { pooled }) => (pooled?.has(turn.source) === true ? pooled.take(turn.source) : undefined),
+    keep: true,
   },
   {
     from: 'built here, on the render thread (a chart module runs here)',
     take: (turn) => buildHere(inputOf(turn)),
+    keep: true,
   },
 ];
 
@@ -119,10 +125,11 @@ const HOLD_MS = 50;
  * cache's notes go to `run.notes`).
  */
 async function build(turn: Turn, run: Run): Promise<Built> {
-  for (const [i, builder] of BUILDERS.entries()) {
+  for (const builder of BUILDERS) {
     const part = await builder.take(turn, run);
     if (part === undefined) continue;
-    if (i > 1 && turn.key !== undefined && run.cache !== undefined)
+    // `key` is set once the cache was asked for the chart
+    if (builder.keep && turn.key !== undefined && run.cache !== undefined)
       keepInCache(run.cache, turn.key, withObjects(part), run.notes.unwritten);
     return part;
   }
