@@ -14,7 +14,29 @@ export const ROOMS = {
   /** The construct door's cdk8s `App` (`SpecforgeApp`) and the walk of an App's tree that it and the render take. */
   app: ['output', 'util'],
   gitops: ['rules', 'specs', 'constructs', 'output', 'util'],
-  render: ['rules', 'specs', 'constructs', 'gitops', 'output', 'app', 'imports', 'util'],
+  /**
+   * The render's schedule (src/render/*.ts): when each chart is built, where (reused, cached, pooled, here) and on
+   * which thread; the pass across charts and the bytes. Its three rooms below it hold the rest.
+   */
+  render: [
+    'render/source',
+    'render/chart',
+    'render/module',
+    'rules',
+    'specs',
+    'constructs',
+    'gitops',
+    'output',
+    'app',
+    'imports',
+    'util',
+  ],
+  /** The render's input edge: charts directories and git blobs listed and read, chart modules loaded, digests. */
+  'render/source': ['render/chart', 'render/module', 'rules', 'specs', 'gitops', 'output', 'util'],
+  /** One chart: its input in, its checked objects and files out; pure but for running its chart module. */
+  'render/chart': ['render/module', 'rules', 'specs', 'constructs', 'output', 'app', 'util'],
+  /** What runs a chart module's code, guarded: exit and time limits, its errors, the files it imports and reads. */
+  'render/module': ['rules', 'util'],
   /**
    * What `--cache` keeps: the chart cache, the store the render is handed (render declares it, src/render/chart-store.ts,
    * and never imports this room), the render records of render and check (handed the version: cache imports no cli)
@@ -57,18 +79,36 @@ export const EXCEPTIONS = { constructs: { output: ['dist-writer.ts'] } };
  */
 export const WITHOUT_CDK8S = ['util', 'rules', 'specs', 'output', 'kube', 'controller'];
 
-/** The zones for import-x/no-restricted-paths: each room may not import the rooms it is not allowed, nor src/*.ts. */
+/**
+ * Whether `room` may import `other`: listed, or inside a room listed (a room allowed `render` may import its rooms
+ * too), or the room `room` is inside of (`render/chart` may not import the files of `render` unless it lists it).
+ */
+function allows(room, other) {
+  return ROOMS[room].some((r) => r === other || other.startsWith(`${r}/`));
+}
+
+/**
+ * The files of room `r` another room may not import: all under it; of a room holding the importing one, only its
+ * own files (src/render/*.ts for src/render/chart), not the importing room's.
+ */
+function filesOf(r, room) {
+  const allowed = EXCEPTIONS[room]?.[r];
+  if (room.startsWith(`${r}/`)) return `./src/${r}/*.ts`;
+  return allowed === undefined ? `./src/${r}/**` : `./src/${r}/!(${allowed.join('|')})`;
+}
+
+/**
+ * The zones for import-x/no-restricted-paths: each room may not import the rooms it is not allowed, nor src/*.ts. A
+ * room inside another (`render/chart`) is held to both zones: the outer room's arrows and its own.
+ */
 export function layerZones() {
   const rooms = Object.keys(ROOMS);
   return rooms.map((room) => ({
     target: `./src/${room}`,
     from: [
       ...rooms
-        .filter((r) => r !== room && !ROOMS[room].includes(r))
-        .map((r) => {
-          const allowed = EXCEPTIONS[room]?.[r];
-          return allowed === undefined ? `./src/${r}/**` : `./src/${r}/!(${allowed.join('|')})`;
-        }),
+        .filter((r) => r !== room && !allows(room, r) && !r.startsWith(`${room}/`))
+        .map((r) => filesOf(r, room)),
       ...(ROOMS[room].includes('imports') ? [] : ['./src/imports/**']),
       './src/*.ts',
     ],

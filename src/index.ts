@@ -75,9 +75,9 @@ export async function renderCharts(
 export const renderChartsAsync = renderCharts;
 export type { ArgocdSettings, FluxSettings, GitopsSettings } from './gitops/settings.js';
 export type { GitopsTool } from './gitops/tools.js';
-export type { ChartModule } from './render/build-chart.js';
+export type { ChartModule } from './render/chart/build-chart.js';
 export { derivedContainerPorts, type DerivedContainerPort } from './rules/ports.js';
-export type { ChartSettings } from './render/chart-settings.js';
+export type { ChartSettings } from './render/chart/chart-settings.js';
 export { toYaml, toYamlDocuments } from './output/yaml.js';
 export { SpecforgeApp } from './app/specforge-app.js';
 export type { RenderInputs } from './output/provenance.js';

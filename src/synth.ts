@@ -11,7 +11,7 @@ import { DistStage, outputEntries, type OutputSink } from './output/dist-writer.
 import { topOf } from './output/output-tally.js';
 import { provenanceFiles } from './output/provenance.js';
 import { droppedNote, droppedTools } from './gitops/flags.js';
-import { KUSTOMIZATION_FILE } from './render/files.js';
+import { KUSTOMIZATION_FILE } from './render/chart/files.js';
 import { formatError } from './rules/problem-format.js';
 
 /** Renders charts/ into dist/ and gives cdk8s its per-chart files; the exit code. */

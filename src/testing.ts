@@ -23,8 +23,8 @@ import { type Chart } from 'cdk8s';
 import { readRenderedYaml } from './output/read-back.js';
 import { toYamlDocuments } from './output/yaml.js';
 import { renderContained } from './render/contained.js';
-import { KUSTOMIZATION_FILE } from './render/files.js';
-import { renderSpecCharts, type RenderResult, type SpecChartInput } from './render/render.js';
+import { KUSTOMIZATION_FILE } from './render/chart/files.js';
+import { renderSpecCharts, type RenderResult, type ChartInput } from './render/render.js';
 import type { LocatedProblem } from './rules/problem.js';
 import { formatError } from './rules/problem-format.js';
 import type { Manifest } from './rules/manifest.js';
@@ -68,7 +68,7 @@ export async function renderChartsDir(chartsDir: string): Promise<RenderedCharts
  * settings. Pure; no chart modules (use {@link synthChart} for charts in code).
  */
 export function renderSpecFiles(files: Readonly<Record<string, string>>): RenderedCharts {
-  const inputs = new Map<string, SpecChartInput>();
+  const inputs = new Map<string, ChartInput>();
   for (const path of Object.keys(files).sort()) {
     const text = files[path] ?? '';
     const slash = path.indexOf('/');

@@ -139,6 +139,50 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toEqual([]);
   });
 
+  it("refuse a chart's room importing the render's input edge (render/chart importing render/source)", async () => {
+    const hits = await rulesHit(
+      'src/render/chart/planted.ts',
+      "import { loadCharts } from '../source/load-charts.js';\nexport const l = loadCharts;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it("refuse a chart's room importing the render's schedule (render/chart importing src/render/*.ts)", async () => {
+    const hits = await rulesHit(
+      'src/render/chart/planted.ts',
+      "import { ChartPool } from '../chart-pool.js';\nexport const p = ChartPool;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse the code a chart module runs under importing a chart (render/module importing render/chart)', async () => {
+    const hits = await rulesHit(
+      'src/render/module/planted.ts',
+      "import { prepareChart } from '../chart/prepare.js';\nexport const p = prepareChart;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
+  it("allow the input edge its chart's input and a chart its own room (render/source, render/chart)", async () => {
+    const source = await rulesHit(
+      'src/render/source/planted.ts',
+      "import { chartInputOf } from '../chart/chart-input.js';\nexport const c = chartInputOf;\n",
+    );
+    const chart = await rulesHit(
+      'src/render/chart/planted.ts',
+      "import { prepareChart } from './prepare.js';\nimport { applyModule } from './apply-module.js';\nexport const p = [prepareChart, applyModule];\n",
+    );
+    expect([...source, ...chart]).toEqual([]);
+  });
+
+  it('allow a room that may import the render its rooms too (the cache reading a charts directory)', async () => {
+    const hits = await rulesHit(
+      'src/cache/planted.ts',
+      "import { loadCharts } from '../render/source/load-charts.js';\nexport const l = loadCharts;\n",
+    );
+    expect(hits).toEqual([]);
+  });
+
   it('allow an import down the floors (constructs using rules and specs)', async () => {
     const hits = await rulesHit(
       'src/constructs/planted.ts',

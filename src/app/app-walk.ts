@@ -7,7 +7,7 @@ import { revalidatingDuring } from '../util/revalidation.js';
  * construct tree: the validations, the dependencies turned into dependencies between charts and API objects, and
  * each chart's objects in order. Used where cdk8s's own steps would walk the tree again for each chart or build a
  * dependency graph that orders nothing: `SpecforgeApp` (src/app/specforge-app.ts) and the render's synthesis of a
- * chart (src/render/check-chart.ts). Their tests hold them to cdk8s's answers.
+ * chart (src/render/chart/check-chart.ts). Their tests hold them to cdk8s's answers.
  */
 
 /**

@@ -3,9 +3,9 @@ import { availableParallelism } from 'node:os';
 import { DistDigestBeside } from '../output/dist-digest-beside.js';
 import { distDigest } from '../output/dist-writer.js';
 import { ignoredNote, rendererDigest } from './chart-cache.js';
-import { hasModules } from '../render/load-module.js';
-import { renderInputs } from '../render/input-digest.js';
-import type { LoadedCharts } from '../render/load-charts.js';
+import { hasModules } from '../render/source/load-module.js';
+import { renderInputs } from '../render/source/input-digest.js';
+import type { LoadedCharts } from '../render/source/load-charts.js';
 import { OutputCache, type OutputRecord } from './output-cache.js';
 import { cleanListing, statDigest } from './clean-checkout.js';
 
@@ -70,7 +70,7 @@ export async function lookUpOutput(
     availableParallelism() > 1 && existsSync(outDir) ? DistDigestBeside.start(outDir) : undefined;
   try {
     // The spec reader's modules only now: a clean checkout vouched for reads no chart.
-    const { loadCharts } = await import('../render/load-charts.js');
+    const { loadCharts } = await import('../render/source/load-charts.js');
     const loaded = await loadCharts(chartsDir);
     const found =
       loaded.errors.length > 0

@@ -8,7 +8,7 @@ import { makeDirs } from '../util/make-dirs.js';
 import { readRegularFile, type Opened } from '../util/read-opened.js';
 import type { ChartStore, ChartStoreOpening } from '../render/chart-store.js';
 import type { WireChart } from '../render/chart-wire.js';
-import type { SpecChartInput } from '../render/types.js';
+import type { ChartInput } from '../render/chart/chart-input.js';
 
 /**
  * The chart cache (`--cache DIR`): a chart of spec files built and checked once is kept as plain data
@@ -47,7 +47,7 @@ export class ChartCache implements ChartStore {
   }
 
   /** The key of a chart: the digest of its inputs and of the renderer. Pure but for the renderer's digest. */
-  key(input: SpecChartInput): string {
+  key(input: ChartInput): string {
     const { name, dir, settings, specFiles } = input;
     return sha256(JSON.stringify({ renderer: rendererDigest(), name, dir, settings, specFiles }));
   }

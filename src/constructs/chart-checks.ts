@@ -20,7 +20,7 @@ import { revalidating } from '../util/revalidation.js';
 export interface ChartChecksOptions {
   /**
    * The render checks the chart's settings and wiring itself before it synthesises the chart, with each object
-   * traced to its spec file (errors with file and line, src/render/check-chart.ts): the chart gets no validation
+   * traced to its spec file (errors with file and line, src/render/chart/check-chart.ts): the chart gets no validation
    * that would walk it a second time.
    * @default false
    */

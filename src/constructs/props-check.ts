@@ -109,7 +109,7 @@ const SKIP_CHECK = Symbol.for('specforge.dev/skip-props-check');
 
 /**
  * A copy of `props` that the construct given them takes without checking: for the spec door, whose specs passed the
- * same rule already with file and line in its errors (src/render/build-chart.ts), and for the differential test,
+ * same rule already with file and line in its errors (src/render/chart/build-chart.ts), and for the differential test,
  * which sends what the constructs would make of a spec the gate refuses to the API server, to prove the server
  * refuses it too. Explicit and per construct: other constructs of the same chart (a chart module's) are checked.
  * The mark is not enumerable, so props spread from these are checked again. Not part of the package API.

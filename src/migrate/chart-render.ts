@@ -3,8 +3,8 @@
  * to write in place) and adopt (as it is on disk). Reads the chart, writes nothing; errors come back as data.
  */
 import { basename } from 'node:path';
-import { objectsOfFiles } from '../render/files.js';
-import { loadChartDir } from '../render/load-charts.js';
+import { objectsOfFiles } from '../render/chart/files.js';
+import { loadChartDir } from '../render/source/load-charts.js';
 import { renderCharts, type ChartInput } from '../render/render.js';
 import { type Manifest } from '../rules/manifest.js';
 import type { LocatedProblem } from '../rules/problem.js';

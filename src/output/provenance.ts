@@ -5,7 +5,7 @@ import { dirDigests } from './output-tally.js';
  * specforge that wrote the directory, the digest of each chart's inputs (its settings, as `<chart>/chart.yaml`
  * whatever the file's spelling; its spec files, its chart module, the local modules that imports and the files it
  * read as it ran, by their paths in the charts directory; every text with CRLF line ends read as LF:
- * src/render/input-digest.ts) and of `gitops.yaml`, and the digest of each directory of output. No timestamp and no
+ * src/render/source/input-digest.ts) and of `gitops.yaml`, and the digest of each directory of output. No timestamp and no
  * machine path: the same render gives the same bytes anywhere, so `specforge check` verifies the file as it verifies
  * every other one (a render by another version, or from other inputs, differs). Its name ends
  * in neither `.yaml`, `.yml` nor `.json`, so neither an Argo CD directory source nor kustomize-controller's

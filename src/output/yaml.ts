@@ -1,5 +1,3 @@
-import { RecentMap } from '../util/recent-map.js';
-
 /**
  * A YAML emitter for manifests: plain JSON data (objects, arrays, strings, finite numbers, booleans, null) in,
  * block-style YAML out, byte-stable (keys in insertion order, 2-space indent, no line folding).
@@ -41,18 +39,6 @@ export function quoteString(s: string): string {
   return JSON.stringify(s).replace(YAML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * Mapping keys as {@link quoteString} writes them, remembered: a render writes the same few dozen keys hundreds of
- * thousands of times (at most 4,096 of up to 256 characters: src/util/recent-map.ts).
- */
-const quotedKeys = new RecentMap<string>();
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) quotedKeys.set(key, (quoted = quoteString(key)));
-  return quoted;
-}
-
 function scalar(v: unknown): string {
   switch (typeof v) {
     case 'string':
@@ -82,32 +68,15 @@ function emptyCollection(v: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The start of a key's line, `indent`, the key as {@link quoteString} writes it and `:`, remembered for each depth up
- * to {@link KEY_LINE_DEPTHS} (a manifest's keys sit at the first few; deeper lines are joined each time): a render
- * writes the same few dozen keys at the same depths hundreds of thousands of times, and each line otherwise starts
- * with two strings joined.
- */
-const KEY_LINE_DEPTHS = 16;
-const keyLines = Array.from({ length: KEY_LINE_DEPTHS }, () => new RecentMap<string>());
-
-function keyLine(indent: string, key: string): string {
-  const lines = keyLines[indent.length >> 1];
-  if (lines === undefined) return `${indent}${quotedKey(key)}:`;
-  let line = lines.get(key);
-  if (line === undefined) lines.set(key, (line = `${indent}${quotedKey(key)}:`));
-  return line;
-}
-
 /** A mapping's lines at `indent`, the first one after `firstPrefix` instead when given (an item of a sequence). */
 function mapping(map: Record<string, unknown>, indent: string, firstPrefix: string | undefined): string {
   let out = '';
-  let first = firstPrefix !== undefined;
+  let start = firstPrefix ?? indent;
   for (const key of Object.keys(map)) {
     const v = map[key];
     if (v === undefined) continue;
-    out += (first ? `${firstPrefix}${quotedKey(key)}:` : keyLine(indent, key)) + valueAfter(v, indent);
-    first = false;
+    out += `${start}${quoteString(key)}:${valueAfter(v, indent)}`;
+    start = indent;
   }
   return out;
 }
@@ -121,18 +90,9 @@ function valueAfter(v: unknown, indent: string): string {
   return typeof v === 'string' ? stringLine(v) : ` ${scalar(v)}\n`;
 }
 
-/**
- * A string value's place on its line (a space, the value as {@link quoteString} writes it, the line's end),
- * remembered: the values of a render repeat too (names in labels, selectors and references; ports' protocols,
- * policies). The memo holds no long value (an annotation's document) and nothing of the text a value was read from
- * (src/util/recent-map.ts).
- */
-const stringLines = new RecentMap<string>();
-
+/** A string value's place on its line: a space, the value as {@link quoteString} writes it, the line's end. */
 function stringLine(s: string): string {
-  let line = stringLines.get(s);
-  if (line === undefined) stringLines.set(s, (line = ` ${quoteString(s)}\n`));
-  return line;
+  return ` ${quoteString(s)}\n`;
 }
 
 function sequence(seq: readonly unknown[], indent: string): string {

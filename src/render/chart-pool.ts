@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import { fromWire, type WireChart } from './chart-wire.js';
 import type { EmittedChart } from './emit.js';
-import { isSource, type ChartSource, type SpecChartInput } from './types.js';
+import type { ChartSource } from './source/chart-source.js';
+import { type ChartInput } from './chart/chart-input.js';
 import { workerEntry } from './worker-entry.js';
 import { startWorker } from '../util/worker-entry.js';
 
@@ -23,22 +24,20 @@ import { startWorker } from '../util/worker-entry.js';
  */
 export const SPECS_PER_WORKER = 100;
 
-/** A chart of spec files for the pool: read, or read when the pool hands it to a worker. */
-export type PoolEntry = SpecChartInput | ChartSource;
-
-/** How many workers render `inputs` with `jobs` allowed: 1 (this thread) when more would not pay. Pure. */
-export function workerCount(jobs: number, inputs: readonly PoolEntry[]): number {
-  const specs = inputs.reduce((n, i) => n + (isSource(i) ? i.fileCount : i.specFiles.length), 0);
-  return Math.max(1, Math.min(jobs, inputs.length, Math.floor(specs / SPECS_PER_WORKER)));
+/** How many workers render `sources` with `jobs` allowed: 1 (this thread) when more would not pay. Pure. */
+export function workerCount(jobs: number, sources: readonly ChartSource[]): number {
+  const specs = sources.reduce((n, s) => n + s.fileCount, 0);
+  return Math.max(1, Math.min(jobs, sources.length, Math.floor(specs / SPECS_PER_WORKER)));
 }
 
-type WorkerReply =
-  | { id: number; chart: WireChart }
-  | { id: number; emitted: Omit<EmittedChart, 'input'> }
-  | { id: number; failed: string };
+/** What a worker (src/render/chart-worker.ts) posts back for chart `id`. */
+export type WorkerReply =
+  | { readonly kind: 'checked'; readonly id: number; readonly chart: WireChart }
+  | { readonly kind: 'emitted'; readonly id: number; readonly emitted: Omit<EmittedChart, 'input' | 'kind'> }
+  | { readonly kind: 'failed'; readonly id: number; readonly failed: string };
 
 /** A chart as the pool hands it over: checked, or emitted when the pool was asked to emit. */
-export type PooledChart = CheckedChart | EmittedChart;
+type PooledChart = CheckedChart | EmittedChart;
 
 /** How many charts per worker may be built ahead of the one the render takes next. */
 export const LOOKAHEAD = 4;
@@ -50,7 +49,7 @@ export class ChartPool {
   private readonly built = new Map<number, PooledChart>();
   private readonly waiting = new Map<number, (chart: PooledChart | Error) => void>();
   /** The inputs of the charts handed out and not yet back, by id: read when handed out, let go when back. */
-  private readonly out = new Map<number, SpecChartInput>();
+  private readonly out = new Map<number, ChartInput>();
   private readonly window: number;
   private next = 0;
   private taken = 0;
@@ -60,7 +59,7 @@ export class ChartPool {
   private closed = false;
 
   constructor(
-    private readonly inputs: readonly PoolEntry[],
+    private readonly inputs: readonly ChartSource[],
     workers: number,
     private readonly emit = false,
     openUntil = inputs.length,
@@ -92,7 +91,7 @@ export class ChartPool {
    * The chart of `inputs[i]`, built and checked (and emitted, with `emit`); each is taken once, in order. Rejects
    * when a worker failed.
    */
-  async take(i: number): Promise<PooledChart> {
+  async take(i: number): Promise<CheckedChart | EmittedChart> {
     if (i >= this.open) this.openTo(i + 1); // its turn has come
     const ready = this.built.get(i);
     const got =
@@ -136,18 +135,18 @@ export class ChartPool {
       return;
     }
     const id = this.next++;
-    const entry = this.inputs[id] as PoolEntry;
-    const input = isSource(entry) ? entry.read() : entry;
+    const input = (this.inputs[id] as ChartSource).read();
     this.out.set(id, input);
     w.postMessage({ id, input: plain(input), emit: this.emit });
   }
 
   private reply(w: Worker, m: WorkerReply): void {
     // the same words as a throw on this thread (`--jobs 1`)
-    if ('failed' in m) return this.fail(new Error(m.failed));
-    const input = this.out.get(m.id) as SpecChartInput;
+    if (m.kind === 'failed') return this.fail(new Error(m.failed));
+    const input = this.out.get(m.id) as ChartInput;
     this.out.delete(m.id);
-    const chart = 'emitted' in m ? { input, ...m.emitted } : fromWire(input, m.chart);
+    const chart: PooledChart =
+      m.kind === 'emitted' ? { kind: 'emitted', input, ...m.emitted } : fromWire(input, m.chart);
     const waiter = this.waiting.get(m.id);
     this.waiting.delete(m.id);
     if (waiter === undefined) this.built.set(m.id, chart);
@@ -165,7 +164,7 @@ export class ChartPool {
 }
 
 /** The input as plain data (only what a chart of spec files has). Pure. */
-function plain(input: SpecChartInput): SpecChartInput {
+function plain(input: ChartInput): ChartInput {
   return {
     name: input.name,
     dir: input.dir,

@@ -1,7 +1,7 @@
 import type { SourceRef } from '../specs/types.js';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import { fromWire, toWire } from './chart-wire.js';
-import type { SpecChartInput } from './types.js';
+import type { ChartInput } from './chart/chart-input.js';
 
 /**
  * The checked charts of one render, kept for another render in the same process (`specforge diff --against`: the
@@ -21,7 +21,7 @@ export class ChartReuse {
   }
 
   /** The chart kept under `input`'s name with the same inputs, renamed to `input`'s files; else undefined. */
-  find(input: SpecChartInput): CheckedChart | undefined {
+  find(input: ChartInput): CheckedChart | undefined {
     const prior = this.kept.get(input.name);
     if (prior === undefined || !sameInputs(prior.input, input)) return undefined;
     return renamedTo(prior, input);
@@ -29,7 +29,7 @@ export class ChartReuse {
 }
 
 /** Whether two charts have the same name, settings and spec files (paths and text); where they live aside. */
-export function sameInputs(a: SpecChartInput, b: SpecChartInput): boolean {
+export function sameInputs(a: ChartInput, b: ChartInput): boolean {
   if (a.name !== b.name || a.settings?.text !== b.settings?.text) return false;
   if (a.specFiles.length !== b.specFiles.length) return false;
   return a.specFiles.every((f, i) => {
@@ -39,7 +39,7 @@ export function sameInputs(a: SpecChartInput, b: SpecChartInput): boolean {
 }
 
 /** `part`, built from inputs equal to `input`'s, as if built from `input`'s files. */
-function renamedTo(part: CheckedChart, input: SpecChartInput): CheckedChart {
+function renamedTo(part: CheckedChart, input: ChartInput): CheckedChart {
   const fileOf = new Map(part.input.specFiles.map((f, i) => [f.file, input.specFiles[i]?.file ?? f.file]));
   // A chart's own Namespace (chart.yaml's createNamespace) has the settings file as its source.
   if (part.input.settings !== undefined && input.settings !== undefined)

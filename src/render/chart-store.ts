@@ -1,5 +1,5 @@
 import type { WireChart } from './chart-wire.js';
-import type { SpecChartInput } from './types.js';
+import type { ChartInput } from './chart/chart-input.js';
 
 /**
  * Where a render keeps the charts of spec files it built and checked, and finds them again: the chart cache of
@@ -9,7 +9,7 @@ import type { SpecChartInput } from './types.js';
  */
 export interface ChartStore {
   /** The key of a chart: the digest of its inputs (and of whatever else decides its build). */
-  key(input: SpecChartInput): string;
+  key(input: ChartInput): string;
   /** Whether there is an entry under `key` (not whether it can be trusted: {@link read} says). */
   has(key: string): boolean;
   /** The chart kept under `key`, when there is one to trust; else, when an entry there was not, the note saying so. */

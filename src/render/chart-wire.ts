@@ -1,5 +1,5 @@
 import type { RenderedObject } from '../rules/objects.js';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import type { DroppedFields } from '../specs/bookkeeping.js';
 
 /**

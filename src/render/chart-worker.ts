@@ -6,18 +6,22 @@
 import { parentPort } from 'node:worker_threads';
 import { renderSpecChart } from './render.js';
 import { toWire } from './chart-wire.js';
-import type { CheckedChart } from './check-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
 import { emitChart, type EmittedChart } from './emit.js';
-import type { SpecChartInput } from './types.js';
+import type { WorkerReply } from './chart-pool.js';
+import type { ChartInput } from './chart/chart-input.js';
 
-parentPort?.on('message', ({ id, input, emit }: { id: number; input: SpecChartInput; emit: boolean }) => {
+parentPort?.on('message', ({ id, input, emit }: { id: number; input: ChartInput; emit: boolean }) => {
   try {
     const part = renderSpecChart(input);
     const emitted = emit ? emittedOrNot(part) : undefined;
-    if (emitted === undefined) parentPort?.postMessage({ id, chart: toWire(part) });
-    else parentPort?.postMessage({ id, emitted: { errors: emitted.errors, emitted: emitted.emitted } });
+    post(
+      emitted === undefined
+        ? { kind: 'checked', id, chart: toWire(part) }
+        : { kind: 'emitted', id, emitted: { errors: emitted.errors, emitted: emitted.emitted } },
+    );
   } catch (e) {
-    parentPort?.postMessage({ id, failed: e instanceof Error ? e.message : String(e) });
+    post({ kind: 'failed', id, failed: e instanceof Error ? e.message : String(e) });
   }
 });
 
@@ -31,4 +35,8 @@ function emittedOrNot(part: CheckedChart): EmittedChart | undefined {
   } catch {
     return undefined;
   }
+}
+
+function post(reply: WorkerReply): void {
+  parentPort?.postMessage(reply);
 }

@@ -1,8 +1,8 @@
 import type { LocatedProblem } from '../rules/problem.js';
 import { UsageError } from '../util/usage-error.js';
-import { hasModules } from './load-module.js';
+import { hasModules } from './source/load-module.js';
 import { renderFrom } from './render-dir.js';
-import { MODULE_TIMEOUT_MS } from './module-guard.js';
+import { MODULE_TIMEOUT_MS } from './module/module-guard.js';
 import type { RenderResult, RunOptions, SinkRunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';
 import { renderWorkerEntry } from './worker-entry.js';
@@ -117,7 +117,7 @@ function renderInWorker(
  */
 const WATCHDOG_GRACE_MS = 2_000;
 
-/** What the worker posts: module boundaries (src/render/module-guard.ts), each chart's files, then the result. */
+/** What the worker posts: module boundaries (src/render/module/module-guard.ts), each chart's files, then the result. */
 type WorkerMessage =
   | { readonly type: 'module-start'; readonly file: string }
   | { readonly type: 'module-end' }

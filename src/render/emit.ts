@@ -10,12 +10,13 @@ import { deployment, type BuiltChart } from '../gitops/deploy.js';
 import { filesByTopDir, type OutputSink } from '../output/output-tally.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { formatError } from '../rules/problem-format.js';
-import type { CheckedChart } from './check-chart.js';
-import { renderSpecChart } from './spec-chart.js';
+import type { CheckedChart } from './chart/check-chart.js';
+import { renderSpecChart } from './chart/spec-chart.js';
 import { controllerNotes } from './controller-note.js';
-import { chartFiles } from './files.js';
+import { chartFiles } from './chart/files.js';
 import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
-import { isSource, type ChartSource, type RenderResult, type StoreOptions } from './types.js';
+import { readSource, type ChartSource } from './source/chart-source.js';
+import { type RenderResult, type StoreOptions } from './types.js';
 import { appendAll } from '../util/append.js';
 import { droppedNote, type DroppedFields } from '../specs/bookkeeping.js';
 import { CustomResourceGate } from '../rules/crd/render-gate.js';
@@ -55,7 +56,7 @@ export class Emission {
    * spec files, is built again should the pass annotate it.
    */
   take(part: CheckedChart | EmittedChart, keepObjects = false, source?: ChartSource): void {
-    if ('emitted' in part) return this.takeEmitted(part, source);
+    if (part.kind === 'emitted') return this.takeEmitted(part, source);
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);
@@ -65,7 +66,7 @@ export class Emission {
     this.customResources.take(part.built.objects, part.input.moduleFile ?? part.input.dir);
     if (this.errors.length === 0) this.out.put(filesOf(part, new Map()));
     this.charts.push({
-      input: source ?? part.input,
+      input: source ?? readSource(part.input),
       built: skeletonOfChart(part.built),
       ...(keep ? { kept: part } : {}),
     });
@@ -79,7 +80,7 @@ export class Emission {
     const { files, ...built } = emitted;
     this.objectCount += built.skeletons.count;
     if (this.errors.length === 0) this.out.put(files);
-    this.charts.push({ input: source ?? input, built });
+    this.charts.push({ input: source ?? readSource(input), built });
   }
 
   /** The pass across charts, what it sends out again and the GitOps objects; the result. */
@@ -109,9 +110,9 @@ export class Emission {
     const again: LocatedProblem[] = [];
     for (const c of charts) {
       if (!annotated.has(c.input.name)) continue;
-      const part = c.kept ?? renderSpecChartAgain(c.input);
-      if ('input' in part) this.out.put(filesOf(part, annotations));
-      else again.push(part);
+      const part = c.kept === undefined ? renderSpecChartAgain(c.input) : { chart: c.kept };
+      if (part.changed === undefined) this.out.put(filesOf(part.chart, annotations));
+      else again.push(part.changed);
     }
     if (again.length > 0) return { files: new Map(), errors: again, objectCount };
     if (deploy.files.size > 0) this.out.put(deploy.files);
@@ -149,6 +150,8 @@ export function emitCharts(
  * annotations of the pass across charts, and its objects' skeletons; undefined when the chart has an error.
  */
 export interface EmittedChart {
+  /** What tells it from a {@link CheckedChart}, which has no `kind`. */
+  readonly kind: 'emitted';
   readonly input: CheckedChart['input'];
   readonly errors: CheckedChart['errors'];
   readonly emitted: (Emitted['built'] & { readonly files: ReadonlyMap<string, string> }) | undefined;
@@ -157,8 +160,13 @@ export interface EmittedChart {
 /** A chart of spec files emitted as {@link Emission.take} would emit it. Pure. */
 export function emitChart(part: CheckedChart): EmittedChart {
   const { input, errors, built } = part;
-  if (built === undefined || errors.length > 0) return { input, errors, emitted: undefined };
-  return { input, errors, emitted: { files: filesOf(part, new Map()), ...skeletonOfChart(built) } };
+  if (built === undefined || errors.length > 0) return { kind: 'emitted', input, errors, emitted: undefined };
+  return {
+    kind: 'emitted',
+    input,
+    errors,
+    emitted: { files: filesOf(part, new Map()), ...skeletonOfChart(built) },
+  };
 }
 
 /** Whether a chart was made with a chart module (whose run cannot be repeated here). */
@@ -167,11 +175,11 @@ function hasModule(part: CheckedChart): boolean {
 }
 
 /**
- * A chart as the pass across charts sees it once its files are out: its objects' skeletons, and its input, or the
- * source it was read from (which holds no texts: src/render/chart-source.ts).
+ * A chart as the pass across charts sees it once its files are out: its objects' skeletons, and the source it was
+ * read from (which holds no texts: src/render/source/chart-source.ts).
  */
 interface Emitted {
-  readonly input: CheckedChart['input'] | ChartSource;
+  readonly input: ChartSource;
   readonly built: Summary;
   /** The chart itself, when it cannot be built again (a chart module's). */
   readonly kept?: CheckedChart;
@@ -219,16 +227,18 @@ function filesOf(part: CheckedChart, annotations: SyncAnnotations): Map<string, 
 
 /**
  * A chart of spec files built again, for the annotations the pass across charts gives its objects: the same
- * inputs, the same pure stages, so the same objects; anything else is a bug, said as one. A chart read by the render
- * is read again: the problem when its files changed since.
+ * inputs, the same pure stages, so the same objects; anything else is a bug, said as one. Its source reads it again:
+ * the problem when its files changed since the render read them.
  */
-function renderSpecChartAgain(entry: CheckedChart['input'] | ChartSource): CheckedChart | LocatedProblem {
-  const input = isSource(entry) ? entry.readAgain() : entry;
-  if (!('name' in input)) return input;
-  const part = renderSpecChart(input);
+function renderSpecChartAgain(
+  source: ChartSource,
+): { readonly chart: CheckedChart; readonly changed?: undefined } | { readonly changed: LocatedProblem } {
+  const again = source.readAgain();
+  if (again.changed !== undefined) return again;
+  const part = renderSpecChart(again.input);
   if (part.built === undefined || part.errors.length > 0)
-    throw new Error(`internal error: chart ${input.name} did not build the second time as it did the first`);
-  return part;
+    throw new Error(`internal error: chart ${source.name} did not build the second time as it did the first`);
+  return { chart: part };
 }
 
 function cycleErrors(

@@ -4,12 +4,13 @@ import { GITOPS_SETTINGS_FILE, type GitopsTool } from '../gitops/tools.js';
 import { oneOffNote, oneOffTools } from '../gitops/flags.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { RenderInputs } from '../output/provenance.js';
-import { renderInputs } from './input-digest.js';
-import { listCharts, type ListedCharts, type LoadedCharts } from './load-charts.js';
+import { renderInputs } from './source/input-digest.js';
+import { listCharts, type ListedCharts, type LoadedCharts } from './source/load-charts.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
-import type { ChartEntry, SinkRunOptions } from './types.js';
-import { readUserCrds } from './user-crds.js';
+import { readSource, type ChartSource } from './source/chart-source.js';
+import type { SinkRunOptions } from './types.js';
+import { readUserCrds } from './source/user-crds.js';
 import type { OutputSink } from '../output/output-tally.js';
 
 /**
@@ -29,8 +30,8 @@ export async function renderFrom(
 }
 
 /**
- * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/load-blobs.ts)
- * or listed, each read when the render takes it (src/render/chart-source.ts; with a cache, which finds a chart by
+ * {@link renderFrom} of charts read already (from disk, or from a git revision's objects: src/render/source/load-blobs.ts)
+ * or listed, each read when the render takes it (src/render/source/chart-source.ts; with a cache, which finds a chart by
  * its files, those before the first chart with a module at once), `chartsDir` naming them in messages; with `run.reuse`, charts kept from another render of
  * this process are taken as built where their inputs are the same (src/render/chart-reuse.ts).
  */
@@ -73,12 +74,16 @@ function untilReadFails(sink: OutputSink | undefined, readFailed: () => boolean)
  * for charts read before the render, a listed chart's once the render read it.
  */
 function chartsOf(loaded: LoadedCharts | ListedCharts): {
-  inputs: readonly ChartEntry[];
+  inputs: readonly ChartSource[];
   loadErrors: () => LocatedProblem[];
   readFailed: () => boolean;
 } {
-  if ('inputs' in loaded)
-    return { inputs: loaded.inputs, loadErrors: () => loaded.errors, readFailed: () => false };
+  if (loaded.kind === 'read')
+    return {
+      inputs: loaded.inputs.map(readSource),
+      loadErrors: () => loaded.errors,
+      readFailed: () => false,
+    };
   return { inputs: loaded.charts, loadErrors: loaded.errors, readFailed: loaded.readFailed };
 }
 

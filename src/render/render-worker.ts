@@ -7,8 +7,8 @@
 import { parentPort } from 'node:worker_threads';
 import { openChartStore, type ChartStoreOpening } from './chart-store.js';
 import { renderFrom } from './render-dir.js';
-import { lastStartedModule } from './module-guard.js';
-import { moduleMessage, modulePlace } from './module-error.js';
+import { lastStartedModule } from './module/module-guard.js';
+import { moduleMessage, modulePlace } from './module/module-error.js';
 import type { GitopsTool } from '../gitops/tools.js';
 import type { RunOptions } from './types.js';
 import type { OutputSink } from '../output/output-tally.js';

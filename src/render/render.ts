@@ -1,31 +1,21 @@
 import type { OutputSink } from '../output/output-tally.js';
-import { applyModule } from './apply-module.js';
+import { buildEach } from './builders.js';
 import type { ChartReuse } from './chart-reuse.js';
-import type { ChartStore } from './chart-store.js';
-import { ChartPool, workerCount, type PooledChart } from './chart-pool.js';
-import { fromWire, toWire } from './chart-wire.js';
-import { checkChart, type CheckedChart } from './check-chart.js';
+import { renderSpecChart } from './chart/spec-chart.js';
 import { emitCharts, Emission } from './emit.js';
-import { prepareChart } from './prepare.js';
-import { ReadAhead } from './read-ahead.js';
-import type { ReadingAhead } from './chart-reading.js';
-import { renderSpecChart, specTree } from './spec-chart.js';
-import {
-  isSource,
-  type ChartEntry,
-  type ChartInput,
-  type ChartSource,
-  type RenderResult,
-  type SpecChartInput,
-  type StoreOptions,
-} from './types.js';
+import { readSource, type ChartSource } from './source/chart-source.js';
+import { type ChartInput } from './chart/chart-input.js';
+import { type RenderResult, type StoreOptions } from './types.js';
 
-export type { ChartInput, RenderOptions, RenderResult, SpecChartInput } from './types.js';
-export { renderSpecChart } from './spec-chart.js';
+export type { ChartInput } from './chart/chart-input.js';
+export type { RenderOptions, RenderResult } from './types.js';
+export { renderSpecChart } from './chart/spec-chart.js';
 
 /**
- * The render pipeline, one stage per module: spec files → typed specs (prepare.ts) → construct tree
- * (build-chart.ts, apply-module.ts) → checked objects (check-chart.ts) → bytes (emit.ts); src/output writes them.
+ * The render's schedule. Its entries are chart sources (src/render/source/chart-source.ts); each chart's build comes
+ * from the first of the builders listed in src/render/builders.ts that has it, one chart's stages being those of
+ * src/render/chart/: spec files → typed specs (prepare.ts) → construct tree (build-chart.ts, apply-module.ts) →
+ * checked objects (check-chart.ts); then bytes (emit.ts), which src/output writes.
  */
 
 /**
@@ -40,7 +30,7 @@ export async function renderCharts(
   inputs: readonly ChartInput[],
   options: StoreOptions = {},
 ): Promise<RenderResult> {
-  return renderChartsReusing(inputs, options);
+  return renderChartsReusing(inputs.map(readSource), options);
 }
 
 /**
@@ -50,183 +40,25 @@ export async function renderCharts(
  * @internal
  */
 export async function renderChartsReusing(
-  inputs: readonly ChartEntry[],
+  sources: readonly ChartSource[],
   options: StoreOptions,
   reuse?: ChartReuse,
   sink?: OutputSink,
 ): Promise<RenderResult> {
   const emission = new Emission(options, sink);
-  const sorted = byName(inputs);
   // `reuse` and the cache find a chart by its inputs, so the worker threads are given those they have not: read before
   // the render, up to the first chart with a module; from there on, when each chart's turn comes, as without them
   // (a module may write what a later chart reads).
-  const entries = reuse === undefined && options.cache === undefined ? sorted : readBeforeModules(sorted);
-  const notes = await buildEach(entries, options, reuse, (part, source) =>
+  const sorted = byName(sources);
+  const charts =
+    reuse === undefined && options.cache === undefined
+      ? sorted.map((source) => ({ source }))
+      : readBeforeModules(sorted);
+  const notes = await buildEach(charts, options, reuse, (part, source) =>
     emission.take(part, reuse !== undefined, source),
   );
   const result = emission.end();
   return notes.length === 0 ? result : { ...result, notes: [...(result.notes ?? []), ...notes] };
-}
-
-/**
- * Builds and checks each chart, in the order of `inputs`, handing each to `take` before the next is built (with
- * `jobs` > 1 the charts of spec files are built on worker threads a few charts ahead, handed over in order): from
- * `reuse` when it has the chart, else from the cache when it has it (src/cache/chart-cache.ts), else built; charts
- * with a module here, one at a time. A chart still to be read (a {@link ChartSource}) is read when it is built, and
- * handed to `take` with its source: its texts go once it is built. What the cache has to say.
- */
-async function buildEach(
-  inputs: readonly ChartEntry[],
-  options: StoreOptions,
-  reuse: ChartReuse | undefined,
-  take: (part: PooledChart, source: ChartSource | undefined) => void,
-): Promise<string[]> {
-  const cache = options.cache;
-  const notes = { ignored: [] as string[], unwritten: [] as string[] };
-  const pooled = poolFor(inputs, options, reuse, cache);
-  // charts the pool reads are read as it hands them out
-  const ahead = pooled === undefined ? ReadAhead.start(inputs) : undefined;
-  let held = Date.now();
-  try {
-    for (const [i, input] of inputs.entries()) {
-      const part = await buildOne(input, { reuse, cache, pooled, notes }, ahead?.take(i));
-      pooled?.passed(input);
-      if (reuse !== undefined) reuse.keep(withObjects(part));
-      take(part, isSource(input) ? input : undefined);
-      if (Date.now() - held < HOLD_MS) continue;
-      await new Promise((resolve) => setImmediate(resolve));
-      held = Date.now();
-    }
-  } finally {
-    pooled?.close();
-    ahead?.close();
-  }
-  return [...notes.ignored, ...notes.unwritten];
-}
-
-/**
- * How long a render on the main thread keeps the event loop at most, between two charts: a signal that stops the run
- * is handled there (src/util/interrupted.ts), and a render of many charts of spec files awaits nothing else.
- */
-const HOLD_MS = 50;
-
-/** Where {@link buildOne} takes a chart from, and where it says what the cache had to say. */
-interface Sources {
-  readonly reuse: ChartReuse | undefined;
-  readonly cache: ChartStore | undefined;
-  readonly pooled: Pooled | undefined;
-  readonly notes: { readonly ignored: string[]; readonly unwritten: string[] };
-}
-
-/**
- * One chart: from `reuse`, else the cache, else the pool's, else built here (and kept in the cache); one still to be
- * read, read here or by the pool when it hands the chart to a worker. Emitted only when the pool built it with neither
- * `reuse` nor a cache, which keep the objects themselves.
- */
-async function buildOne(entry: ChartEntry, sources: Sources, ahead?: ReadingAhead): Promise<PooledChart> {
-  const { pooled } = sources;
-  if (!isSource(entry)) return buildRead(entry, sources);
-  if (pooled?.has(entry) === true) return pooled.take(entry);
-  // Past a chart with a module, `reuse` and the cache are looked up once the chart is read, at its turn.
-  return sources.reuse === undefined && sources.cache === undefined
-    ? renderOne(entry.read(ahead))
-    : buildRead(entry.read(ahead), sources);
-}
-
-/** {@link buildOne} of a chart read already. */
-async function buildRead(input: ChartInput, { reuse, cache, pooled, notes }: Sources): Promise<PooledChart> {
-  const found = input.module === undefined ? reuse?.find(input) : undefined;
-  if (found !== undefined) return found;
-  const cached = lookUp(input, cache);
-  if (cached?.ignored !== undefined) notes.ignored.push(cached.ignored);
-  if (cached?.part !== undefined) return cached.part;
-  const part = pooled?.has(input) === true ? await pooled.take(input) : await renderOne(input);
-  if (cached !== undefined && cache !== undefined)
-    keepInCache(cache, cached.key, withObjects(part), notes.unwritten);
-  return part;
-}
-
-/**
- * A chart whose objects the cache or `reuse` keeps: checked, never emitted, since the pool emits none while either is
- * in use ({@link poolFor}); anything else is a bug, said as one.
- */
-function withObjects(part: PooledChart): CheckedChart {
-  if ('emitted' in part)
-    throw new Error(`internal error: chart ${part.input.name} came emitted where its objects are kept`);
-  return part;
-}
-
-/** Keeps a chart built here in the cache; a sentence in `unwritten` (once) when it could not. */
-function keepInCache(cache: ChartStore, key: string, part: CheckedChart, unwritten: string[]): void {
-  const failed = cache.write(key, toWire(part));
-  if (failed !== undefined && !unwritten.includes(failed)) unwritten.push(failed);
-}
-
-/** The charts of spec files the worker threads build, taken by input. */
-interface Pooled {
-  has(input: ChartEntry): boolean;
-  take(input: ChartEntry): Promise<PooledChart>;
-  /** The render has built `input`: past a chart with a module, the pool reads the charts up to the next one. */
-  passed(input: ChartEntry): void;
-  close(): void;
-}
-
-/**
- * With `jobs` > 1, the charts of spec files that are neither in `reuse` nor in the cache, built on worker threads
- * when that pays (src/render/chart-pool.ts); else none, and each chart is built here when its turn comes. Without
- * `reuse` and a cache, which keep each chart's objects, the workers emit the charts too.
- */
-function poolFor(
-  inputs: readonly ChartEntry[],
-  options: StoreOptions,
-  reuse: ChartReuse | undefined,
-  cache: ChartStore | undefined,
-): Pooled | undefined {
-  if ((options.jobs ?? 1) <= 1) return undefined;
-  const specOnly = inputs.filter(
-    (i): i is SpecChartInput | ChartSource =>
-      i.module === undefined &&
-      (isSource(i)
-        ? reuse === undefined && cache === undefined // else read at its turn ({@link buildOne})
-        : reuse?.find(i) === undefined && !(cache?.has(cache.key(i)) ?? false)),
-  );
-  const workers = workerCount(options.jobs ?? 1, specOnly);
-  if (workers <= 1) return undefined;
-  const index = new Map(specOnly.map((input, i) => [input, i]));
-  // How many of the pool's charts come before each chart with a module: none past one is read before it ran.
-  const gates: number[] = [];
-  let before = 0;
-  for (const input of inputs)
-    if (index.has(input)) before++;
-    else if (input.module !== undefined) gates.push(before);
-  gates.push(specOnly.length);
-  let modulesRun = 0;
-  const pool = new ChartPool(specOnly, workers, reuse === undefined && cache === undefined, gates[0]);
-  return {
-    has: (input) => index.has(input),
-    take: (input) => pool.take(index.get(input) ?? -1),
-    passed: (input) => {
-      if (input.module !== undefined) pool.openTo(gates[++modulesRun] ?? specOnly.length);
-    },
-    close: () => pool.close(),
-  };
-}
-
-/**
- * A chart of spec files in the cache: the chart when its entry is there and sound, the key to keep it under when
- * not, and the note when an entry was ignored; undefined without a cache or for a chart with a module.
- */
-function lookUp(
-  input: ChartInput,
-  cache: ChartStore | undefined,
-): { part?: CheckedChart; key: string; ignored?: string } | undefined {
-  if (cache === undefined || input.module !== undefined) return undefined;
-  const key = cache.key(input);
-  const found = cache.read(key);
-  const ignored = found.ignored === undefined ? {} : { ignored: found.ignored };
-  return found.chart === undefined
-    ? { key, ...ignored }
-    : { part: fromWire(input, found.chart), key, ...ignored };
 }
 
 /**
@@ -245,33 +77,20 @@ export async function renderChart(input: ChartInput): Promise<RenderResult> {
  * cannot await (`renderSpecFiles` of specforge/testing).
  * @internal
  */
-export function renderSpecCharts(inputs: readonly SpecChartInput[]): RenderResult {
+export function renderSpecCharts(inputs: readonly ChartInput[]): RenderResult {
   return emitCharts(byName(inputs).map(renderSpecChart), {});
-}
-
-async function renderOne(input: ChartInput): Promise<CheckedChart> {
-  if (input.module === undefined) return renderSpecChart(input);
-  const p = prepareChart(input);
-  if (!('specs' in p)) return { input, errors: p.errors };
-  const tree = specTree(input, p);
-  const { module } = input;
-  if (module === undefined || tree instanceof Error) return checkChart(input, p, tree);
-  try {
-    await applyModule(tree, module, input.moduleFile ?? input.dir);
-  } catch (e) {
-    return checkChart(input, p, e as Error);
-  }
-  return checkChart(input, p, tree);
 }
 
 /**
  * The charts in their order, those before the first chart with a module read now (no module has run before them);
  * that chart and those after it left to be read at their turn.
  */
-function readBeforeModules(entries: readonly ChartEntry[]): ChartEntry[] {
-  const first = entries.findIndex((e) => e.module !== undefined);
-  const before = first === -1 ? entries.length : first;
-  return entries.map((e, i) => (i < before && isSource(e) ? e.read() : e));
+function readBeforeModules(
+  sources: readonly ChartSource[],
+): { readonly source: ChartSource; readonly input?: ChartInput }[] {
+  const first = sources.findIndex((s) => s.module !== undefined);
+  const before = first === -1 ? sources.length : first;
+  return sources.map((source, i) => (i < before ? { source, input: source.read() } : { source }));
 }
 
 function byName<T extends { readonly name: string }>(inputs: readonly T[]): T[] {

@@ -3,67 +3,7 @@ import type { LocatedProblem } from '../rules/problem.js';
 import type { GitopsSettings } from '../gitops/settings.js';
 import type { OutputSink } from '../output/output-tally.js';
 import type { RenderInputs } from '../output/provenance.js';
-import type { ChartModule } from './build-chart.js';
-import type { ReadingAhead } from './chart-reading.js';
 import type { ChartStore } from './chart-store.js';
-import type { PlainListedFiles } from './listed-files.js';
-
-/** One chart as read from disk: its name, its files' text, and its code module if any. */
-export interface ChartInput {
-  /** Directory name: the chart's name and its directory in dist/. */
-  readonly name: string;
-  /** The chart directory as the user named it, for messages (e.g. `charts/team-a`). */
-  readonly dir: string;
-  /** `chart.yaml`, if present. */
-  readonly settings?: { readonly file: string; readonly text: string };
-  /** Spec files, sorted by path. `file` is as shown in messages; `relative` is relative to the charts directory. */
-  readonly specFiles: readonly { readonly file: string; readonly relative: string; readonly text: string }[];
-  /** The default export of `chart.ts`/`chart.js`, if present. */
-  readonly module?: ChartModule;
-  /** The file of {@link module}, for messages. */
-  readonly moduleFile?: string;
-}
-
-/**
- * A chart of a charts directory listed but not read yet (src/render/load-charts.ts): the render reads its files
- * when the chart's turn comes ({@link ChartSource.read}; a few charts ahead at most, src/render/read-ahead.ts) and
- * holds their texts only while it builds the chart, so a render of many charts holds a few charts' files at a time,
- * not all of them.
- */
-export interface ChartSource {
-  readonly name: string;
-  readonly dir: string;
-  /** The default export of its chart module, if it has one (modules are loaded when the charts are listed). */
-  readonly module?: ChartModule;
-  readonly moduleFile?: string;
-  /** How many YAML files it has: what `--jobs` weighs a chart by before reading it. */
-  readonly fileCount: number;
-  /** The digest of its inputs as {@link ChartSource.read} read them (src/render/input-digest.ts); none before. */
-  readonly digest: string | undefined;
-  /**
-   * Reads its files now: the chart's input. What cannot be read is kept by the source, for the listing's errors.
-   * `ahead`: the reading of its {@link ChartSource.aheadRequest} made on another thread, taken instead.
-   */
-  read(ahead?: ReadingAhead): ChartInput;
-  /** What a thread reading charts ahead needs to read its files (src/render/read-ahead.ts), if it may. */
-  aheadRequest?(): PlainListedFiles | undefined;
-  /**
-   * Reads its files once more, for a chart the render builds a second time: the input, or the problem when the files
-   * are no longer those read the first time (their digest differs).
-   */
-  readAgain(): ChartInput | LocatedProblem;
-}
-
-/** A chart to render: read already, or to be read when its turn comes. */
-export type ChartEntry = ChartInput | ChartSource;
-
-/** Whether a chart to render is still to be read. */
-export function isSource(entry: ChartEntry): entry is ChartSource {
-  return !('specFiles' in entry);
-}
-
-/** A chart of spec files only (no chart module): what can be rendered without awaiting anything. */
-export type SpecChartInput = Omit<ChartInput, 'module' | 'moduleFile'>;
 
 /** The result of rendering: every file of dist/ (`<chart>/<file>` → bytes), or every error found. */
 export interface RenderResult {
@@ -114,6 +54,6 @@ export interface RenderOptions {
    * @default - no cache
    */
   readonly cache?: string;
-  /** The CRDs the user keeps in the repository (`crds/` beside the charts: src/render/user-crds.ts). */
+  /** The CRDs the user keeps in the repository (`crds/` beside the charts: src/render/source/user-crds.ts). */
   readonly crds?: readonly Manifest[];
 }

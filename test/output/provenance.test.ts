@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/version.js';
 import { PROVENANCE_FILE, provenanceText, recordedVersion } from '../../src/output/provenance.js';
-import { chartInputDigest } from '../../src/render/input-digest.js';
-import { loadCharts } from '../../src/render/load-charts.js';
+import { chartInputDigest } from '../../src/render/source/input-digest.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { repoTempDir, run, tempDir, writeFiles } from '../support/tmp.js';
 
 /**

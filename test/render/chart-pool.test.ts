@@ -6,17 +6,17 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
+import { readSource } from '../../src/render/source/chart-source.js';
 import { ChartPool, LOOKAHEAD, SPECS_PER_WORKER, workerCount } from '../../src/render/chart-pool.js';
 import { emitChart } from '../../src/render/emit.js';
 import { toWire } from '../../src/render/chart-wire.js';
-import { loadCharts } from '../../src/render/load-charts.js';
-import { READ_AHEAD_MIN_FILES } from '../../src/render/read-ahead.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
-import type { SpecChartInput } from '../../src/render/types.js';
+import type { ChartInput } from '../../src/render/chart/chart-input.js';
 import { digestLines } from '../support/output-digests.js';
 import { repoTempDir, run, tempDir } from '../support/tmp.js';
 
-const chart = (name: string, specs: number): SpecChartInput => ({
+const chart = (name: string, specs: number): ChartInput => ({
   name,
   dir: `charts/${name}`,
   specFiles: Array.from({ length: specs }, (_, i) => ({
@@ -31,13 +31,13 @@ describe('ChartPool', () => {
     const dir = tempDir();
     generateCharts(dir, 240, 24);
     const { inputs } = await loadCharts(dir);
-    const pool = new ChartPool(inputs, 2);
+    const pool = new ChartPool(inputs.map(readSource), 2);
     try {
       const taken = [await pool.take(0)];
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(pool.handedOut).toBeLessThanOrEqual(1 + 2 * LOOKAHEAD);
       for (let i = 1; i < inputs.length; i++) taken.push(await pool.take(i));
-      const checked = taken.filter((c) => !('emitted' in c));
+      const checked = taken.filter((c) => c.kind !== 'emitted');
       expect(checked.map(toWire)).toEqual(inputs.map((input) => toWire(renderSpecChart(input))));
     } finally {
       pool.close();
@@ -49,11 +49,11 @@ describe('ChartPool', () => {
     generateCharts(dir, 240, 24);
     writeFileSync(join(dir, 'chart-005/broken.yaml'), 'kind: [\n');
     const { inputs } = await loadCharts(dir);
-    const pool = new ChartPool(inputs, 2, true);
+    const pool = new ChartPool(inputs.map(readSource), 2, true);
     try {
       const taken = [];
       for (let i = 0; i < inputs.length; i++) taken.push(await pool.take(i));
-      expect(taken.every((c) => 'emitted' in c)).toBe(true);
+      expect(taken.every((c) => c.kind === 'emitted')).toBe(true);
       expect(taken).toEqual(inputs.map((input) => emitChart(renderSpecChart(input))));
       expect(taken[5]?.errors.length).toBeGreaterThan(0);
     } finally {
@@ -65,11 +65,13 @@ describe('ChartPool', () => {
 describe('workerCount', () => {
   it('takes as many workers as jobs allow, no more than the charts, and one per SPECS_PER_WORKER spec files', () => {
     const many = Array.from({ length: 10 }, (_, i) => chart(`c${i}`, SPECS_PER_WORKER));
-    expect(workerCount(4, many)).toBe(4);
-    expect(workerCount(1, many)).toBe(1);
-    expect(workerCount(64, many)).toBe(10);
-    expect(workerCount(4, [chart('one', 10 * SPECS_PER_WORKER)])).toBe(1);
-    expect(workerCount(4, [chart('a', SPECS_PER_WORKER), chart('b', SPECS_PER_WORKER - 1)])).toBe(1);
+    expect(workerCount(4, many.map(readSource))).toBe(4);
+    expect(workerCount(1, many.map(readSource))).toBe(1);
+    expect(workerCount(64, many.map(readSource))).toBe(10);
+    expect(workerCount(4, [chart('one', 10 * SPECS_PER_WORKER)].map(readSource))).toBe(1);
+    expect(
+      workerCount(4, [chart('a', SPECS_PER_WORKER), chart('b', SPECS_PER_WORKER - 1)].map(readSource)),
+    ).toBe(1);
     expect(workerCount(4, [])).toBe(1);
   });
 });
@@ -146,8 +148,8 @@ export default function () {
 
   it('prints every error of every chart in the same order with 1 and 4 jobs, and writes nothing', async () => {
     const root = tempDir();
-    // enough files for one job to read them ahead on a thread (src/render/read-ahead.ts), one a problem to read
-    generateCharts(join(root, 'charts'), READ_AHEAD_MIN_FILES, 8);
+    // enough files for four jobs to start workers (src/render/chart-pool.ts), one a problem to read
+    generateCharts(join(root, 'charts'), 1000, 8);
     writeFileSync(join(root, 'charts/chart-004/latin1.yaml'), Buffer.from([0x61, 0x3a, 0xe9, 0x0a]));
     writeFileSync(
       join(root, 'charts/chart-001/appservice-100.yaml'),

@@ -1,11 +1,11 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckedChart } from '../../src/render/check-chart.js';
+import type { CheckedChart } from '../../src/render/chart/check-chart.js';
 import { ChartReuse, sameInputs } from '../../src/render/chart-reuse.js';
-import { loadCharts } from '../../src/render/load-charts.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderFrom, renderLoaded } from '../../src/render/render-dir.js';
-import type { SpecChartInput } from '../../src/render/types.js';
+import type { ChartInput } from '../../src/render/chart/chart-input.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -27,7 +27,7 @@ function examples(): string {
 /** A ChartReuse that records which charts it handed out. */
 class CountingReuse extends ChartReuse {
   readonly taken: string[] = [];
-  override find(input: SpecChartInput): CheckedChart | undefined {
+  override find(input: ChartInput): CheckedChart | undefined {
     const found = super.find(input);
     if (found !== undefined) this.taken.push(input.name);
     return found;

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckedChart } from '../../src/render/check-chart.js';
+import type { CheckedChart } from '../../src/render/chart/check-chart.js';
 import { ChartReuse } from '../../src/render/chart-reuse.js';
 import { fromWire, toWire } from '../../src/render/chart-wire.js';
-import type { SpecChartInput } from '../../src/render/types.js';
+import type { ChartInput } from '../../src/render/chart/chart-input.js';
 
 /** A checked chart crosses threads (and the cache) as plain data, and loses nothing on the way. */
 
-const input = (dir: string): SpecChartInput => ({
+const input = (dir: string): ChartInput => ({
   name: 'shop',
   dir: `${dir}/shop`,
   specFiles: [{ file: `${dir}/shop/web.yaml`, relative: 'shop/web.yaml', text: 'kind: AppService\n' }],
 });
 
-/** A built chart with one object and one wiring note, as src/render/check-chart.ts makes them. */
+/** A built chart with one object and one wiring note, as src/render/chart/check-chart.ts makes them. */
 function checked(dir: string): CheckedChart {
   const file = `${dir}/shop/web.yaml`;
   return {

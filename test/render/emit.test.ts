@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { topOf, type OutputSink } from '../../src/output/output-tally.js';
 import { emitChart, Emission } from '../../src/render/emit.js';
-import { loadCharts } from '../../src/render/load-charts.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import { renderFrom } from '../../src/render/render-dir.js';
-import type { SpecChartInput } from '../../src/render/types.js';
+import type { ChartInput } from '../../src/render/chart/chart-input.js';
 import { tempDir } from '../support/tmp.js';
 
 /** A sink that records each put: its top-level directories, and the files as a render would leave them. */
@@ -35,7 +35,7 @@ describe('Emission', () => {
     const sink = new Recorder();
     const emission = new Emission({}, sink);
     for (const [i, input] of inputs.entries()) {
-      emission.take(renderSpecChart(input as SpecChartInput));
+      emission.take(renderSpecChart(input as ChartInput));
       expect(sink.puts.length).toBe(i + 1);
       expect(sink.puts[i]).toEqual([input.name]);
     }
@@ -68,7 +68,7 @@ describe('Emission', () => {
     generateCharts(dir, 40, 4);
     writeFileSync(join(dir, 'chart-001', 'bad.yaml'), 'kind: [\n');
     const { inputs } = await loadCharts(dir);
-    const parts = inputs.map((input) => renderSpecChart(input as SpecChartInput));
+    const parts = inputs.map((input) => renderSpecChart(input as ChartInput));
     const checked = new Recorder();
     const emitted = new Recorder();
     const ends = [];

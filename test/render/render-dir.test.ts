@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { topOf, type OutputSink } from '../../src/output/output-tally.js';
-import { listCharts, loadCharts } from '../../src/render/load-charts.js';
+import { listCharts, loadCharts } from '../../src/render/source/load-charts.js';
 import { renderFrom, renderLoaded } from '../../src/render/render-dir.js';
 import { repoTempDir, tempDir } from '../support/tmp.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadCharts } from '../../src/render/load-charts.js';
+import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderChart, renderCharts, renderSpecCharts, type ChartInput } from '../../src/render/render.js';
 
 /** The one render pipeline (src/render/render.ts), and the sync facade specforge/testing renders spec files with. */

@@ -22,7 +22,7 @@ describe('render worker', () => {
     });
     const { errors } = await renderContained(charts);
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.found).toContain(`${ROOT}/src/render/apply-module.ts`);
+    expect(errors[0]?.found).toContain(`${ROOT}/src/render/chart/apply-module.ts`);
     expect(errors[0]?.found).not.toContain('/lib/');
   });
 

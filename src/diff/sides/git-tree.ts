@@ -17,7 +17,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { CHART_MODULE_FILES } from '../../render/load-module.js';
+import { CHART_MODULE_FILES } from '../../render/source/load-module.js';
 import { makeTempDir, removeTempDir } from '../../util/temp-dirs.js';
 import { listTree, readBlobs } from './git-objects.js';
 import { prepareModuleHome } from './module-home.js';

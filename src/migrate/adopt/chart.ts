@@ -1,4 +1,4 @@
-import { parseChartSettings } from '../../render/chart-settings.js';
+import { parseChartSettings } from '../../render/chart/chart-settings.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { parseSpecText } from '../../specs/load.js';
 import { seedKindOf } from '../../rules/seed-kinds.js';
