@@ -8,6 +8,7 @@ import { groupOf, type Manifest } from './manifest.js';
 import { jsonBytesBeyond } from './json-size.js';
 import { appendAll } from '../util/append.js';
 import { checkListMapKeys } from './list-maps.js';
+import { validateBuiltIn } from './validate.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -15,7 +16,8 @@ import { checkListMapKeys } from './list-maps.js';
  * always a path segment, so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
  * labels and annotations, no two items of one key in a list that server-side apply merges as a map
  * (src/rules/list-maps.ts: env by name, ports by port and protocol, …), and a size the API server stores (etcd's
- * default request limit, 1.5 MiB of JSON). Pure.
+ * default request limit, 1.5 MiB of JSON), and the API server's built-in validation of its kind (src/rules/validate.ts).
+ * Pure.
  */
 
 /** The largest object (its JSON) etcd stores with its default `--max-request-bytes`. */
@@ -34,6 +36,7 @@ export function checkObject(o: Manifest): Problem<string>[] {
     out.push(toProblem(v));
   appendAll(out, checkListMapKeys(o));
   appendAll(out, checkSize(o));
+  appendAll(out, validateBuiltIn(o));
   return out;
 }
 

@@ -1,0 +1,76 @@
+import { checkPodTemplate } from './core-pod.js';
+import type { FieldPath } from './field-path.js';
+import type { Manifest } from './manifest.js';
+import type { Problem } from './problem.js';
+import { checkCronSchedule } from './cron-schedule.js';
+import { invalid, nonNegative, oneOf, rec, required, str } from './validation-kit.js';
+
+/**
+ * Job and CronJob (batch/v1), as the API server validates them.
+ *
+ * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/batch/validation/validation.go: `validateJobSpec` (`parallelism`,
+ * `completions`, `activeDeadlineSeconds`, `backoffLimit`, `ttlSecondsAfterFinished` not negative;
+ * `completionMode`), `validatePodTemplateSpec…` of a Job (`restartPolicy` OnFailure or Never, the template checked
+ * as the Pod it becomes: src/rules/core-pod.ts), `ValidateCronJobSpec` (`schedule` parsed as
+ * `cron.ParseStandard` parses it, no `TZ=` in it: src/rules/cron-schedule.ts; `concurrencyPolicy`,
+ * `startingDeadlineSeconds`, the history limits; the job template as a Job's spec) and the CronJob name limit of
+ * 52 characters (its Jobs add 11). Pure.
+ */
+
+/** The longest CronJob name: its Jobs are named `<name>-<minutes since epoch>`, at most 63 characters. */
+const CRONJOB_NAME_MAX = 52;
+
+export function validateJob(o: Manifest, out: Problem[]): void {
+  checkJobSpec(['spec'], rec(o.spec) ?? {}, out);
+}
+
+export function validateCronJob(o: Manifest, out: Problem[]): void {
+  const name = str(o.metadata?.name);
+  if (name !== undefined && name.length > CRONJOB_NAME_MAX)
+    out.push(
+      invalid(
+        ['metadata', 'name'],
+        `a CronJob name of at most ${CRONJOB_NAME_MAX} characters (its Jobs add 11)`,
+        name,
+      ),
+    );
+  const spec = rec(o.spec) ?? {};
+  const schedule = str(spec.schedule);
+  if (schedule === undefined || schedule === '')
+    out.push(required(['spec', 'schedule'], 'a cron schedule such as "0 3 * * *"'));
+  else for (const p of checkCronSchedule(['spec', 'schedule'], schedule)) out.push(p);
+  oneOf(out, ['spec', 'concurrencyPolicy'], spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace']);
+  nonNegative(out, ['spec', 'startingDeadlineSeconds'], spec.startingDeadlineSeconds);
+  nonNegative(out, ['spec', 'successfulJobsHistoryLimit'], spec.successfulJobsHistoryLimit);
+  nonNegative(out, ['spec', 'failedJobsHistoryLimit'], spec.failedJobsHistoryLimit);
+  const job = rec(spec.jobTemplate);
+  if (job === undefined) out.push(required(['spec', 'jobTemplate'], 'a job template'));
+  else checkJobSpec(['spec', 'jobTemplate', 'spec'], rec(job.spec) ?? {}, out);
+}
+
+function checkJobSpec(path: FieldPath, spec: Manifest, out: Problem[]): void {
+  for (const field of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished'])
+    nonNegative(out, [...path, field], spec[field]);
+  if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0)
+    out.push(
+      invalid([...path, 'activeDeadlineSeconds'], 'a number greater than 0', spec.activeDeadlineSeconds),
+    );
+  oneOf(out, [...path, 'completionMode'], spec.completionMode, ['NonIndexed', 'Indexed']);
+  if (spec.completionMode === 'Indexed' && spec.completions === undefined)
+    out.push(required([...path, 'completions'], 'completions (an Indexed Job needs them)'));
+  checkPodTemplate([...path, 'template'], spec.template, out);
+  const policy = rec(rec(spec.template)?.spec)?.restartPolicy;
+  if (policy !== 'OnFailure' && policy !== 'Never')
+    out.push(
+      policy === undefined
+        ? required(
+            [...path, 'template', 'spec', 'restartPolicy'],
+            "OnFailure or Never (a Job's pods end; Always is the default)",
+          )
+        : invalid(
+            [...path, 'template', 'spec', 'restartPolicy'],
+            "OnFailure or Never (a Job's pods end)",
+            policy,
+          ),
+    );
+}

@@ -1,0 +1,179 @@
+import type { FieldPath } from './field-path.js';
+import { checkLabelKey, checkLabelValue, checkPortName } from './k8s-names.js';
+import type { Manifest } from './manifest.js';
+import { describeValue, type Problem } from './problem.js';
+
+/**
+ * The small pieces the built-in validation rules (src/rules/validate.ts and the `*-validation.ts` rule sets) are
+ * written with: loose readers that treat a value of the wrong type as absent (its type is the schema check's to
+ * report), and the shapes of upstream's `field.Required`, `field.Invalid`, `field.NotSupported`, `field.Forbidden`.
+ * Mirrors (v1.34) k8s.io/apimachinery pkg/api/validation (`ValidateNonnegativeField`), pkg/util/validation
+ * (`IsValidPortNum`, `IsValidPortName`, `IsValidPercent`) and pkg/apis/meta/v1/validation (`ValidateLabelSelector`,
+ * `LabelSelectorAsSelector`'s `Matches`). Pure.
+ */
+
+/** A mapping, or undefined for anything else. */
+export function rec(v: unknown): Manifest | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Manifest) : undefined;
+}
+
+/** A list, or an empty one for anything else. */
+export function list(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** A list of mappings (items of another type skipped: the schema check reports them), with their index. */
+export function records(v: unknown): [Manifest, number][] {
+  const out: [Manifest, number][] = [];
+  list(v).forEach((item, i) => {
+    const r = rec(item);
+    if (r !== undefined) out.push([r, i]);
+  });
+  return out;
+}
+
+/** A whole number, or undefined. */
+export function int(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+/** A string, or undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A string that is not empty, or undefined (Go's zero value is "unset"). */
+export function set(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function required(path: FieldPath, expected: string): Problem {
+  return { path, expected, found: 'nothing' };
+}
+
+export function invalid(path: FieldPath, expected: string, value: unknown): Problem {
+  return { path, expected, found: describeValue(value) };
+}
+
+/** A value outside an enumeration (`field.NotSupported`); unset values are defaulted, so pass. */
+export function oneOf(out: Problem[], path: FieldPath, value: unknown, allowed: readonly string[]): void {
+  if (value === undefined || typeof value !== 'string' || allowed.includes(value)) return;
+  out.push(invalid(path, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value));
+}
+
+/** `ValidateNonnegativeField`. */
+export function nonNegative(out: Problem[], path: FieldPath, value: unknown): void {
+  const n = int(value);
+  if (n !== undefined && n < 0) out.push(invalid(path, 'a number of at least 0', n));
+}
+
+/** A port number (`IsValidPortNum`): 1 to 65535. */
+export function isPortNumber(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= 65535;
+}
+
+export function checkPortNumber(out: Problem[], path: FieldPath, value: unknown): void {
+  const n = int(value);
+  if (n !== undefined && !isPortNumber(n)) out.push(invalid(path, 'a port number from 1 to 65535', n));
+}
+
+/** An int-or-string port: a number from 1 to 65535 or an IANA service name (probes, NetworkPolicy, Ingress). */
+export function checkPortOrName(out: Problem[], path: FieldPath, value: unknown): void {
+  if (typeof value === 'number') checkPortNumber(out, path, value);
+  else if (typeof value === 'string') {
+    const problem = checkPortName(value);
+    if (problem !== undefined) out.push(invalid(path, `a port number or ${problem}`, value));
+  }
+}
+
+/**
+ * An int-or-percent (`ValidatePositiveIntOrPercent`, `IsValidPercent`, `IsNotMoreThan100Percent` when `atMost100`):
+ * a number of at least 0, or a string `<digits>%`.
+ */
+export function checkIntOrPercent(out: Problem[], path: FieldPath, value: unknown, atMost100: boolean): void {
+  if (typeof value === 'number') nonNegative(out, path, value);
+  else if (typeof value === 'string') {
+    const m = /^([0-9]+)%$/.exec(value);
+    if (m === null) out.push(invalid(path, 'a number or a percentage such as 25%', value));
+    else if (atMost100 && Number(m[1]) > 100) out.push(invalid(path, 'a percentage of at most 100%', value));
+  }
+}
+
+/** The value of an int-or-percent, as a number or a percentage; zero when unset. */
+export function isZeroIntOrPercent(value: unknown): boolean {
+  return value === 0 || value === '0%' || (typeof value === 'string' && /^0+%$/.test(value));
+}
+
+/** A label map (`ValidateLabels`): keys and values. */
+export function checkLabelMap(out: Problem[], path: FieldPath, labels: unknown): void {
+  for (const [k, v] of Object.entries(rec(labels) ?? {})) {
+    const keyProblem = checkLabelKey(k);
+    if (keyProblem !== undefined) out.push(invalid([...path, k], keyProblem, k));
+    else if (typeof v === 'string') {
+      const valueProblem = checkLabelValue(v);
+      if (valueProblem !== undefined) out.push(invalid([...path, k], valueProblem, v));
+    }
+  }
+}
+
+const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+/** A label selector (`ValidateLabelSelector`): match labels, and expressions with their operator's values. */
+export function checkSelector(out: Problem[], path: FieldPath, selector: unknown): void {
+  const s = rec(selector);
+  if (s === undefined) return;
+  checkLabelMap(out, [...path, 'matchLabels'], s.matchLabels);
+  for (const [e, i] of records(s.matchExpressions)) {
+    const at = [...path, 'matchExpressions', i];
+    const key = str(e.key) ?? '';
+    const keyProblem = checkLabelKey(key);
+    if (keyProblem !== undefined) out.push(invalid([...at, 'key'], keyProblem, e.key));
+    const values = list(e.values);
+    if (!OPERATORS.includes(String(e.operator)))
+      out.push(invalid([...at, 'operator'], `one of ${OPERATORS.join(', ')}`, e.operator));
+    else if ((e.operator === 'In' || e.operator === 'NotIn') && values.length === 0)
+      out.push(required([...at, 'values'], `values (operator ${e.operator} needs at least one)`));
+    else if ((e.operator === 'Exists' || e.operator === 'DoesNotExist') && values.length > 0)
+      out.push(invalid([...at, 'values'], `no values (operator ${e.operator} takes none)`, values));
+    values.forEach((v, j) => {
+      const problem = typeof v === 'string' ? checkLabelValue(v) : undefined;
+      if (problem !== undefined) out.push(invalid([...at, 'values', j], problem, v));
+    });
+  }
+}
+
+/** Whether a selector selects nothing in particular (no labels, no expressions): an empty selector. */
+export function isEmptySelector(selector: unknown): boolean {
+  const s = rec(selector);
+  return (
+    s === undefined ||
+    (Object.keys(rec(s.matchLabels) ?? {}).length === 0 && list(s.matchExpressions).length === 0)
+  );
+}
+
+/** Whether `selector` matches `labels` (`metav1.LabelSelectorAsSelector(…).Matches`). */
+export function selectorMatches(selector: unknown, labels: unknown): boolean {
+  const s = rec(selector) ?? {};
+  const l = rec(labels) ?? {};
+  for (const [k, v] of Object.entries(rec(s.matchLabels) ?? {})) if (l[k] !== v) return false;
+  for (const [e] of records(s.matchExpressions)) if (!expressionMatches(e, l)) return false;
+  return true;
+}
+
+function expressionMatches(e: Manifest, labels: Manifest): boolean {
+  const key = String(e.key);
+  const has = Object.hasOwn(labels, key);
+  const hasValue = has && list(e.values).includes(labels[key]);
+  switch (e.operator) {
+    case 'In':
+      return hasValue;
+    case 'NotIn':
+      return !hasValue;
+    case 'Exists':
+      return has;
+    case 'DoesNotExist':
+      return !has;
+    default:
+      return false;
+  }
+}
