@@ -3,14 +3,15 @@ import type { FieldPath } from './field-path.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
 import {
-  checkIntOrPercent,
+  intOrPercentProblem,
   checkSelector,
   invalid,
   isEmptySelector,
   isZeroIntOrPercent,
   int,
   nonNegative,
-  oneOf,
+  notOneOf,
+  push,
   rec,
   required,
   selectorMatches,
@@ -32,9 +33,9 @@ import {
 
 /** What every apps/v1 workload spec shares: replicas, a selector matching its template, an Always template. */
 function checkWorkload(spec: Manifest, out: Problem[], kind: string): void {
-  nonNegative(out, ['spec', 'replicas'], spec.replicas);
-  nonNegative(out, ['spec', 'minReadySeconds'], spec.minReadySeconds);
-  nonNegative(out, ['spec', 'revisionHistoryLimit'], spec.revisionHistoryLimit);
+  nonNegative(out, ['spec'], 'replicas', spec.replicas);
+  nonNegative(out, ['spec'], 'minReadySeconds', spec.minReadySeconds);
+  nonNegative(out, ['spec'], 'revisionHistoryLimit', spec.revisionHistoryLimit);
   const template = rec(spec.template);
   checkWorkloadSelector(spec.selector, rec(template?.metadata)?.labels, kind, out);
   checkPodTemplate(['spec', 'template'], spec.template, out);
@@ -63,7 +64,7 @@ function checkWorkloadSelector(selector: unknown, labels: unknown, kind: string,
     out.push(required(['spec', 'selector'], `a selector that is not empty (a ${kind} needs one)`));
     return;
   }
-  checkSelector(out, ['spec', 'selector'], selector);
+  checkSelector(out, ['spec'], 'selector', selector);
   // A Deployment's match labels against its pod labels are the wiring check's; its expressions are checked here.
   const wired =
     kind === 'Deployment' && !selectorMatches({ matchLabels: rec(selector)?.matchLabels }, labels);
@@ -81,7 +82,7 @@ export function validateDeployment(o: Manifest, out: Problem[]): void {
     out.push(invalid(['spec', 'progressDeadlineSeconds'], 'a number greater than minReadySeconds', deadline));
   const strategy = rec(spec.strategy);
   if (strategy === undefined) return;
-  oneOf(out, ['spec', 'strategy', 'type'], strategy.type, ['Recreate', 'RollingUpdate']);
+  push(out, notOneOf(['spec', 'strategy'], 'type', strategy.type, ['Recreate', 'RollingUpdate']));
   if (strategy.type === 'Recreate' && strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null)
     out.push(
       invalid(
@@ -96,9 +97,9 @@ export function validateDeployment(o: Manifest, out: Problem[]): void {
 /** A rolling update's `maxUnavailable` and `maxSurge` (defaulted to 25% when unset). */
 function checkRollingUpdate(path: FieldPath, r: Manifest | undefined, surge: boolean, out: Problem[]): void {
   if (r === undefined) return;
-  checkIntOrPercent(out, [...path, 'maxUnavailable'], r.maxUnavailable, true);
+  push(out, intOrPercentProblem(path, 'maxUnavailable', r.maxUnavailable, true));
   if (!surge) return;
-  checkIntOrPercent(out, [...path, 'maxSurge'], r.maxSurge, false);
+  push(out, intOrPercentProblem(path, 'maxSurge', r.maxSurge, false));
   const unavailable = r.maxUnavailable ?? '25%';
   const extra = r.maxSurge ?? '25%';
   if (isZeroIntOrPercent(unavailable) && isZeroIntOrPercent(extra))
@@ -114,27 +115,37 @@ function checkRollingUpdate(path: FieldPath, r: Manifest | undefined, surge: boo
 export function validateStatefulSet(o: Manifest, out: Problem[]): void {
   const spec = rec(o.spec) ?? {};
   checkWorkload(spec, out, 'StatefulSet');
-  oneOf(out, ['spec', 'podManagementPolicy'], spec.podManagementPolicy, ['OrderedReady', 'Parallel']);
+  push(
+    out,
+    notOneOf(['spec'], 'podManagementPolicy', spec.podManagementPolicy, ['OrderedReady', 'Parallel']),
+  );
   checkUpdateStrategy(['spec', 'updateStrategy'], rec(spec.updateStrategy), out);
   const r = rec(rec(spec.updateStrategy)?.rollingUpdate);
   if (r?.partition !== undefined)
-    nonNegative(out, ['spec', 'updateStrategy', 'rollingUpdate', 'partition'], r.partition);
+    nonNegative(out, ['spec', 'updateStrategy', 'rollingUpdate'], 'partition', r.partition);
 }
 
 export function validateDaemonSet(o: Manifest, out: Problem[]): void {
   const spec = rec(o.spec) ?? {};
   checkWorkload(spec, out, 'DaemonSet');
-  checkUpdateStrategy(['spec', 'updateStrategy'], rec(spec.updateStrategy), out);
+  // A DaemonSet's OnDelete takes a rollingUpdate beside it (the differential test found it): the type only.
+  push(
+    out,
+    notOneOf(['spec', 'updateStrategy'], 'type', rec(spec.updateStrategy)?.type, [
+      'RollingUpdate',
+      'OnDelete',
+    ]),
+  );
 }
 
 export function validateReplicaSet(o: Manifest, out: Problem[]): void {
   checkWorkload(rec(o.spec) ?? {}, out, 'ReplicaSet');
 }
 
-/** A StatefulSet's or DaemonSet's update strategy: `RollingUpdate` or `OnDelete`, which takes no `rollingUpdate`. */
+/** A StatefulSet's update strategy: `RollingUpdate` or `OnDelete`, which takes no `rollingUpdate`. */
 function checkUpdateStrategy(path: FieldPath, s: Manifest | undefined, out: Problem[]): void {
   if (s === undefined) return;
-  oneOf(out, [...path, 'type'], s.type, ['RollingUpdate', 'OnDelete']);
+  push(out, notOneOf(path, 'type', s.type, ['RollingUpdate', 'OnDelete']));
   if (s.type === 'OnDelete' && s.rollingUpdate !== undefined && s.rollingUpdate !== null)
     out.push(
       invalid(

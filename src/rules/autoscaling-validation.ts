@@ -2,7 +2,7 @@ import type { FieldPath } from './field-path.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
 import { parseQuantity } from './quantity.js';
-import { int, invalid, oneOf, rec, records, required, set } from './validation-kit.js';
+import { int, invalid, notOneOf, push, rec, records, required, set } from './validation-kit.js';
 
 /**
  * HorizontalPodAutoscaler (autoscaling/v2), as the API server validates it.
@@ -27,7 +27,7 @@ export function validateHorizontalPodAutoscaler(o: Manifest, out: Problem[]): vo
 
 /** `validateMetricSpec` of one metric: its type, and a Resource metric's name and target. */
 function checkMetric(at: FieldPath, m: Manifest, out: Problem[]): void {
-  oneOf(out, [...at, 'type'], m.type, ['Object', 'Pods', 'Resource', 'ContainerResource', 'External']);
+  push(out, notOneOf(at, 'type', m.type, ['Object', 'Pods', 'Resource', 'ContainerResource', 'External']));
   if (m.type !== 'Resource') return;
   const resource = rec(m.resource);
   if (resource === undefined) {

@@ -3,7 +3,7 @@ import type { FieldPath } from './field-path.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
 import { checkCronSchedule } from './cron-schedule.js';
-import { invalid, nonNegative, oneOf, rec, required, str } from './validation-kit.js';
+import { invalid, nonNegative, notOneOf, push, rec, required, str } from './validation-kit.js';
 
 /**
  * Job and CronJob (batch/v1), as the API server validates them.
@@ -39,10 +39,10 @@ export function validateCronJob(o: Manifest, out: Problem[]): void {
   if (schedule === undefined || schedule === '')
     out.push(required(['spec', 'schedule'], 'a cron schedule such as "0 3 * * *"'));
   else for (const p of checkCronSchedule(['spec', 'schedule'], schedule)) out.push(p);
-  oneOf(out, ['spec', 'concurrencyPolicy'], spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace']);
-  nonNegative(out, ['spec', 'startingDeadlineSeconds'], spec.startingDeadlineSeconds);
-  nonNegative(out, ['spec', 'successfulJobsHistoryLimit'], spec.successfulJobsHistoryLimit);
-  nonNegative(out, ['spec', 'failedJobsHistoryLimit'], spec.failedJobsHistoryLimit);
+  push(out, notOneOf(['spec'], 'concurrencyPolicy', spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace']));
+  nonNegative(out, ['spec'], 'startingDeadlineSeconds', spec.startingDeadlineSeconds);
+  nonNegative(out, ['spec'], 'successfulJobsHistoryLimit', spec.successfulJobsHistoryLimit);
+  nonNegative(out, ['spec'], 'failedJobsHistoryLimit', spec.failedJobsHistoryLimit);
   const job = rec(spec.jobTemplate);
   if (job === undefined) out.push(required(['spec', 'jobTemplate'], 'a job template'));
   else checkJobSpec(['spec', 'jobTemplate', 'spec'], rec(job.spec) ?? {}, out);
@@ -50,14 +50,17 @@ export function validateCronJob(o: Manifest, out: Problem[]): void {
 
 function checkJobSpec(path: FieldPath, spec: Manifest, out: Problem[]): void {
   for (const field of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished'])
-    nonNegative(out, [...path, field], spec[field]);
+    nonNegative(out, path, field, spec[field]);
   if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0)
     out.push(
       invalid([...path, 'activeDeadlineSeconds'], 'a number greater than 0', spec.activeDeadlineSeconds),
     );
-  oneOf(out, [...path, 'completionMode'], spec.completionMode, ['NonIndexed', 'Indexed']);
-  if (spec.completionMode === 'Indexed' && spec.completions === undefined)
-    out.push(required([...path, 'completions'], 'completions (an Indexed Job needs them)'));
+  push(out, notOneOf(path, 'completionMode', spec.completionMode, ['NonIndexed', 'Indexed']));
+  // Unset together, completions and parallelism are defaulted to 1 (v1 `SetDefaults_Job`); Indexed needs completions.
+  if (spec.completionMode === 'Indexed' && spec.completions === undefined && spec.parallelism !== undefined)
+    out.push(
+      required([...path, 'completions'], 'completions (an Indexed Job with a parallelism needs them)'),
+    );
   checkPodTemplate([...path, 'template'], spec.template, out);
   const policy = rec(rec(spec.template)?.spec)?.restartPolicy;
   if (policy !== 'OnFailure' && policy !== 'Never')

@@ -14,7 +14,8 @@ import {
   invalid,
   list,
   nonNegative,
-  oneOf,
+  notOneOf,
+  push,
   rec,
   records,
   required,
@@ -94,7 +95,7 @@ export function checkPodTemplate(path: FieldPath, template: unknown, out: Proble
     out.push(required(path, 'a pod template'));
     return;
   }
-  checkLabelMap(out, [...path, 'metadata', 'labels'], rec(t.metadata)?.labels);
+  checkLabelMap(out, [...path, 'metadata'], 'labels', rec(t.metadata)?.labels);
   checkPodSpec([...path, 'spec'], t.spec, out);
 }
 
@@ -115,8 +116,8 @@ export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): v
   const containers = records(spec.containers);
   if (containers.length === 0) out.push(required([...path, 'containers'], 'at least one container'));
   for (const [c, i] of containers) checkContainer([...path, 'containers', i], c, pod, 'app');
-  oneOf(out, [...path, 'restartPolicy'], spec.restartPolicy, RESTART_POLICIES);
-  oneOf(out, [...path, 'dnsPolicy'], spec.dnsPolicy, DNS_POLICIES);
+  push(out, notOneOf(path, 'restartPolicy', spec.restartPolicy, RESTART_POLICIES));
+  push(out, notOneOf(path, 'dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
   if (spec.dnsPolicy === 'None' && list(rec(spec.dnsConfig)?.nameservers).length === 0)
     out.push(
       required([...path, 'dnsConfig', 'nameservers'], 'a nameserver (dnsPolicy None takes them from here)'),
@@ -124,23 +125,23 @@ export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): v
   const deadline = int(spec.activeDeadlineSeconds);
   if (deadline !== undefined && (deadline < 1 || deadline > MAX_INT32))
     out.push(invalid([...path, 'activeDeadlineSeconds'], `a number from 1 to ${MAX_INT32}`, deadline));
-  subdomain(out, [...path, 'serviceAccountName'], spec.serviceAccountName);
-  subdomain(out, [...path, 'priorityClassName'], spec.priorityClassName);
-  label(out, [...path, 'hostname'], spec.hostname);
-  label(out, [...path, 'subdomain'], spec.subdomain);
-  checkLabelMap(out, [...path, 'nodeSelector'], spec.nodeSelector);
+  subdomain(out, path, 'serviceAccountName', spec.serviceAccountName);
+  subdomain(out, path, 'priorityClassName', spec.priorityClassName);
+  label(out, path, 'hostname', spec.hostname);
+  label(out, path, 'subdomain', spec.subdomain);
+  checkLabelMap(out, path, 'nodeSelector', spec.nodeSelector);
 }
 
-function subdomain(out: Problem[], path: FieldPath, value: unknown): void {
+function subdomain(out: Problem[], path: FieldPath, field: string, value: unknown): void {
   const v = set(value);
   const problem = v === undefined ? undefined : subdomainProblem(v);
-  if (problem !== undefined) out.push(invalid(path, problem, v));
+  if (problem !== undefined) out.push(invalid([...path, field], problem, v));
 }
 
-function label(out: Problem[], path: FieldPath, value: unknown): void {
+function label(out: Problem[], path: FieldPath, field: string, value: unknown): void {
   const v = set(value);
   const problem = v === undefined ? undefined : checkDns1123Label(v);
-  if (problem !== undefined) out.push(invalid(path, problem, v));
+  if (problem !== undefined) out.push(invalid([...path, field], problem, v));
 }
 
 /** The volumes (`ValidateVolumes`); returns the names a mount may use. */
@@ -181,8 +182,8 @@ function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | '
   const image = str(c.image);
   if (image === undefined || image === '') out.push(required([...path, 'image'], 'a container image'));
   else for (const p of checkImage([...path, 'image'], image)) out.push(p);
-  oneOf(out, [...path, 'imagePullPolicy'], c.imagePullPolicy, PULL_POLICIES);
-  oneOf(out, [...path, 'terminationMessagePolicy'], c.terminationMessagePolicy, MESSAGE_POLICIES);
+  push(out, notOneOf(path, 'imagePullPolicy', c.imagePullPolicy, PULL_POLICIES));
+  push(out, notOneOf(path, 'terminationMessagePolicy', c.terminationMessagePolicy, MESSAGE_POLICIES));
   checkContainerPorts([...path, 'ports'], c.ports, out);
   const env = records(c.env).map(([e]) => e) as unknown as EnvVar[];
   if (env.length > 0) for (const p of checkEnv([...path, 'env'], env)) out.push(p);
@@ -222,7 +223,7 @@ function checkRestartAndProbes(path: FieldPath, c: Manifest, role: 'init' | 'app
       out.push(
         invalid([...path, probe], 'no probe on an init container (only a sidecar takes one)', c[probe]),
       );
-    else checkProbe([...path, probe], rec(c[probe]) ?? {}, probe !== 'readinessProbe', out);
+    else checkProbe([...path, probe], rec(c[probe]) ?? {}, probe, out);
   }
 }
 
@@ -250,9 +251,9 @@ function checkContainerPorts(path: FieldPath, value: unknown, out: Problem[]): v
     }
     if (p.containerPort === 0 || p.containerPort === undefined)
       out.push(required([...at, 'containerPort'], 'a container port from 1 to 65535'));
-    else checkPortNumber(out, [...at, 'containerPort'], p.containerPort);
-    if (p.hostPort !== 0) checkPortNumber(out, [...at, 'hostPort'], p.hostPort);
-    oneOf(out, [...at, 'protocol'], p.protocol, PROTOCOLS);
+    else checkPortNumber(out, at, 'containerPort', p.containerPort);
+    if (p.hostPort !== 0) checkPortNumber(out, at, 'hostPort', p.hostPort);
+    push(out, notOneOf(at, 'protocol', p.protocol, PROTOCOLS));
   }
 }
 
@@ -274,14 +275,15 @@ function checkMounts(path: FieldPath, value: unknown, volumes: ReadonlySet<strin
     const sub = str(m.subPath);
     if (sub !== undefined && (sub.startsWith('/') || sub.split('/').includes('..')))
       out.push(invalid([...at, 'subPath'], 'a relative path without ".."', sub));
-    oneOf(out, [...at, 'mountPropagation'], m.mountPropagation, MOUNT_PROPAGATIONS);
+    push(out, notOneOf(at, 'mountPropagation', m.mountPropagation, MOUNT_PROPAGATIONS));
   }
 }
 
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 
 /** `validateProbe`: one handler, timings not negative, a success threshold of 1 where it must be. */
-function checkProbe(path: FieldPath, probe: Manifest, thresholdOne: boolean, out: Problem[]): void {
+function checkProbe(path: FieldPath, probe: Manifest, kind: string, out: Problem[]): void {
+  const thresholdOne = kind !== 'readinessProbe';
   checkHandler(path, probe, out);
   for (const field of [
     'initialDelaySeconds',
@@ -290,12 +292,16 @@ function checkProbe(path: FieldPath, probe: Manifest, thresholdOne: boolean, out
     'successThreshold',
     'failureThreshold',
   ])
-    nonNegative(out, [...path, field], probe[field]);
+    nonNegative(out, path, field, probe[field]);
   const success = int(probe.successThreshold);
   if (thresholdOne && success !== undefined && success !== 0 && success !== 1)
     out.push(invalid([...path, 'successThreshold'], '1 (liveness and startup probes)', success));
   const grace = int(probe.terminationGracePeriodSeconds);
-  if (grace !== undefined && grace <= 0)
+  if (kind === 'readinessProbe' && probe.terminationGracePeriodSeconds !== undefined)
+    out.push(
+      invalid([...path, 'terminationGracePeriodSeconds'], 'nothing (a readiness probe takes none)', grace),
+    );
+  else if (grace !== undefined && grace <= 0)
     out.push(invalid([...path, 'terminationGracePeriodSeconds'], 'a number greater than 0', grace));
 }
 
@@ -309,20 +315,21 @@ function checkHandler(path: FieldPath, probe: Manifest, out: Problem[]): void {
     out.push(required([...path, 'exec', 'command'], 'a command'));
   const http = rec(probe.httpGet);
   if (http !== undefined) {
-    portOf(out, [...path, 'httpGet', 'port'], http.port);
-    oneOf(out, [...path, 'httpGet', 'scheme'], http.scheme, ['HTTP', 'HTTPS']);
+    portOf(out, [...path, 'httpGet'], http.port);
+    push(out, notOneOf([...path, 'httpGet'], 'scheme', http.scheme, ['HTTP', 'HTTPS']));
   }
   const tcp = rec(probe.tcpSocket);
-  if (tcp !== undefined) portOf(out, [...path, 'tcpSocket', 'port'], tcp.port);
+  if (tcp !== undefined) portOf(out, [...path, 'tcpSocket'], tcp.port);
   const grpc = rec(probe.grpc);
   if (grpc === undefined) return;
   if (grpc.port === undefined || grpc.port === 0)
     out.push(required([...path, 'grpc', 'port'], 'a port from 1 to 65535'));
-  else checkPortNumber(out, [...path, 'grpc', 'port'], grpc.port);
+  else checkPortNumber(out, [...path, 'grpc'], 'port', grpc.port);
 }
 
 /** A handler's port: required, a number or a name. */
 function portOf(out: Problem[], path: FieldPath, port: unknown): void {
-  if (port === undefined || port === 0 || port === '') out.push(required(path, 'a port number or name'));
-  else checkPortOrName(out, path, port);
+  if (port === undefined || port === 0 || port === '')
+    out.push(required([...path, 'port'], 'a port number or name'));
+  else checkPortOrName(out, path, 'port', port);
 }

@@ -9,7 +9,8 @@ import {
   checkPortOrName,
   int,
   invalid,
-  oneOf,
+  notOneOf,
+  push,
   rec,
   records,
   required,
@@ -126,7 +127,7 @@ const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
 /** A Service object (`ValidateService`, and the node-port allocator of a real create). */
 export function validateService(o: Manifest, out: Problem[]): void {
   const spec = rec(o.spec) ?? {};
-  oneOf(out, ['spec', 'type'], spec.type, SERVICE_TYPES);
+  push(out, notOneOf(['spec'], 'type', spec.type, SERVICE_TYPES));
   const type = str(spec.type) ?? 'ClusterIP';
   const external = type === 'NodePort' || type === 'LoadBalancer';
   const ports = records(spec.ports);
@@ -141,8 +142,8 @@ export function validateService(o: Manifest, out: Problem[]): void {
   // A node port of 0 (or none) is allocated by the API server.
   const allocated = typed.map((p) => (int(p.nodePort) ? p : { ...p, nodePort: undefined }));
   if (external) for (const p of checkServicePortsApi(['spec', 'ports'], allocated)) out.push(p);
-  oneOf(out, ['spec', 'sessionAffinity'], spec.sessionAffinity, ['ClientIP', 'None']);
-  oneOf(out, ['spec', 'externalTrafficPolicy'], spec.externalTrafficPolicy, ['Cluster', 'Local']);
+  push(out, notOneOf(['spec'], 'sessionAffinity', spec.sessionAffinity, ['ClientIP', 'None']));
+  push(out, notOneOf(['spec'], 'externalTrafficPolicy', spec.externalTrafficPolicy, ['Cluster', 'Local']));
   if (spec.externalTrafficPolicy !== undefined && !external)
     out.push(
       invalid(
@@ -151,8 +152,8 @@ export function validateService(o: Manifest, out: Problem[]): void {
         spec.externalTrafficPolicy,
       ),
     );
-  oneOf(out, ['spec', 'internalTrafficPolicy'], spec.internalTrafficPolicy, ['Cluster', 'Local']);
-  checkLabelMap(out, ['spec', 'selector'], spec.selector);
+  push(out, notOneOf(['spec'], 'internalTrafficPolicy', spec.internalTrafficPolicy, ['Cluster', 'Local']));
+  checkLabelMap(out, ['spec'], 'selector', spec.selector);
 }
 
 /** Where the Service leads: an ExternalName's DNS name, else ports (a headless Service may have none). */
@@ -169,9 +170,9 @@ function checkServiceTarget(spec: Manifest, type: string, ports: number, out: Pr
 /** `validateServicePort`'s numbers and protocol, and a node port only where the type has them. */
 function checkServicePort(at: FieldPath, p: Manifest, type: string, out: Problem[]): void {
   if (p.port === undefined || p.port === 0) out.push(required([...at, 'port'], 'a port from 1 to 65535'));
-  else checkPortNumber(out, [...at, 'port'], p.port);
-  if (p.targetPort !== 0) checkPortOrName(out, [...at, 'targetPort'], p.targetPort);
-  oneOf(out, [...at, 'protocol'], p.protocol, ['TCP', 'UDP', 'SCTP']);
+  else checkPortNumber(out, at, 'port', p.port);
+  if (p.targetPort !== 0) checkPortOrName(out, at, 'targetPort', p.targetPort);
+  push(out, notOneOf(at, 'protocol', p.protocol, ['TCP', 'UDP', 'SCTP']));
   const nodePort = p.nodePort !== undefined && p.nodePort !== 0;
   if (nodePort && type !== 'NodePort' && type !== 'LoadBalancer')
     out.push(invalid([...at, 'nodePort'], `no nodePort (a ${type} Service has none)`, p.nodePort));

@@ -10,7 +10,8 @@ import {
   int,
   invalid,
   list,
-  oneOf,
+  notOneOf,
+  push,
   rec,
   records,
   required,
@@ -68,7 +69,7 @@ function checkPath(path: FieldPath, p: Manifest, out: Problem[]): void {
   const type = p.pathType;
   const value = str(p.path) ?? '';
   if (type === undefined) out.push(required([...path, 'pathType'], `a pathType: ${PATH_TYPES.join(', ')}`));
-  else oneOf(out, [...path, 'pathType'], type, PATH_TYPES);
+  else push(out, notOneOf(path, 'pathType', type, PATH_TYPES));
   if (type === 'Exact' || type === 'Prefix') {
     if (!value.startsWith('/'))
       out.push(invalid([...path, 'path'], 'an absolute path (starting with "/")', value));
@@ -108,8 +109,8 @@ function checkServiceBackend(path: FieldPath, service: Manifest, out: Problem[])
   const hasNumber = int(port.number) !== undefined && port.number !== 0;
   if (hasName && hasNumber) out.push(invalid([...path, 'port'], 'a port name or number, not both', 'both'));
   else if (!hasName && !hasNumber) out.push(required([...path, 'port'], 'a port name or number'));
-  else if (hasNumber) checkPortNumber(out, [...path, 'port', 'number'], port.number);
-  else checkPortOrName(out, [...path, 'port', 'name'], port.name);
+  else if (hasNumber) checkPortNumber(out, [...path, 'port'], 'number', port.number);
+  else checkPortOrName(out, [...path, 'port'], 'name', port.name);
 }
 
 export function validateIngressClass(o: Manifest, out: Problem[]): void {
@@ -135,7 +136,7 @@ const PEER_KINDS = ['podSelector', 'namespaceSelector', 'ipBlock'];
 
 export function validateNetworkPolicy(o: Manifest, out: Problem[]): void {
   const spec = rec(o.spec) ?? {};
-  checkSelector(out, ['spec', 'podSelector'], spec.podSelector);
+  checkSelector(out, ['spec'], 'podSelector', spec.podSelector);
   for (const [direction, peers] of [
     ['ingress', 'from'],
     ['egress', 'to'],
@@ -146,18 +147,18 @@ export function validateNetworkPolicy(o: Manifest, out: Problem[]): void {
       for (const [peer, j] of records(rule[peers])) checkPeer(['spec', direction, i, peers, j], peer, out);
     }
   const types = list(spec.policyTypes);
-  types.forEach((t, i) => oneOf(out, ['spec', 'policyTypes', i], t, ['Ingress', 'Egress']));
+  types.forEach((t, i) => push(out, notOneOf(['spec', 'policyTypes'], i, t, ['Ingress', 'Egress'])));
   if (types.length > 2) out.push(invalid(['spec', 'policyTypes'], 'at most Ingress and Egress', types));
 }
 
 function checkPolicyPort(path: FieldPath, p: Manifest, out: Problem[]): void {
-  oneOf(out, [...path, 'protocol'], p.protocol, ['TCP', 'UDP', 'SCTP']);
-  if (p.port !== undefined) checkPortOrName(out, [...path, 'port'], p.port);
+  push(out, notOneOf(path, 'protocol', p.protocol, ['TCP', 'UDP', 'SCTP']));
+  if (p.port !== undefined) checkPortOrName(out, path, 'port', p.port);
   if (p.endPort === undefined) return;
   if (typeof p.port !== 'number')
     out.push(invalid([...path, 'endPort'], 'no endPort without a numeric port', p.endPort));
   else if (typeof p.endPort === 'number') {
-    checkPortNumber(out, [...path, 'endPort'], p.endPort);
+    checkPortNumber(out, path, 'endPort', p.endPort);
     if (p.endPort < p.port)
       out.push(invalid([...path, 'endPort'], `an end port of at least the port (${p.port})`, p.endPort));
   }
@@ -168,8 +169,8 @@ function checkPeer(path: FieldPath, peer: Manifest, out: Problem[]): void {
   if (kinds.length === 0) out.push(required(path, 'a podSelector, namespaceSelector or ipBlock'));
   else if (kinds.includes('ipBlock') && kinds.length > 1)
     out.push(invalid(path, 'an ipBlock alone (it takes no selector beside it)', kinds.join(' and ')));
-  checkSelector(out, [...path, 'podSelector'], peer.podSelector);
-  checkSelector(out, [...path, 'namespaceSelector'], peer.namespaceSelector);
+  checkSelector(out, path, 'podSelector', peer.podSelector);
+  checkSelector(out, path, 'namespaceSelector', peer.namespaceSelector);
   const block = rec(peer.ipBlock);
   if (block === undefined) return;
   const cidr = str(block.cidr) ?? '';

@@ -1,6 +1,6 @@
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
-import { checkIntOrPercent, checkSelector, invalid, oneOf, rec } from './validation-kit.js';
+import { intOrPercentProblem, checkSelector, invalid, notOneOf, push, rec } from './validation-kit.js';
 
 /**
  * PodDisruptionBudget (policy/v1), as the API server validates it.
@@ -15,11 +15,14 @@ export function validatePodDisruptionBudget(o: Manifest, out: Problem[]): void {
   const max: unknown = spec.maxUnavailable;
   if (min !== undefined && min !== null && max !== undefined && max !== null)
     out.push(invalid(['spec', 'maxUnavailable'], 'minAvailable or maxUnavailable, not both', max));
-  checkIntOrPercent(out, ['spec', 'minAvailable'], min, true);
-  checkIntOrPercent(out, ['spec', 'maxUnavailable'], max, true);
-  checkSelector(out, ['spec', 'selector'], spec.selector);
-  oneOf(out, ['spec', 'unhealthyPodEvictionPolicy'], spec.unhealthyPodEvictionPolicy, [
-    'IfHealthyBudget',
-    'AlwaysAllow',
-  ]);
+  push(out, intOrPercentProblem(['spec'], 'minAvailable', min, true));
+  push(out, intOrPercentProblem(['spec'], 'maxUnavailable', max, true));
+  checkSelector(out, ['spec'], 'selector', spec.selector);
+  push(
+    out,
+    notOneOf(['spec'], 'unhealthyPodEvictionPolicy', spec.unhealthyPodEvictionPolicy, [
+      'IfHealthyBudget',
+      'AlwaysAllow',
+    ]),
+  );
 }

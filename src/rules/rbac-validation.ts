@@ -2,7 +2,7 @@ import type { FieldPath } from './field-path.js';
 import { subdomainProblem } from './k8s-names.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
-import { invalid, list, oneOf, rec, records, required, set } from './validation-kit.js';
+import { invalid, list, notOneOf, push, rec, records, required, set } from './validation-kit.js';
 
 /**
  * Role, ClusterRole, RoleBinding and ClusterRoleBinding (rbac.authorization.k8s.io/v1), as the API server
@@ -13,7 +13,7 @@ import { invalid, list, oneOf, rec, records, required, set } from './validation-
  * `ValidateRoleBinding` / `ValidateClusterRoleBinding` (a `roleRef` of group rbac.authorization.k8s.io, kind Role or
  * ClusterRole — ClusterRole only for a ClusterRoleBinding —, a name that is a path segment) and
  * `ValidateRoleBindingSubject` (a name; a ServiceAccount of group "" with a DNS-subdomain name, and a namespace in a
- * ClusterRoleBinding; a User or Group of group rbac.authorization.k8s.io). Pure.
+ * ClusterRoleBinding; a User or Group of group rbac.authorization.k8s.io, the default). Pure.
  */
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -64,9 +64,11 @@ function checkBinding(o: Manifest, kinds: readonly string[], namespaced: boolean
 function checkSubject(at: FieldPath, s: Manifest, namespaced: boolean, out: Problem[]): void {
   if (s.kind === 'ServiceAccount') checkAccountSubject(at, s, namespaced, out);
   else if (s.kind === 'User' || s.kind === 'Group') {
-    if (s.apiGroup !== RBAC) out.push(invalid([...at, 'apiGroup'], `${RBAC} for a ${s.kind}`, s.apiGroup));
+    // Left out, the group is defaulted to rbac.authorization.k8s.io (v1 `SetDefaults_Subject`).
+    if (s.apiGroup !== undefined && s.apiGroup !== '' && s.apiGroup !== RBAC)
+      out.push(invalid([...at, 'apiGroup'], `${RBAC} for a ${s.kind}`, s.apiGroup));
     if (set(s.name) === undefined) out.push(required([...at, 'name'], `the ${s.kind}'s name`));
-  } else oneOf(out, [...at, 'kind'], s.kind ?? '', ['ServiceAccount', 'User', 'Group']);
+  } else push(out, notOneOf(at, 'kind', s.kind ?? '', ['ServiceAccount', 'User', 'Group']));
 }
 
 /** A ServiceAccount subject: group "", a DNS-subdomain name, a namespace in a ClusterRoleBinding. */

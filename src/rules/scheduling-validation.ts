@@ -2,7 +2,7 @@ import { checkDns1123Label } from './k8s-names.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
 import { parseQuantity } from './quantity.js';
-import { checkLabelMap, int, invalid, oneOf, rec, str } from './validation-kit.js';
+import { checkLabelMap, int, invalid, notOneOf, push, rec, str } from './validation-kit.js';
 
 /**
  * PriorityClass (scheduling.k8s.io/v1) and RuntimeClass (node.k8s.io/v1), as the API server validates them.
@@ -26,7 +26,7 @@ export function validatePriorityClass(o: Manifest, out: Problem[]): void {
   const value = int(o.value);
   if (value !== undefined && value > HIGHEST_USER_PRIORITY && !system)
     out.push(invalid(['value'], `a priority of at most ${HIGHEST_USER_PRIORITY}`, value));
-  oneOf(out, ['preemptionPolicy'], o.preemptionPolicy, ['PreemptLowerPriority', 'Never']);
+  push(out, notOneOf([], 'preemptionPolicy', o.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
 }
 
 export function validateRuntimeClass(o: Manifest, out: Problem[]): void {
@@ -38,5 +38,5 @@ export function validateRuntimeClass(o: Manifest, out: Problem[]): void {
     if (q !== undefined && q.num < 0n)
       out.push(invalid(['overhead', 'podFixed', name], 'a quantity of at least 0', raw));
   }
-  checkLabelMap(out, ['scheduling', 'nodeSelector'], rec(o.scheduling)?.nodeSelector);
+  checkLabelMap(out, ['scheduling'], 'nodeSelector', rec(o.scheduling)?.nodeSelector);
 }

@@ -9,8 +9,12 @@ import { describeValue, type Problem } from './problem.js';
  * report), and the shapes of upstream's `field.Required`, `field.Invalid`, `field.NotSupported`, `field.Forbidden`.
  * Mirrors (v1.34) k8s.io/apimachinery pkg/api/validation (`ValidateNonnegativeField`), pkg/util/validation
  * (`IsValidPortNum`, `IsValidPortName`, `IsValidPercent`) and pkg/apis/meta/v1/validation (`ValidateLabelSelector`,
- * `LabelSelectorAsSelector`'s `Matches`). Pure.
+ * `LabelSelectorAsSelector`'s `Matches`). The checks take a path and the field it leads to, and join them only for a
+ * problem: nearly every field passes, and a render checks tens of thousands of objects. Pure.
  */
+
+/** One segment of a field path. */
+type Key = string | number;
 
 /** A mapping, or undefined for anything else. */
 export function rec(v: unknown): Manifest | undefined {
@@ -55,16 +59,26 @@ export function invalid(path: FieldPath, expected: string, value: unknown): Prob
   return { path, expected, found: describeValue(value) };
 }
 
+/** Adds `problem` to `out` when there is one. */
+export function push(out: Problem[], problem: Problem | undefined): void {
+  if (problem !== undefined) out.push(problem);
+}
+
 /** A value outside an enumeration (`field.NotSupported`); unset values are defaulted, so pass. */
-export function oneOf(out: Problem[], path: FieldPath, value: unknown, allowed: readonly string[]): void {
-  if (value === undefined || typeof value !== 'string' || allowed.includes(value)) return;
-  out.push(invalid(path, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value));
+export function notOneOf(
+  path: FieldPath,
+  field: Key,
+  value: unknown,
+  allowed: readonly string[],
+): Problem | undefined {
+  if (value === undefined || typeof value !== 'string' || allowed.includes(value)) return undefined;
+  return invalid([...path, field], `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
 }
 
 /** `ValidateNonnegativeField`. */
-export function nonNegative(out: Problem[], path: FieldPath, value: unknown): void {
-  const n = int(value);
-  if (n !== undefined && n < 0) out.push(invalid(path, 'a number of at least 0', n));
+export function nonNegative(out: Problem[], path: FieldPath, field: Key, value: unknown): void {
+  if (typeof value === 'number' && Number.isInteger(value) && value < 0)
+    out.push(invalid([...path, field], 'a number of at least 0', value));
 }
 
 /** A port number (`IsValidPortNum`): 1 to 65535. */
@@ -72,17 +86,17 @@ export function isPortNumber(n: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= 65535;
 }
 
-export function checkPortNumber(out: Problem[], path: FieldPath, value: unknown): void {
-  const n = int(value);
-  if (n !== undefined && !isPortNumber(n)) out.push(invalid(path, 'a port number from 1 to 65535', n));
+export function checkPortNumber(out: Problem[], path: FieldPath, field: Key, value: unknown): void {
+  if (typeof value === 'number' && Number.isInteger(value) && !isPortNumber(value))
+    out.push(invalid([...path, field], 'a port number from 1 to 65535', value));
 }
 
 /** An int-or-string port: a number from 1 to 65535 or an IANA service name (probes, NetworkPolicy, Ingress). */
-export function checkPortOrName(out: Problem[], path: FieldPath, value: unknown): void {
-  if (typeof value === 'number') checkPortNumber(out, path, value);
+export function checkPortOrName(out: Problem[], path: FieldPath, field: Key, value: unknown): void {
+  if (typeof value === 'number') checkPortNumber(out, path, field, value);
   else if (typeof value === 'string') {
     const problem = checkPortName(value);
-    if (problem !== undefined) out.push(invalid(path, `a port number or ${problem}`, value));
+    if (problem !== undefined) out.push(invalid([...path, field], `a port number or ${problem}`, value));
   }
 }
 
@@ -90,13 +104,22 @@ export function checkPortOrName(out: Problem[], path: FieldPath, value: unknown)
  * An int-or-percent (`ValidatePositiveIntOrPercent`, `IsValidPercent`, `IsNotMoreThan100Percent` when `atMost100`):
  * a number of at least 0, or a string `<digits>%`.
  */
-export function checkIntOrPercent(out: Problem[], path: FieldPath, value: unknown, atMost100: boolean): void {
-  if (typeof value === 'number') nonNegative(out, path, value);
-  else if (typeof value === 'string') {
-    const m = /^([0-9]+)%$/.exec(value);
-    if (m === null) out.push(invalid(path, 'a number or a percentage such as 25%', value));
-    else if (atMost100 && Number(m[1]) > 100) out.push(invalid(path, 'a percentage of at most 100%', value));
-  }
+export function intOrPercentProblem(
+  path: FieldPath,
+  field: Key,
+  value: unknown,
+  atMost100: boolean,
+): Problem | undefined {
+  if (typeof value === 'number')
+    return Number.isInteger(value) && value < 0
+      ? invalid([...path, field], 'a number of at least 0', value)
+      : undefined;
+  if (typeof value !== 'string') return undefined;
+  const m = /^([0-9]+)%$/.exec(value);
+  if (m === null) return invalid([...path, field], 'a number or a percentage such as 25%', value);
+  return atMost100 && Number(m[1]) > 100
+    ? invalid([...path, field], 'a percentage of at most 100%', value)
+    : undefined;
 }
 
 /** The value of an int-or-percent, as a number or a percentage; zero when unset. */
@@ -105,24 +128,26 @@ export function isZeroIntOrPercent(value: unknown): boolean {
 }
 
 /** A label map (`ValidateLabels`): keys and values. */
-export function checkLabelMap(out: Problem[], path: FieldPath, labels: unknown): void {
-  for (const [k, v] of Object.entries(rec(labels) ?? {})) {
+export function checkLabelMap(out: Problem[], path: FieldPath, field: Key, labels: unknown): void {
+  const map = rec(labels);
+  if (map === undefined) return;
+  for (const k in map) {
+    const v: unknown = map[k];
     const keyProblem = checkLabelKey(k);
-    if (keyProblem !== undefined) out.push(invalid([...path, k], keyProblem, k));
-    else if (typeof v === 'string') {
-      const valueProblem = checkLabelValue(v);
-      if (valueProblem !== undefined) out.push(invalid([...path, k], valueProblem, v));
-    }
+    const valueProblem = keyProblem === undefined && typeof v === 'string' ? checkLabelValue(v) : undefined;
+    if (keyProblem !== undefined) out.push(invalid([...path, field, k], keyProblem, k));
+    else if (valueProblem !== undefined) out.push(invalid([...path, field, k], valueProblem, v));
   }
 }
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 
 /** A label selector (`ValidateLabelSelector`): match labels, and expressions with their operator's values. */
-export function checkSelector(out: Problem[], path: FieldPath, selector: unknown): void {
+export function checkSelector(out: Problem[], base: FieldPath, field: Key, selector: unknown): void {
   const s = rec(selector);
   if (s === undefined) return;
-  checkLabelMap(out, [...path, 'matchLabels'], s.matchLabels);
+  const path = [...base, field];
+  checkLabelMap(out, path, 'matchLabels', s.matchLabels);
   for (const [e, i] of records(s.matchExpressions)) {
     const at = [...path, 'matchExpressions', i];
     const key = str(e.key) ?? '';

@@ -74,6 +74,66 @@ describe('the built-in validation of every rendered object', () => {
     }
   });
 
+  it('takes what the API server takes where the differential test found it lenient or defaulting', () => {
+    const paths = (o: Record<string, unknown>) => validateBuiltIn(o).map((p) => p.path);
+    const pod = (c: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      spec: { containers: [{ name: 'a', image: 'x', ...c }] },
+    });
+    expect(
+      paths(pod({ readinessProbe: { exec: { command: ['true'] }, terminationGracePeriodSeconds: 10 } })),
+    ).toEqual(['spec.containers[0].readinessProbe.terminationGracePeriodSeconds']);
+    expect(
+      paths(pod({ livenessProbe: { exec: { command: ['true'] }, terminationGracePeriodSeconds: 10 } })),
+    ).toEqual([]);
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    };
+    expect(paths({ ...binding, subjects: [{ kind: 'User', name: 'jane' }] })).toEqual([]);
+    expect(paths({ ...binding, subjects: [{ kind: 'User', name: 'jane', apiGroup: 'rbac' }] })).toEqual([
+      'subjects[0].apiGroup',
+    ]);
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'a', image: 'x' }], restartPolicy: 'Never' },
+    };
+    const daemonSet = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { ...template, spec: { containers: template.spec.containers } },
+      },
+    };
+    expect(
+      paths({
+        ...daemonSet,
+        spec: {
+          ...daemonSet.spec,
+          updateStrategy: { type: 'OnDelete', rollingUpdate: { maxUnavailable: 1 } },
+        },
+      }),
+    ).toEqual([]);
+    const job = (spec: Record<string, unknown>) => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      spec: { template, completionMode: 'Indexed', ...spec },
+    });
+    expect(paths(job({}))).toEqual([]);
+    expect(paths(job({ parallelism: 2 }))).toEqual(['spec.completions']);
+    expect(
+      paths({
+        apiVersion: 'v1',
+        kind: 'LimitRange',
+        spec: { limits: [{ type: 'Container', max: { cpu: '-1' } }] },
+      }),
+    ).toEqual([]);
+    expect(paths({ apiVersion: 'v1', kind: 'ServiceAccount', imagePullSecrets: [{ name: '' }] })).toEqual([]);
+  });
+
   it('says which kinds have a rule set, so the others can be named as checked against their schema only', () => {
     expect(hasRuleSet('apps', 'Deployment')).toBe(true);
     expect(hasRuleSet('', 'Service')).toBe(true);
