@@ -21,7 +21,7 @@ import { invalid, nonNegative, notOneOf, push, rec, required, str } from './vali
 const CRONJOB_NAME_MAX = 52;
 
 export function validateJob(o: Manifest, out: Problem[]): void {
-  checkJobSpec(['spec'], rec(o.spec) ?? {}, out);
+  checkJobSpec(['spec'], rec(o.spec) ?? {}, true, out);
 }
 
 export function validateCronJob(o: Manifest, out: Problem[]): void {
@@ -45,10 +45,11 @@ export function validateCronJob(o: Manifest, out: Problem[]): void {
   nonNegative(out, ['spec'], 'failedJobsHistoryLimit', spec.failedJobsHistoryLimit);
   const job = rec(spec.jobTemplate);
   if (job === undefined) out.push(required(['spec', 'jobTemplate'], 'a job template'));
-  else checkJobSpec(['spec', 'jobTemplate', 'spec'], rec(job.spec) ?? {}, out);
+  else checkJobSpec(['spec', 'jobTemplate', 'spec'], rec(job.spec) ?? {}, false, out);
 }
 
-function checkJobSpec(path: FieldPath, spec: Manifest, out: Problem[]): void {
+/** A Job's spec; `defaulted` for a Job itself, whose completions and parallelism the API server defaults. */
+function checkJobSpec(path: FieldPath, spec: Manifest, defaulted: boolean, out: Problem[]): void {
   for (const field of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished'])
     nonNegative(out, path, field, spec[field]);
   if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0)
@@ -56,11 +57,7 @@ function checkJobSpec(path: FieldPath, spec: Manifest, out: Problem[]): void {
       invalid([...path, 'activeDeadlineSeconds'], 'a number greater than 0', spec.activeDeadlineSeconds),
     );
   push(out, notOneOf(path, 'completionMode', spec.completionMode, ['NonIndexed', 'Indexed']));
-  // Unset together, completions and parallelism are defaulted to 1 (v1 `SetDefaults_Job`); Indexed needs completions.
-  if (spec.completionMode === 'Indexed' && spec.completions === undefined && spec.parallelism !== undefined)
-    out.push(
-      required([...path, 'completions'], 'completions (an Indexed Job with a parallelism needs them)'),
-    );
+  if (spec.completionMode === 'Indexed') checkIndexed(path, spec, defaulted, out);
   checkPodTemplate([...path, 'template'], spec.template, out);
   const policy = rec(rec(spec.template)?.spec)?.restartPolicy;
   if (policy !== 'OnFailure' && policy !== 'Never')
@@ -76,4 +73,13 @@ function checkJobSpec(path: FieldPath, spec: Manifest, out: Problem[]): void {
             policy,
           ),
     );
+}
+
+/**
+ * An Indexed Job needs completions. Unset together on a Job, completions and parallelism are defaulted to 1 (v1
+ * `SetDefaults_Job`), which a CronJob's job template does not get.
+ */
+function checkIndexed(path: FieldPath, spec: Manifest, defaulted: boolean, out: Problem[]): void {
+  if (spec.completions === undefined && (!defaulted || spec.parallelism !== undefined))
+    out.push(required([...path, 'completions'], 'completions (an Indexed Job needs them)'));
 }

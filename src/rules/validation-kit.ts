@@ -1,6 +1,7 @@
 import type { FieldPath } from './field-path.js';
 import { checkLabelKey, checkLabelValue, checkPortName } from './k8s-names.js';
 import type { Manifest } from './manifest.js';
+import { checkLabels } from './meta.js';
 import { describeValue, type Problem } from './problem.js';
 
 /**
@@ -127,17 +128,11 @@ export function isZeroIntOrPercent(value: unknown): boolean {
   return value === 0 || value === '0%' || (typeof value === 'string' && /^0+%$/.test(value));
 }
 
-/** A label map (`ValidateLabels`): keys and values. */
+/** A label map (`ValidateLabels`): keys and values, by the object check's memoised rule (src/rules/meta.ts). */
 export function checkLabelMap(out: Problem[], path: FieldPath, field: Key, labels: unknown): void {
   const map = rec(labels);
-  if (map === undefined) return;
-  for (const k in map) {
-    const v: unknown = map[k];
-    const keyProblem = checkLabelKey(k);
-    const valueProblem = keyProblem === undefined && typeof v === 'string' ? checkLabelValue(v) : undefined;
-    if (keyProblem !== undefined) out.push(invalid([...path, field, k], keyProblem, k));
-    else if (valueProblem !== undefined) out.push(invalid([...path, field, k], valueProblem, v));
-  }
+  if (map === undefined || Object.keys(map).length === 0) return;
+  for (const p of checkLabels([...path, field], map)) out.push(p);
 }
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];

@@ -124,6 +124,12 @@ describe('the built-in validation of every rendered object', () => {
     });
     expect(paths(job({}))).toEqual([]);
     expect(paths(job({ parallelism: 2 }))).toEqual(['spec.completions']);
+    const cronJob = {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      spec: { schedule: '@daily', jobTemplate: job({}) },
+    };
+    expect(paths(cronJob)).toEqual(['spec.jobTemplate.spec.completions']); // a template is not defaulted
     expect(
       paths({
         apiVersion: 'v1',
