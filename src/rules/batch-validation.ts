@@ -9,7 +9,7 @@ import { invalid, nonNegative, notOneOf, push, rec, required, str } from './vali
  * Job and CronJob (batch/v1), as the API server validates them.
  *
  * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/batch/validation/validation.go: `validateJobSpec` (`parallelism`,
- * `completions`, `activeDeadlineSeconds`, `backoffLimit`, `ttlSecondsAfterFinished` not negative;
+ * `completions`, `activeDeadlineSeconds` (0 is taken), `backoffLimit`, `ttlSecondsAfterFinished` not negative;
  * `completionMode`), `validatePodTemplateSpec…` of a Job (`restartPolicy` OnFailure or Never, the template checked
  * as the Pod it becomes: src/rules/core-pod.ts), `ValidateCronJobSpec` (`schedule` parsed as
  * `cron.ParseStandard` parses it, no `TZ=` in it: src/rules/cron-schedule.ts; `concurrencyPolicy`,
@@ -50,12 +50,14 @@ export function validateCronJob(o: Manifest, out: Problem[]): void {
 
 /** A Job's spec; `defaulted` for a Job itself, whose completions and parallelism the API server defaults. */
 function checkJobSpec(path: FieldPath, spec: Manifest, defaulted: boolean, out: Problem[]): void {
-  for (const field of ['parallelism', 'completions', 'backoffLimit', 'ttlSecondsAfterFinished'])
+  for (const field of [
+    'parallelism',
+    'completions',
+    'backoffLimit',
+    'ttlSecondsAfterFinished',
+    'activeDeadlineSeconds',
+  ])
     nonNegative(out, path, field, spec[field]);
-  if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0)
-    out.push(
-      invalid([...path, 'activeDeadlineSeconds'], 'a number greater than 0', spec.activeDeadlineSeconds),
-    );
   push(out, notOneOf(path, 'completionMode', spec.completionMode, ['NonIndexed', 'Indexed']));
   if (spec.completionMode === 'Indexed') checkIndexed(path, spec, defaulted, out);
   checkPodTemplate([...path, 'template'], spec.template, out);

@@ -31,7 +31,8 @@ import {
  * `priorityClassName`), `ValidateVolumes` (names unique DNS labels, one source each, the source's required name),
  * `validateContainers` / `validateInitContainers` / `validateContainerCommon` (names unique DNS labels across all
  * containers, an image, `validateContainerPorts`, `ValidateEnv`, `ValidateContainerResourceRequirements`,
- * `imagePullPolicy`, `terminationMessagePolicy`), `ValidateVolumeMounts` (a mount names a volume, a mount path),
+ * `imagePullPolicy`, `terminationMessagePolicy`), `AccumulateUniqueHostPorts`, `ValidateVolumeMounts` (a mount names
+ * a volume, a mount path),
  * `validateProbe` / `validateHandler` (exactly one handler, non-negative timings, a success threshold of 1 for
  * liveness and startup probes, a positive `terminationGracePeriodSeconds`, the handler's port), and
  * `validateContainersOnlyForPod` — which the API server runs on a Pod, not on a template: a template is checked here
@@ -116,6 +117,7 @@ export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): v
   const containers = records(spec.containers);
   if (containers.length === 0) out.push(required([...path, 'containers'], 'at least one container'));
   for (const [c, i] of containers) checkContainer([...path, 'containers', i], c, pod, 'app');
+  checkHostPorts(path, spec, out);
   push(out, notOneOf(path, 'restartPolicy', spec.restartPolicy, RESTART_POLICIES));
   push(out, notOneOf(path, 'dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
   if (spec.dnsPolicy === 'None' && list(rec(spec.dnsConfig)?.nameservers).length === 0)
@@ -192,6 +194,23 @@ function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | '
     for (const p of checkResources([...path, 'resources'], resourceLists(resources))) out.push(p);
   checkMounts([...path, 'volumeMounts'], c.volumeMounts, pod.volumes, out);
   checkRestartAndProbes(path, c, role, out);
+}
+
+/** `AccumulateUniqueHostPorts`: one host port, protocol and host IP for the whole pod, init containers included. */
+function checkHostPorts(path: FieldPath, spec: Manifest, out: Problem[]): void {
+  const seen = new Set<string>();
+  const ports = ['initContainers', 'containers'].flatMap((list) =>
+    records(spec[list]).flatMap(([c, i]) =>
+      records(c.ports).map(([p, j]) => ({ p, at: [...path, list, i, 'ports', j] })),
+    ),
+  );
+  for (const { p, at } of ports) {
+    if (typeof p.hostPort !== 'number' || p.hostPort === 0) continue;
+    const key = `${String(p.protocol ?? 'TCP')}/${String(p.hostIP ?? '')}/${p.hostPort}`;
+    if (seen.has(key))
+      out.push(invalid([...at, 'hostPort'], 'a host port no other port of the pod uses', p.hostPort));
+    seen.add(key);
+  }
 }
 
 /** A DNS label; two of one list are list-map duplicates (src/rules/list-maps.ts), an init container's name is taken. */
