@@ -7,6 +7,7 @@ import {
   checkSelector,
   invalid,
   isEmptySelector,
+  labelsMatch,
   isZeroIntOrPercent,
   int,
   nonNegative,
@@ -66,8 +67,7 @@ function checkWorkloadSelector(selector: unknown, labels: unknown, kind: string,
   }
   checkSelector(out, ['spec'], 'selector', selector);
   // A Deployment's match labels against its pod labels are the wiring check's; its expressions are checked here.
-  const wired =
-    kind === 'Deployment' && !selectorMatches({ matchLabels: rec(selector)?.matchLabels }, labels);
+  const wired = kind === 'Deployment' && !labelsMatch(rec(selector)?.matchLabels, labels);
   if (!wired && !selectorMatches(selector, labels))
     out.push(
       invalid(['spec', 'template', 'metadata', 'labels'], 'labels the selector matches', labels ?? {}),

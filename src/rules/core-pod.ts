@@ -199,16 +199,20 @@ function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | '
 /** `AccumulateUniqueHostPorts`: one host port, protocol and host IP for the whole pod, init containers included. */
 function checkHostPorts(path: FieldPath, spec: Manifest, out: Problem[]): void {
   const seen = new Set<string>();
-  const ports = ['initContainers', 'containers'].flatMap((list) =>
-    records(spec[list]).flatMap(([c, i]) =>
-      records(c.ports).map(([p, j]) => ({ p, at: [...path, list, i, 'ports', j] })),
-    ),
-  );
-  for (const { p, at } of ports) {
+  for (const list of ['initContainers', 'containers'])
+    for (const [c, i] of records(spec[list]))
+      if (Array.isArray(c.ports)) hostPortsOf([...path, list, i], c, seen, out);
+}
+
+/** One container's host ports, each key not in `seen`, then added to it. */
+function hostPortsOf(path: FieldPath, c: Manifest, seen: Set<string>, out: Problem[]): void {
+  for (const [p, j] of records(c.ports)) {
     if (typeof p.hostPort !== 'number' || p.hostPort === 0) continue;
     const key = `${String(p.protocol ?? 'TCP')}/${String(p.hostIP ?? '')}/${p.hostPort}`;
     if (seen.has(key))
-      out.push(invalid([...at, 'hostPort'], 'a host port no other port of the pod uses', p.hostPort));
+      out.push(
+        invalid([...path, 'ports', j, 'hostPort'], 'a host port no other port of the pod uses', p.hostPort),
+      );
     seen.add(key);
   }
 }

@@ -140,8 +140,10 @@ export function validateService(o: Manifest, out: Problem[]): void {
       if (problem.path[problem.path.length - 1] === 'name') out.push(problem);
   }
   // A node port of 0 (or none) is allocated by the API server.
-  const allocated = typed.map((p) => (int(p.nodePort) ? p : { ...p, nodePort: undefined }));
-  if (external) for (const p of checkServicePortsApi(['spec', 'ports'], allocated)) out.push(p);
+  if (external) {
+    const allocated = typed.map((p) => (int(p.nodePort) ? p : { ...p, nodePort: undefined }));
+    for (const p of checkServicePortsApi(['spec', 'ports'], allocated)) out.push(p);
+  }
   push(out, notOneOf(['spec'], 'sessionAffinity', spec.sessionAffinity, ['ClientIP', 'None']));
   push(out, notOneOf(['spec'], 'externalTrafficPolicy', spec.externalTrafficPolicy, ['Cluster', 'Local']));
   if (spec.externalTrafficPolicy !== undefined && !external)

@@ -128,11 +128,31 @@ export function isZeroIntOrPercent(value: unknown): boolean {
   return value === 0 || value === '0%' || (typeof value === 'string' && /^0+%$/.test(value));
 }
 
-/** A label map (`ValidateLabels`): keys and values, by the object check's memoised rule (src/rules/meta.ts). */
+/**
+ * A label key (`[prefix/]name`) and a label value, as one expression each: exact while a key is at most 63 characters
+ * (its prefix and name then within their limits) and a value too, so that a valid label costs one test each.
+ */
+const SHORT_LABEL_KEY =
+  /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/** A label map (`ValidateLabels`): keys and values; any label the short test leaves in doubt meets the full rule. */
 export function checkLabelMap(out: Problem[], path: FieldPath, field: Key, labels: unknown): void {
   const map = rec(labels);
-  if (map === undefined || Object.keys(map).length === 0) return;
-  for (const p of checkLabels([...path, field], map)) out.push(p);
+  if (map === undefined) return;
+  for (const k in map) {
+    const v: unknown = map[k];
+    const plain =
+      k.length <= 63 &&
+      SHORT_LABEL_KEY.test(k) &&
+      typeof v === 'string' &&
+      v.length <= 63 &&
+      LABEL_VALUE.test(v);
+    if (!plain) {
+      for (const p of checkLabels([...path, field], map)) out.push(p);
+      return;
+    }
+  }
 }
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
@@ -175,8 +195,16 @@ export function isEmptySelector(selector: unknown): boolean {
 export function selectorMatches(selector: unknown, labels: unknown): boolean {
   const s = rec(selector) ?? {};
   const l = rec(labels) ?? {};
-  for (const [k, v] of Object.entries(rec(s.matchLabels) ?? {})) if (l[k] !== v) return false;
+  if (!labelsMatch(s.matchLabels, l)) return false;
   for (const [e] of records(s.matchExpressions)) if (!expressionMatches(e, l)) return false;
+  return true;
+}
+
+/** Whether every one of `matchLabels` is a label of `labels`. */
+export function labelsMatch(matchLabels: unknown, labels: unknown): boolean {
+  const m = rec(matchLabels);
+  const l = rec(labels) ?? {};
+  if (m !== undefined) for (const k in m) if (l[k] !== m[k]) return false;
   return true;
 }
 
