@@ -13,6 +13,7 @@ import { formatError } from '../rules/problem-format.js';
 import type { CheckedChart } from './chart/check-chart.js';
 import { renderSpecChart } from './chart/spec-chart.js';
 import { controllerNotes } from './controller-note.js';
+import { schemaOnlyNotes } from '../rules/schema/schema-only-note.js';
 import { chartFiles } from './chart/files.js';
 import { ownCopy, SkeletonList, SkeletonReader, skeletonsOf, type Skeletons } from './skeleton.js';
 import { readSource, type ChartSource } from './source/chart-source.js';
@@ -122,6 +123,7 @@ export class Emission {
       ...deploy.notes,
       ...controllerNotes(objects),
       ...customResources.notes,
+      ...schemaOnlyNotes(objects),
     ];
     const files = new Map([...this.collected.values()].flatMap((m) => [...m]));
     return { files, errors: [], objectCount, ...(notes.length === 0 ? {} : { notes }) };

@@ -10,6 +10,7 @@ import { appendAll } from '../util/append.js';
 import { checkListMapKeys } from './list-maps.js';
 import { checkSchema } from './schema/check-schema.js';
 import { checkVendoredResource } from './crd/vendored.js';
+import { validateBuiltIn } from './validate.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -17,7 +18,7 @@ import { checkVendoredResource } from './crd/vendored.js';
  * always a path segment, so its dist/ file name never leaves the chart's directory), a namespace that is a DNS label, valid
  * labels and annotations, no two items of one key in a list that server-side apply merges as a map
  * (src/rules/list-maps.ts: env by name, ports by port and protocol, …), a size the API server stores (etcd's
- * default request limit, 1.5 MiB of JSON), and for a custom resource of a vendored CRD (Argo CD, Flux, OpenShift
+ * default request limit, 1.5 MiB of JSON), the API server's built-in validation of its kind (src/rules/validate.ts), and for a custom resource of a vendored CRD (Argo CD, Flux, OpenShift
  * Route) its CRD's schema and rules (src/rules/crd/vendored.ts). Pure.
  */
 
@@ -36,11 +37,18 @@ export function checkObject(o: Manifest): Problem<string>[] {
   for (const v of checkAnnotations(['metadata', 'annotations'], o.metadata?.annotations))
     out.push(toProblem(v));
   appendAll(out, checkListMapKeys(o));
-  // A built-in kind decoded as the API server decodes it (src/rules/schema/); a path already reported is not again.
-  for (const p of checkSchema(o)) if (!out.some((q) => q.path === p.path)) out.push(p);
+  // A built-in kind decoded as the API server decodes it (src/rules/schema/), then its kind's validation rules
+  // (src/rules/validate.ts); a path already reported is not reported again.
+  appendNew(out, checkSchema(o));
   appendAll(out, checkSize(o));
+  appendNew(out, validateBuiltIn(o));
   appendAll(out, checkVendoredResource(o)); // custom resources of the vendored CRDs (src/rules/crd/)
   return out;
+}
+
+/** Adds the problems whose path no problem in `out` has yet. */
+function appendNew(out: Problem<string>[], found: readonly Problem<string>[]): void {
+  for (const p of found) if (!out.some((q) => q.path === p.path)) out.push(p);
 }
 
 /** A problem with its path printed (a hint, if any, is not carried, as before). */

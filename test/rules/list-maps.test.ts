@@ -85,7 +85,12 @@ describe('list map keys (server-side apply)', () => {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 's', namespace: 'ns' },
-      spec: { ports: [{ port: 80 }, { port: 80, name: 'again' }] },
+      spec: {
+        ports: [
+          { port: 80, name: 'first' },
+          { port: 80, name: 'again' },
+        ],
+      },
     };
     expect(checkObject(cm).map((p) => p.path)).toEqual(['spec.ports[1]']);
     const [problem] = checkWiring([{ json: cm, origin: 'chart/web' }], 'charts/mod');

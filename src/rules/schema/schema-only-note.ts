@@ -1,13 +1,7 @@
 import { SPEC_KIND_LABEL } from '../labels.js';
-import type { Manifest } from '../manifest.js';
+import { groupOf, type Manifest } from '../manifest.js';
+import { hasRuleSet } from '../validate.js';
 import { isBuiltInKind } from './check-schema.js';
-
-/**
- * The kinds whose objects get the API server's validation rules (`Validate*`) besides their schema check, as
- * `apiVersion/Kind`. None yet for objects of chart modules: the seed kinds' objects are checked by their specs' rules
- * (test/cluster/differential.test.ts), and the rule sets of built-in kinds are being written (issue 45).
- */
-export const VALIDATED_KINDS: ReadonlySet<string> = new Set<string>();
 
 /** The kinds the note names; more are counted. */
 const NAMED_KINDS = 8;
@@ -26,7 +20,8 @@ export function schemaOnlyNotes(
     for (const o of c.objects) {
       if (o.metadata?.labels?.[SPEC_KIND_LABEL] !== undefined) continue;
       const key = `${String(o.apiVersion)}/${String(o.kind)}`;
-      if (kinds.has(key) || VALIDATED_KINDS.has(key) || !isBuiltInKind(o.apiVersion, o.kind)) continue;
+      if (kinds.has(key) || hasRuleSet(groupOf(o), String(o.kind)) || !isBuiltInKind(o.apiVersion, o.kind))
+        continue;
       kinds.add(key);
       named.set(key, `${String(o.kind)} (${String(o.apiVersion)})`);
     }

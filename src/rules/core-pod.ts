@@ -1,0 +1,358 @@
+import { checkImage } from './core-container.js';
+import { checkEnv } from './core-env.js';
+import { checkResources } from './core-resources.js';
+import type { EnvVar, ResourceRequirements } from './core-types.js';
+import type { FieldPath } from './field-path.js';
+import { checkDns1123Label, checkPortName, subdomainProblem } from './k8s-names.js';
+import type { Manifest } from './manifest.js';
+import type { Problem } from './problem.js';
+import {
+  checkLabelMap,
+  checkPortNumber,
+  checkPortOrName,
+  int,
+  invalid,
+  list,
+  nonNegative,
+  notOneOf,
+  push,
+  rec,
+  records,
+  required,
+  set,
+  str,
+} from './validation-kit.js';
+
+/**
+ * A pod's spec, as the API server validates it, and a pod template as the Pod it becomes.
+ *
+ * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/core/validation/validation.go: `ValidatePodSpec` (`restartPolicy`,
+ * `dnsPolicy`, `activeDeadlineSeconds`, `serviceAccountName`, `nodeSelector`, `hostname`, `subdomain`,
+ * `priorityClassName`), `ValidateVolumes` (names unique DNS labels, one source each, the source's required name),
+ * `validateContainers` / `validateInitContainers` / `validateContainerCommon` (names unique DNS labels across all
+ * containers, an image, `validateContainerPorts`, `ValidateEnv`, `ValidateContainerResourceRequirements`,
+ * `imagePullPolicy`, `terminationMessagePolicy`), `AccumulateUniqueHostPorts`, `ValidateVolumeMounts` (a mount names
+ * a volume, a mount path),
+ * `validateProbe` / `validateHandler` (exactly one handler, non-negative timings, a success threshold of 1 for
+ * liveness and startup probes, a positive `terminationGracePeriodSeconds`, the handler's port), and
+ * `validateContainersOnlyForPod` — which the API server runs on a Pod, not on a template: a template is checked here
+ * as the Pod it becomes, so a Deployment whose Pods would be refused is refused. Values the API server defaults
+ * (v1 `SetDefaults_*`) pass unset. Pure.
+ */
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+const MOUNT_PROPAGATIONS = ['None', 'HostToContainer', 'Bidirectional'];
+const MAX_INT32 = 2 ** 31 - 1;
+
+/** The volume sources of core/v1 `VolumeSource`: a volume has one (none at all is defaulted to an emptyDir). */
+const VOLUME_SOURCES = [
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
+];
+/** The name each source with one must carry. */
+const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  configMap: 'name',
+  secret: 'secretName',
+  persistentVolumeClaim: 'claimName',
+  hostPath: 'path',
+};
+
+/** A pod template (`spec.template` of a workload): its labels and its spec, checked as the Pod it becomes. */
+export function checkPodTemplate(path: FieldPath, template: unknown, out: Problem[]): void {
+  const t = rec(template);
+  if (t === undefined) {
+    out.push(required(path, 'a pod template'));
+    return;
+  }
+  checkLabelMap(out, [...path, 'metadata'], 'labels', rec(t.metadata)?.labels);
+  checkPodSpec([...path, 'spec'], t.spec, out);
+}
+
+/** A Pod's spec (`ValidatePodSpec`, with the checks only a Pod gets). */
+export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): void {
+  const spec = rec(value);
+  if (spec === undefined) {
+    out.push(required(path, 'a pod spec with containers'));
+    return;
+  }
+  const pod: Pod = {
+    volumes: checkVolumes([...path, 'volumes'], spec.volumes, out),
+    initNames: new Set(),
+    out,
+  };
+  for (const [c, i] of records(spec.initContainers))
+    checkContainer([...path, 'initContainers', i], c, pod, 'init');
+  const containers = records(spec.containers);
+  if (containers.length === 0) out.push(required([...path, 'containers'], 'at least one container'));
+  for (const [c, i] of containers) checkContainer([...path, 'containers', i], c, pod, 'app');
+  checkHostPorts(path, spec, out);
+  push(out, notOneOf(path, 'restartPolicy', spec.restartPolicy, RESTART_POLICIES));
+  push(out, notOneOf(path, 'dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
+  if (spec.dnsPolicy === 'None' && list(rec(spec.dnsConfig)?.nameservers).length === 0)
+    out.push(
+      required([...path, 'dnsConfig', 'nameservers'], 'a nameserver (dnsPolicy None takes them from here)'),
+    );
+  const deadline = int(spec.activeDeadlineSeconds);
+  if (deadline !== undefined && (deadline < 1 || deadline > MAX_INT32))
+    out.push(invalid([...path, 'activeDeadlineSeconds'], `a number from 1 to ${MAX_INT32}`, deadline));
+  subdomain(out, path, 'serviceAccountName', spec.serviceAccountName);
+  subdomain(out, path, 'priorityClassName', spec.priorityClassName);
+  label(out, path, 'hostname', spec.hostname);
+  label(out, path, 'subdomain', spec.subdomain);
+  checkLabelMap(out, path, 'nodeSelector', spec.nodeSelector);
+}
+
+function subdomain(out: Problem[], path: FieldPath, field: string, value: unknown): void {
+  const v = set(value);
+  const problem = v === undefined ? undefined : subdomainProblem(v);
+  if (problem !== undefined) out.push(invalid([...path, field], problem, v));
+}
+
+function label(out: Problem[], path: FieldPath, field: string, value: unknown): void {
+  const v = set(value);
+  const problem = v === undefined ? undefined : checkDns1123Label(v);
+  if (problem !== undefined) out.push(invalid([...path, field], problem, v));
+}
+
+/** The volumes (`ValidateVolumes`); returns the names a mount may use. */
+function checkVolumes(path: FieldPath, value: unknown, out: Problem[]): Set<string> {
+  const names = new Set<string>();
+  for (const [v, i] of records(value)) {
+    const at = [...path, i];
+    const name = set(v.name);
+    if (name === undefined) out.push(required([...at, 'name'], 'a volume name'));
+    else {
+      const problem = checkDns1123Label(name);
+      if (problem !== undefined) out.push(invalid([...at, 'name'], problem, name));
+      else if (names.has(name)) out.push(invalid([...at, 'name'], 'a name no other volume has', name));
+      names.add(name);
+    }
+    const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined && v[s] !== null);
+    if (sources.length > 1)
+      out.push(invalid(at, 'one volume source', `${sources.length}: ${sources.join(', ')}`));
+    for (const source of sources) {
+      const field = SOURCE_NAMES[source];
+      if (field !== undefined && set(rec(v[source])?.[field]) === undefined)
+        out.push(required([...at, source, field], `the ${field} of the ${source} volume`));
+    }
+  }
+  return names;
+}
+
+/** What a container is checked against: the pod's volumes and its init containers' names, and where problems go. */
+interface Pod {
+  readonly volumes: ReadonlySet<string>;
+  readonly initNames: Set<string>;
+  readonly out: Problem[];
+}
+
+function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | 'app'): void {
+  const { out } = pod;
+  checkContainerName(path, c.name, pod, role);
+  const image = str(c.image);
+  if (image === undefined || image === '') out.push(required([...path, 'image'], 'a container image'));
+  else for (const p of checkImage([...path, 'image'], image)) out.push(p);
+  push(out, notOneOf(path, 'imagePullPolicy', c.imagePullPolicy, PULL_POLICIES));
+  push(out, notOneOf(path, 'terminationMessagePolicy', c.terminationMessagePolicy, MESSAGE_POLICIES));
+  checkContainerPorts([...path, 'ports'], c.ports, out);
+  const env = records(c.env).map(([e]) => e) as unknown as EnvVar[];
+  if (env.length > 0) for (const p of checkEnv([...path, 'env'], env)) out.push(p);
+  const resources = rec(c.resources);
+  if (resources !== undefined)
+    for (const p of checkResources([...path, 'resources'], resourceLists(resources))) out.push(p);
+  checkMounts([...path, 'volumeMounts'], c.volumeMounts, pod.volumes, out);
+  checkRestartAndProbes(path, c, role, out);
+}
+
+/** `AccumulateUniqueHostPorts`: one host port, protocol and host IP for the whole pod, init containers included. */
+function checkHostPorts(path: FieldPath, spec: Manifest, out: Problem[]): void {
+  const seen = new Set<string>();
+  for (const list of ['initContainers', 'containers'])
+    for (const [c, i] of records(spec[list]))
+      if (Array.isArray(c.ports)) hostPortsOf([...path, list, i], c, seen, out);
+}
+
+/** One container's host ports, each key not in `seen`, then added to it. */
+function hostPortsOf(path: FieldPath, c: Manifest, seen: Set<string>, out: Problem[]): void {
+  for (const [p, j] of records(c.ports)) {
+    if (typeof p.hostPort !== 'number' || p.hostPort === 0) continue;
+    const key = `${String(p.protocol ?? 'TCP')}/${String(p.hostIP ?? '')}/${p.hostPort}`;
+    if (seen.has(key))
+      out.push(
+        invalid([...path, 'ports', j, 'hostPort'], 'a host port no other port of the pod uses', p.hostPort),
+      );
+    seen.add(key);
+  }
+}
+
+/** A DNS label; two of one list are list-map duplicates (src/rules/list-maps.ts), an init container's name is taken. */
+function checkContainerName(path: FieldPath, value: unknown, pod: Pod, role: 'init' | 'app'): void {
+  const name = set(value);
+  if (name === undefined) {
+    pod.out.push(required([...path, 'name'], 'a container name'));
+    return;
+  }
+  const problem = checkDns1123Label(name);
+  if (problem !== undefined) pod.out.push(invalid([...path, 'name'], problem, name));
+  else if (role === 'app' && pod.initNames.has(name))
+    pod.out.push(invalid([...path, 'name'], 'a name no init container of the pod has', name));
+  if (role === 'init') pod.initNames.add(name);
+}
+
+/** A container's `restartPolicy` (an init container's Always makes it a sidecar) and its probes. */
+function checkRestartAndProbes(path: FieldPath, c: Manifest, role: 'init' | 'app', out: Problem[]): void {
+  const sidecar = role === 'init' && c.restartPolicy === 'Always';
+  const restart =
+    role === 'app'
+      ? 'nothing (only an init container, a sidecar, takes one)'
+      : 'Always (a sidecar) or nothing';
+  if (c.restartPolicy !== undefined && !sidecar)
+    out.push(invalid([...path, 'restartPolicy'], restart, c.restartPolicy));
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    if (c[probe] === undefined || c[probe] === null) continue;
+    if (role === 'init' && !sidecar)
+      out.push(
+        invalid([...path, probe], 'no probe on an init container (only a sidecar takes one)', c[probe]),
+      );
+    else checkProbe([...path, probe], rec(c[probe]) ?? {}, probe, out);
+  }
+}
+
+/** The resource lists with only mappings kept, as core/v1 types them. */
+function resourceLists(r: Manifest): ResourceRequirements {
+  return {
+    ...(rec(r.limits) === undefined ? {} : { limits: r.limits }),
+    ...(rec(r.requests) === undefined ? {} : { requests: r.requests }),
+    ...(Array.isArray(r.claims) ? { claims: records(r.claims).map(([c]) => c) as never } : {}),
+  };
+}
+
+/** `validateContainerPorts`: a container port, host ports in range, a known protocol, names unique in the container. */
+function checkContainerPorts(path: FieldPath, value: unknown, out: Problem[]): void {
+  const names = new Set<string>();
+  for (const [p, i] of records(value)) {
+    const at = [...path, i];
+    const name = set(p.name);
+    if (name !== undefined) {
+      const problem = checkPortName(name);
+      if (problem !== undefined) out.push(invalid([...at, 'name'], problem, name));
+      else if (names.has(name))
+        out.push(invalid([...at, 'name'], 'a port name no other port of the container has', name));
+      names.add(name);
+    }
+    if (p.containerPort === 0 || p.containerPort === undefined)
+      out.push(required([...at, 'containerPort'], 'a container port from 1 to 65535'));
+    else checkPortNumber(out, at, 'containerPort', p.containerPort);
+    if (p.hostPort !== 0) checkPortNumber(out, at, 'hostPort', p.hostPort);
+    push(out, notOneOf(at, 'protocol', p.protocol, PROTOCOLS));
+  }
+}
+
+/** `ValidateVolumeMounts`: a mount names a volume of the pod and has a path (one per path: src/rules/list-maps.ts). */
+function checkMounts(path: FieldPath, value: unknown, volumes: ReadonlySet<string>, out: Problem[]): void {
+  for (const [m, i] of records(value)) {
+    const at = [...path, i];
+    const name = set(m.name);
+    if (name === undefined) out.push(required([...at, 'name'], 'the name of a volume of the pod'));
+    else if (!volumes.has(name))
+      out.push(
+        invalid(
+          [...at, 'name'],
+          `the name of a volume of the pod (${[...volumes].join(', ') || 'it has none'})`,
+          name,
+        ),
+      );
+    if (set(m.mountPath) === undefined) out.push(required([...at, 'mountPath'], 'a mount path'));
+    const sub = str(m.subPath);
+    if (sub !== undefined && (sub.startsWith('/') || sub.split('/').includes('..')))
+      out.push(invalid([...at, 'subPath'], 'a relative path without ".."', sub));
+    push(out, notOneOf(at, 'mountPropagation', m.mountPropagation, MOUNT_PROPAGATIONS));
+  }
+}
+
+const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+
+/** `validateProbe`: one handler, timings not negative, a success threshold of 1 where it must be. */
+function checkProbe(path: FieldPath, probe: Manifest, kind: string, out: Problem[]): void {
+  const thresholdOne = kind !== 'readinessProbe';
+  checkHandler(path, probe, out);
+  for (const field of [
+    'initialDelaySeconds',
+    'timeoutSeconds',
+    'periodSeconds',
+    'successThreshold',
+    'failureThreshold',
+  ])
+    nonNegative(out, path, field, probe[field]);
+  const success = int(probe.successThreshold);
+  if (thresholdOne && success !== undefined && success !== 0 && success !== 1)
+    out.push(invalid([...path, 'successThreshold'], '1 (liveness and startup probes)', success));
+  const grace = int(probe.terminationGracePeriodSeconds);
+  if (kind === 'readinessProbe' && probe.terminationGracePeriodSeconds !== undefined)
+    out.push(
+      invalid([...path, 'terminationGracePeriodSeconds'], 'nothing (a readiness probe takes none)', grace),
+    );
+  else if (grace !== undefined && grace <= 0)
+    out.push(invalid([...path, 'terminationGracePeriodSeconds'], 'a number greater than 0', grace));
+}
+
+/** `validateHandler`: exactly one handler, and what each needs. */
+function checkHandler(path: FieldPath, probe: Manifest, out: Problem[]): void {
+  const handlers = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
+  if (handlers.length === 0) out.push(required(path, 'a handler: one of exec, httpGet, tcpSocket or grpc'));
+  else if (handlers.length > 1) out.push(invalid(path, 'one handler', handlers.join(' and ')));
+  const exec = rec(probe.exec);
+  if (exec !== undefined && list(exec.command).length === 0)
+    out.push(required([...path, 'exec', 'command'], 'a command'));
+  const http = rec(probe.httpGet);
+  if (http !== undefined) {
+    portOf(out, [...path, 'httpGet'], http.port);
+    push(out, notOneOf([...path, 'httpGet'], 'scheme', http.scheme, ['HTTP', 'HTTPS']));
+  }
+  const tcp = rec(probe.tcpSocket);
+  if (tcp !== undefined) portOf(out, [...path, 'tcpSocket'], tcp.port);
+  const grpc = rec(probe.grpc);
+  if (grpc === undefined) return;
+  if (grpc.port === undefined || grpc.port === 0)
+    out.push(required([...path, 'grpc', 'port'], 'a port from 1 to 65535'));
+  else checkPortNumber(out, [...path, 'grpc'], 'port', grpc.port);
+}
+
+/** A handler's port: required, a number or a name. */
+function portOf(out: Problem[], path: FieldPath, port: unknown): void {
+  if (port === undefined || port === 0 || port === '')
+    out.push(required([...path, 'port'], 'a port number or name'));
+  else checkPortOrName(out, path, 'port', port);
+}
