@@ -71,4 +71,21 @@ describe('objects of a chart module, checked against their schema on the command
     expect(readFileSync(join(root, 'dist/web/secret.token.yaml'), 'utf8')).toContain('token: c2VjcmV0');
     rmSync(root, { recursive: true, force: true });
   });
+
+  it('name in a note the kinds checked against their schema only, and none with a rule set of their own', () => {
+    const root = repoTempDir('schema-');
+    const storage = `import { ApiObject } from 'cdk8s';
+export default function (chart: any): void {
+  new ApiObject(chart, 'fast', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'x.example.com' } as any);
+}
+`;
+    writeFiles(root, { 'charts/web/chart.ts': module(), 'charts/storage/chart.ts': storage });
+    const r = specforge(['render', 'charts', '--out', 'dist'], root);
+    expect(r.code, r.err).toBe(0);
+    const notes = r.err.split('\n').filter((l) => l.includes('schema only'));
+    expect(notes).toEqual([
+      "specforge: note: objects of chart modules of kind StorageClass (storage.k8s.io/v1) were checked against their schema only (types, fields, quantities, base64), not yet against the API server's validation rules of their kind.",
+    ]);
+    rmSync(root, { recursive: true, force: true });
+  });
 });
