@@ -9,6 +9,13 @@ describe('checkObject', () => {
       metadata: { name: 'web', labels: { tier: 1 } },
       spec: { replicas: 'three', selector: {}, template: {} },
     });
-    expect(problems.map((p) => p.path)).toEqual(['metadata.labels.tier', 'spec.replicas']);
+    // The label is the label check's and the schema's (once); the selector and template are the built-in
+    // validation's (src/rules/validate.ts), run beside the schema check.
+    expect(problems.map((p) => p.path)).toEqual([
+      'metadata.labels.tier',
+      'spec.replicas',
+      'spec.selector',
+      'spec.template.spec',
+    ]);
   });
 });
