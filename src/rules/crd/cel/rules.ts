@@ -5,6 +5,7 @@ import { fieldSchema, isMapping, type Structural, type ValidationRule } from '..
 import { Budget, BudgetExceeded } from './budget.js';
 import { kubernetesFunctions, type Cel } from './libraries.js';
 import { toCelValue } from './values.js';
+import { fieldsRead, projected } from './reads.js';
 
 /**
  * `x-kubernetes-validations` on create: each rule of each node present in the object is evaluated with `self`
@@ -56,7 +57,8 @@ function walk(node: Node, w: Walk): void {
   if (x === null || x === undefined || !hasRules(s)) return;
   const own = s['x-kubernetes-validations'] ?? [];
   // converted once for all the node's rules: its reads are counted by the budget of the rule reading them
-  if (own.length > 0) node.self = toCelValue(x, s, w.budget);
+  // (only the fields the rules read, when they read no more: src/rules/crd/cel/reads.ts)
+  if (own.length > 0) node.self = toCelValue(projected(x, fieldsRead(own)), s, w.budget);
   for (const rule of own) evaluate(rule, node, w);
   if (Array.isArray(x)) {
     const items = s.items;
@@ -109,9 +111,27 @@ function isTransitionRule(rule: string): boolean {
   return /\boldSelf\b/.test(rule.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"));
 }
 
+/** What a rule's text tells once: whether it reads oldSelf, and its fieldPath as segments (remembered by rule). */
+const readings = new WeakMap<
+  ValidationRule,
+  { readonly transition: boolean; readonly relative: FieldPath }
+>();
+
+function readingOf(rule: ValidationRule): { readonly transition: boolean; readonly relative: FieldPath } {
+  let r = readings.get(rule);
+  if (r === undefined) {
+    r = {
+      transition: isTransitionRule(rule.rule),
+      relative: rule.fieldPath === undefined ? [] : parseFieldPath(rule.fieldPath),
+    };
+    readings.set(rule, r);
+  }
+  return r;
+}
+
 function evaluate(rule: ValidationRule, node: Node, { out, budget }: Walk): void {
-  if (isTransitionRule(rule.rule)) return;
-  const relative = rule.fieldPath === undefined ? [] : parseFieldPath(rule.fieldPath);
+  const { transition, relative } = readingOf(rule);
+  if (transition) return;
   const at = [...node.path, ...relative];
   const program = compileRule(rule.rule);
   if (program instanceof Error) {
