@@ -101,7 +101,18 @@ describe('checkWiring', () => {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
       metadata: { name: 'web' },
-      spec: { schedule: '@daily', jobTemplate: { spec: { template: deployment.spec.template } } },
+      spec: {
+        schedule: '@daily',
+        // A Job's pods end: a CronJob's template takes OnFailure or Never (the built-in validation's rule).
+        jobTemplate: {
+          spec: {
+            template: {
+              ...deployment.spec.template,
+              spec: { ...deployment.spec.template.spec, restartPolicy: 'OnFailure' },
+            },
+          },
+        },
+      },
     };
     const pod = {
       apiVersion: 'v1',
