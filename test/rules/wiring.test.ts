@@ -141,6 +141,27 @@ describe('checkWiring', () => {
     ]);
   });
 
+  it("notes, and does not refuse, a chart module's Ingress or Route to a Service the chart does not hold", () => {
+    const ingress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'extra', namespace: 'shop' },
+      spec: { defaultBackend: { service: { name: 'elsewhere', port: { number: 80 } } } },
+    };
+    const route = {
+      apiVersion: 'route.openshift.io/v1',
+      kind: 'Route',
+      metadata: { name: 'extra', namespace: 'shop' },
+      spec: { to: { kind: 'Service', name: 'elsewhere' } },
+    };
+    const all = [...objects(), ingress, route];
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([
+      expect.stringContaining('(Ingress shop/extra) spec.defaultBackend.service.name'),
+      expect.stringContaining('(Route shop/extra) spec.to.name'),
+    ]);
+  });
+
   it('catches a Route to a missing Service or port', () => {
     const all = objects();
     find(all, 'Route', 'hello').spec.port.targetPort = 9090;
