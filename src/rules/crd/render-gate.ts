@@ -54,7 +54,8 @@ export class CustomResourceGate {
 /** Whether `o` is a custom resource the gate must check: not built in, not vendored, not specforge's own. */
 function isCustomResource(o: Manifest): boolean {
   const group = apiGroupOf(String(o.apiVersion));
-  if (BUILT_IN_GROUPS.has(group) || OWN_GROUPS.has(group)) return false;
+  // A dotless group is no custom resource's (the schema check refuses an unserved one).
+  if (BUILT_IN_GROUPS.has(group) || OWN_GROUPS.has(group) || !group.includes('.')) return false;
   return !isVendored(o.apiVersion, o.kind);
 }
 
