@@ -14,6 +14,7 @@ import {
   notOneOf,
   push,
   rec,
+  records,
   required,
   selectorMatches,
 } from './validation-kit.js';
@@ -34,12 +35,20 @@ import {
 
 /** What every apps/v1 workload spec shares: replicas, a selector matching its template, an Always template. */
 function checkWorkload(spec: Manifest, out: Problem[], kind: string): void {
+  // A StatefulSet's Pods also get a volume per claim template (its controller adds them).
+  const claimVolumes =
+    kind === 'StatefulSet'
+      ? records(spec.volumeClaimTemplates).flatMap(([t]) => {
+          const name = rec(t.metadata)?.name;
+          return typeof name === 'string' ? [name] : [];
+        })
+      : [];
   nonNegative(out, ['spec'], 'replicas', spec.replicas);
   nonNegative(out, ['spec'], 'minReadySeconds', spec.minReadySeconds);
   nonNegative(out, ['spec'], 'revisionHistoryLimit', spec.revisionHistoryLimit);
   const template = rec(spec.template);
   checkWorkloadSelector(spec.selector, rec(template?.metadata)?.labels, kind, out);
-  checkPodTemplate(['spec', 'template'], spec.template, out);
+  checkPodTemplate(['spec', 'template'], spec.template, out, claimVolumes);
   const podSpec = rec(template?.spec);
   if (podSpec?.restartPolicy !== undefined && podSpec.restartPolicy !== 'Always')
     out.push(

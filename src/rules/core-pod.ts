@@ -1,6 +1,7 @@
 import { checkImage } from './core-container.js';
 import { checkEnv } from './core-env.js';
 import { checkResources } from './core-resources.js';
+import { checkHostPorts } from './core-host-ports.js';
 import type { EnvVar, ResourceRequirements } from './core-types.js';
 import type { FieldPath } from './field-path.js';
 import { checkDns1123Label, checkPortName, subdomainProblem } from './k8s-names.js';
@@ -90,28 +91,37 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** A pod template (`spec.template` of a workload): its labels and its spec, checked as the Pod it becomes. */
-export function checkPodTemplate(path: FieldPath, template: unknown, out: Problem[]): void {
+export function checkPodTemplate(
+  path: FieldPath,
+  template: unknown,
+  out: Problem[],
+  claimVolumes: readonly string[] = [],
+): void {
   const t = rec(template);
   if (t === undefined) {
     out.push(required(path, 'a pod template'));
     return;
   }
   checkLabelMap(out, [...path, 'metadata'], 'labels', rec(t.metadata)?.labels);
-  checkPodSpec([...path, 'spec'], t.spec, out);
+  checkPodSpec([...path, 'spec'], t.spec, out, claimVolumes);
 }
 
-/** A Pod's spec (`ValidatePodSpec`, with the checks only a Pod gets). */
-export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): void {
+/**
+ * A Pod's spec (`ValidatePodSpec`, with the checks only a Pod gets). `claimVolumes`: the volumes the Pod gets besides
+ * its own (a StatefulSet's `volumeClaimTemplates`, which its controller adds to every Pod it makes).
+ */
+export function checkPodSpec(
+  path: FieldPath,
+  value: unknown,
+  out: Problem[],
+  claimVolumes: readonly string[] = [],
+): void {
   const spec = rec(value);
   if (spec === undefined) {
     out.push(required(path, 'a pod spec with containers'));
     return;
   }
-  const pod: Pod = {
-    volumes: checkVolumes([...path, 'volumes'], spec.volumes, out),
-    initNames: new Set(),
-    out,
-  };
+  const pod = podOf(path, spec, out, claimVolumes);
   for (const [c, i] of records(spec.initContainers))
     checkContainer([...path, 'initContainers', i], c, pod, 'init');
   const containers = records(spec.containers);
@@ -132,6 +142,15 @@ export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[]): v
   label(out, path, 'hostname', spec.hostname);
   label(out, path, 'subdomain', spec.subdomain);
   checkLabelMap(out, path, 'nodeSelector', spec.nodeSelector);
+}
+
+/** What the pod's containers are checked against: its volumes (and claim volumes) and its resource claims' names. */
+function podOf(path: FieldPath, spec: Manifest, out: Problem[], claimVolumes: readonly string[]): Pod {
+  const volumes = checkVolumes([...path, 'volumes'], spec.volumes, out);
+  for (const name of claimVolumes) volumes.add(name);
+  const claims = new Set<string>();
+  for (const [c] of records(spec.resourceClaims)) if (typeof c.name === 'string') claims.add(c.name);
+  return { volumes, claims, initNames: new Set(), out };
 }
 
 function subdomain(out: Problem[], path: FieldPath, field: string, value: unknown): void {
@@ -174,6 +193,8 @@ function checkVolumes(path: FieldPath, value: unknown, out: Problem[]): Set<stri
 /** What a container is checked against: the pod's volumes and its init containers' names, and where problems go. */
 interface Pod {
   readonly volumes: ReadonlySet<string>;
+  /** The names of the pod's `spec.resourceClaims`, which a container's `resources.claims` may name. */
+  readonly claims: ReadonlySet<string>;
   readonly initNames: Set<string>;
   readonly out: Problem[];
 }
@@ -191,30 +212,9 @@ function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | '
   if (env.length > 0) for (const p of checkEnv([...path, 'env'], env)) out.push(p);
   const resources = rec(c.resources);
   if (resources !== undefined)
-    for (const p of checkResources([...path, 'resources'], resourceLists(resources))) out.push(p);
+    for (const p of checkResources([...path, 'resources'], resourceLists(resources), pod.claims)) out.push(p);
   checkMounts([...path, 'volumeMounts'], c.volumeMounts, pod.volumes, out);
   checkRestartAndProbes(path, c, role, out);
-}
-
-/** `AccumulateUniqueHostPorts`: one host port, protocol and host IP for the whole pod, init containers included. */
-function checkHostPorts(path: FieldPath, spec: Manifest, out: Problem[]): void {
-  const seen = new Set<string>();
-  for (const list of ['initContainers', 'containers'])
-    for (const [c, i] of records(spec[list]))
-      if (Array.isArray(c.ports)) hostPortsOf([...path, list, i], c, seen, out);
-}
-
-/** One container's host ports, each key not in `seen`, then added to it. */
-function hostPortsOf(path: FieldPath, c: Manifest, seen: Set<string>, out: Problem[]): void {
-  for (const [p, j] of records(c.ports)) {
-    if (typeof p.hostPort !== 'number' || p.hostPort === 0) continue;
-    const key = `${String(p.protocol ?? 'TCP')}/${String(p.hostIP ?? '')}/${p.hostPort}`;
-    if (seen.has(key))
-      out.push(
-        invalid([...path, 'ports', j, 'hostPort'], 'a host port no other port of the pod uses', p.hostPort),
-      );
-    seen.add(key);
-  }
 }
 
 /** A DNS label; two of one list are list-map duplicates (src/rules/list-maps.ts), an init container's name is taken. */

@@ -21,9 +21,14 @@ const CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
 /**
  * Container resources: names a container may use, quantities the API server parses and that are not negative,
  * requests at most their limits, extended resources (a domain prefix) and hugepages whole, limited and requested
- * alike, and no resource claims (rendered pods declare none for them to name).
+ * alike, and resource claims only by the names of the pod's `spec.resourceClaims` (`claimNames`; a spec's pod
+ * declares none, so a spec may name none).
  */
-export function checkResources(path: FieldPath, resources: ResourceRequirements | undefined): Problem[] {
+export function checkResources(
+  path: FieldPath,
+  resources: ResourceRequirements | undefined,
+  claimNames: ReadonlySet<string> = new Set(),
+): Problem[] {
   if (resources === undefined) return [];
   const out: Problem[] = [];
   const limits = quantities([...path, 'limits'], resources.limits, out);
@@ -37,13 +42,17 @@ export function checkResources(path: FieldPath, resources: ResourceRequirements 
       expected: 'cpu or memory beside hugepages (the API server requires one)',
       found: 'hugepages only',
     });
-  (resources.claims ?? []).forEach((c, i) =>
+  (resources.claims ?? []).forEach((c, i) => {
+    if (typeof c.name === 'string' && claimNames.has(c.name)) return;
     out.push({
       path: [...path, 'claims', i],
-      expected: 'no resource claims (a rendered pod declares no spec.resourceClaims for a container to name)',
+      expected:
+        claimNames.size === 0
+          ? 'no resource claims (a rendered pod declares no spec.resourceClaims for a container to name)'
+          : `the name of one of the pod's spec.resourceClaims (${[...claimNames].sort().join(', ')})`,
       found: describeValue(c.name),
-    }),
-  );
+    });
+  });
   return out;
 }
 

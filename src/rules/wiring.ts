@@ -53,8 +53,8 @@ export function checkWiring(
     }
     if (o.json.kind === 'Deployment') checkDeploymentSelector(o, report);
     if (o.json.kind === 'Service') checkService(o, index.pods, report, note);
-    if (o.json.kind === 'Ingress') checkIngress(o, index, report);
-    if (o.json.kind === 'Route') checkRoute(o, index, report);
+    if (o.json.kind === 'Ingress') checkIngress(o, index, report, note);
+    if (o.json.kind === 'Route') checkRoute(o, index, report, note);
     if (o.json.kind === 'NodePool') checkNodePool(o, index, report);
   }
   return errors;
@@ -171,18 +171,34 @@ function ingressBackends(ingress: Manifest): [string, ManifestPart | undefined][
   return backends;
 }
 
-function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report): void {
+/**
+ * A backend Service the chart does not hold may be another chart's or outside the render (the API server takes it):
+ * a note for an object a chart module made. A spec's own route always names its own Service, so there a miss is an
+ * error (a pin gone wrong); so is a Service of the chart without the port: it cannot work.
+ */
+const ELSEWHERE =
+  "the name of a Service in the chart (not found here: it may be another chart's or the cluster's)";
+
+/** Reports a backend Service missing from the chart: an error for a spec's object, a note for a module's. */
+function missing(
+  o: RenderedObject,
+  { report, note }: { report: Report; note: Report },
+  path: string,
+  name: unknown,
+): void {
+  if (o.json.metadata?.labels?.[SPEC_KIND_LABEL] === undefined)
+    note(o, { path, expected: ELSEWHERE, found: describeValue(name) });
+  else report(o, { path, expected: 'the name of a Service in the chart', found: describeValue(name) });
+}
+
+function checkIngress(o: RenderedObject, index: ObjectIndex, report: Report, note: Report): void {
   const ns = o.json.metadata?.namespace;
   for (const [path, backend] of ingressBackends(o.json)) {
     const service = (backend?.service ?? {}) as ManifestPart;
     if (service.name === undefined) continue;
     const svc = index.get('Service', ns, service.name);
     if (svc === undefined) {
-      report(o, {
-        path: `${path}.service.name`,
-        expected: 'the name of a Service in the chart',
-        found: describeValue(service.name),
-      });
+      missing(o, { report, note }, `${path}.service.name`, service.name);
     } else if (!servicePortExists(svc, service.port)) {
       report(o, {
         path: `${path}.service.port`,
@@ -205,17 +221,13 @@ function checkRouteHost(o: RenderedObject, report: Report): void {
     });
 }
 
-function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report): void {
+function checkRoute(o: RenderedObject, index: ObjectIndex, report: Report, note: Report): void {
   checkRouteHost(o, report);
   const to = o.json.spec?.to as ManifestPart | undefined;
   if (to?.kind !== 'Service') return;
   const svc = index.get('Service', o.json.metadata?.namespace, to.name);
   if (svc === undefined) {
-    report(o, {
-      path: 'spec.to.name',
-      expected: 'the name of a Service in the chart',
-      found: describeValue(to.name),
-    });
+    missing(o, { report, note }, 'spec.to.name', to.name);
     return;
   }
   const target = o.json.spec?.port?.targetPort;

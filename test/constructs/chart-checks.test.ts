@@ -54,7 +54,7 @@ describe('chart checks in a cdk8s app', () => {
                 {
                   path: '/',
                   pathType: 'Prefix',
-                  backend: { service: { name: 'missing', port: { number: 80 } } },
+                  backend: { service: { name: 'shop', port: { number: 81 } } },
                 },
               ],
             },
@@ -63,8 +63,19 @@ describe('chart checks in a cdk8s app', () => {
       },
     });
     expect(() => Testing.synth(chart)).toThrow(
-      /\(Ingress shop\/extra\) spec\.rules\[0\]\.http\.paths\[0\]\.backend\.service\.name: expected the name of a Service in the chart, found "missing"/,
+      /\(Ingress shop\/extra\) spec\.rules\[0\]\.http\.paths\[0\]\.backend\.service\.port: expected a port of Service shop, found \{"number":81\}/,
     );
+  });
+
+  it("synthesise a plain ApiObject's Ingress to a Service the chart does not hold (it may be another chart's)", () => {
+    const chart = new Chart(Testing.app(), 'shop', { namespace: 'shop' });
+    new ApiObject(chart, 'extra', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'extra' },
+      spec: { defaultBackend: { service: { name: 'elsewhere', port: { number: 80 } } } },
+    });
+    expect(Testing.synth(chart).map((o) => o.kind)).toEqual(['Ingress']);
   });
 
   it('synthesise, as specforge render renders, a Service whose pods are elsewhere or whose numeric targetPort is undeclared', () => {

@@ -140,6 +140,65 @@ describe('the built-in validation of every rendered object', () => {
     expect(paths({ apiVersion: 'v1', kind: 'ServiceAccount', imagePullSecrets: [{ name: '' }] })).toEqual([]);
   });
 
+  it('takes what kube-apiserver v1.34 takes where the review found it refused: claim-template mounts, resource claims, host ports', () => {
+    const paths = (o: Record<string, unknown>) => validateBuiltIn(o).map((p) => p.path);
+    const template = (spec: Record<string, unknown>) => ({
+      metadata: { labels: { app: 'db' } },
+      spec: {
+        containers: [{ name: 'c', image: 'x', volumeMounts: [{ name: 'data', mountPath: '/d' }] }],
+        ...spec,
+      },
+    });
+    const statefulSet = (extra: Record<string, unknown>) => ({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: { selector: { matchLabels: { app: 'db' } }, template: template({}), ...extra },
+    });
+    // A StatefulSet's Pods get a volume per claim template: a mount of one is no mount of a missing volume.
+    const claim = {
+      metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    };
+    expect(paths(statefulSet({ volumeClaimTemplates: [claim] }))).toEqual([]);
+    expect(paths(statefulSet({}))).toEqual(['spec.template.spec.containers[0].volumeMounts[0].name']);
+    // A container's resources.claims may name the pod's spec.resourceClaims (Dynamic Resource Allocation).
+    const pod = (spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec,
+    });
+    const claims = { claims: [{ name: 'gpu' }] };
+    expect(
+      paths(
+        pod({
+          resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+          containers: [{ name: 'c', image: 'x', resources: claims }],
+        }),
+      ),
+    ).toEqual([]);
+    expect(paths(pod({ containers: [{ name: 'c', image: 'x', resources: claims }] }))).toEqual([
+      'spec.containers[0].resources.claims[0]',
+    ]);
+    // Host ports: an init container's port an app container uses too is taken (a warning), and under hostNetwork a
+    // container port is a host port.
+    const port80 = { ports: [{ containerPort: 80, hostPort: 80 }] };
+    expect(
+      paths(
+        pod({
+          initContainers: [{ name: 'i', image: 'x', ...port80 }],
+          containers: [{ name: 'c', image: 'x', ...port80 }],
+        }),
+      ),
+    ).toEqual([]);
+    const listens = (name: string) => ({ name, image: 'x', ports: [{ containerPort: 8080 }] });
+    expect(paths(pod({ hostNetwork: true, containers: [listens('a'), listens('b')] }))).toEqual([
+      'spec.containers[1].ports[0].containerPort',
+    ]);
+    expect(paths(pod({ containers: [listens('a'), listens('b')] }))).toEqual([]);
+  });
+
   it('says which kinds have a rule set, so the others can be named as checked against their schema only', () => {
     expect(hasRuleSet('apps', 'Deployment')).toBe(true);
     expect(hasRuleSet('', 'Service')).toBe(true);

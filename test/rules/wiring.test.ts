@@ -101,7 +101,18 @@ describe('checkWiring', () => {
       apiVersion: 'batch/v1',
       kind: 'CronJob',
       metadata: { name: 'web' },
-      spec: { schedule: '@daily', jobTemplate: { spec: { template: deployment.spec.template } } },
+      spec: {
+        schedule: '@daily',
+        // A Job's pods end: a CronJob's template takes OnFailure or Never (the built-in validation's rule).
+        jobTemplate: {
+          spec: {
+            template: {
+              ...deployment.spec.template,
+              spec: { ...deployment.spec.template.spec, restartPolicy: 'OnFailure' },
+            },
+          },
+        },
+      },
     };
     const pod = {
       apiVersion: 'v1',
@@ -127,6 +138,27 @@ describe('checkWiring', () => {
     find(all, 'Ingress', 'shop').spec.rules[0].http.paths[0].backend.service.name = 'nope';
     expect(messages(all)).toEqual([
       expect.stringContaining('backend.service.name: the name of a Service in the chart / "nope"'),
+    ]);
+  });
+
+  it("notes, and does not refuse, a chart module's Ingress or Route to a Service the chart does not hold", () => {
+    const ingress = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'extra', namespace: 'shop' },
+      spec: { defaultBackend: { service: { name: 'elsewhere', port: { number: 80 } } } },
+    };
+    const route = {
+      apiVersion: 'route.openshift.io/v1',
+      kind: 'Route',
+      metadata: { name: 'extra', namespace: 'shop' },
+      spec: { to: { kind: 'Service', name: 'elsewhere' } },
+    };
+    const all = [...objects(), ingress, route];
+    expect(messages(all)).toEqual([]);
+    expect(notes(all)).toEqual([
+      expect.stringContaining('(Ingress shop/extra) spec.defaultBackend.service.name'),
+      expect.stringContaining('(Route shop/extra) spec.to.name'),
     ]);
   });
 

@@ -13,7 +13,11 @@ import { validateValue } from './validate.js';
  * schema's value validations, its embedded resources, and its CEL rules on the defaulted object. Every problem, paths
  * printed. Pure (CEL is loaded on the first rule).
  */
-export function checkCustomResource(o: Manifest, schema: Structural): Problem<string>[] {
+export function checkCustomResource(
+  o: Manifest,
+  schema: Structural,
+  unevaluated?: Set<string>,
+): Problem<string>[] {
   const { value, unknown } = decodeCustomResource(o, schema);
   const out: Problem[] = unknown.map((path) => ({
     path,
@@ -23,7 +27,7 @@ export function checkCustomResource(o: Manifest, schema: Structural): Problem<st
   const rest: Problem[] = [];
   validateValue(value, schema, [], rest);
   checkEmbedded(value, { ...schema, 'x-kubernetes-embedded-resource': false }, [], rest);
-  checkRules(value, schema, [], rest);
+  checkRules(value, schema, { path: [], out: rest, unevaluated });
   return [...out, ...rest].map((p) => ({
     path: formatPath(p.path),
     expected: p.expected,

@@ -36,13 +36,18 @@ export class CustomResourceGate {
   end(): { readonly errors: LocatedProblem[]; readonly notes: string[] } {
     const errors: LocatedProblem[] = [];
     const unknown: string[] = [];
+    const unevaluated = new Set<string>();
     for (const { object, place } of this.pending) {
       const entry = this.crds.get(kindKeyOf(object.json));
       if (entry === undefined)
         unknown.push(`${describeObject(object.json)} (${String(object.json.apiVersion)})`);
-      else appendAll(errors, problemsOf(object, place, entry));
+      else appendAll(errors, problemsOf(object, place, entry, unevaluated));
     }
-    return { errors, notes: unknown.length === 0 ? [] : [unknownNote(unknown)] };
+    const notes = [
+      ...(unknown.length === 0 ? [] : [unknownNote(unknown)]),
+      ...(unevaluated.size === 0 ? [] : [unevaluatedNote([...unevaluated])]),
+    ];
+    return { errors, notes };
   }
 
   private addCrd(crd: Manifest): void {
@@ -54,12 +59,18 @@ export class CustomResourceGate {
 /** Whether `o` is a custom resource the gate must check: not built in, not vendored, not specforge's own. */
 function isCustomResource(o: Manifest): boolean {
   const group = apiGroupOf(String(o.apiVersion));
-  if (BUILT_IN_GROUPS.has(group) || OWN_GROUPS.has(group)) return false;
+  // A dotless group is no custom resource's (the schema check refuses an unserved one).
+  if (BUILT_IN_GROUPS.has(group) || OWN_GROUPS.has(group) || !group.includes('.')) return false;
   return !isVendored(o.apiVersion, o.kind);
 }
 
 /** The problems of one custom resource under its CRD, located (its spec file, or its chart). */
-function problemsOf(object: RenderedObject, place: string, entry: CrdEntry): LocatedProblem[] {
+function problemsOf(
+  object: RenderedObject,
+  place: string,
+  entry: CrdEntry,
+  unevaluated: Set<string>,
+): LocatedProblem[] {
   const o = object.json;
   const at = {
     file: object.source?.file ?? place,
@@ -79,7 +90,20 @@ function problemsOf(object: RenderedObject, place: string, entry: CrdEntry): Loc
     ];
   }
   if (version.schema === undefined) return [];
-  return checkCustomResource(o, version.schema).map((p) => ({ ...at, ...p, path: `${prefix}${p.path}` }));
+  return checkCustomResource(o, version.schema, unevaluated).map((p) => ({
+    ...at,
+    ...p,
+    path: `${prefix}${p.path}`,
+  }));
+}
+
+function unevaluatedNote(rules: readonly string[]): string {
+  const shown = rules.slice(0, 3).map((r) => JSON.stringify(r.length > 80 ? `${r.slice(0, 77)}...` : r));
+  const more = rules.length > 3 ? ` and ${rules.length - 3} more` : '';
+  return (
+    `CEL rules not evaluated, as specforge's CEL cannot evaluate them yet (the API server does): ` +
+    `${shown.join(', ')}${more}. The objects they apply to were checked against the rest of their CRD.`
+  );
 }
 
 function unknownNote(unknown: readonly string[]): string {

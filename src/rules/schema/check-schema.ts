@@ -63,7 +63,18 @@ function unserved(o: Manifest): Problem<string>[] {
     return [];
   const { release, served, groups } = vendoredIndex();
   const group = groupOfVersion(apiVersion);
-  if (!groups.has(group)) return [];
+  if (!groups.has(group)) {
+    // A custom resource's group has a dot (apiextensions refuses a CRD of any other): a dotless group the release
+    // does not serve (extensions, settings.k8s.io's predecessors) is an API that is gone, not a custom resource.
+    if (group.includes('.')) return [];
+    return [
+      {
+        path: 'apiVersion',
+        expected: `an API group kube-apiserver ${release} serves (${group} is not one, and a custom resource's group has a dot)`,
+        found: describeValue(apiVersion),
+      },
+    ];
+  }
   if (!served.has(apiVersion)) {
     const versions = [...served].filter((v) => groupOfVersion(v) === group).join(', ');
     return [

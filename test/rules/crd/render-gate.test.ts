@@ -33,6 +33,25 @@ describe('CustomResourceGate', () => {
     ]);
   });
 
+  it('notes, and does not refuse for, rules the CEL core cannot evaluate though the API server takes them', () => {
+    const crd = structuredClone(WIDGET_CRD) as any;
+    const schema = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    schema['x-kubernetes-validations'] = [
+      { rule: "self.?label.orValue('') != 'zzz'" },
+      { rule: 'sets.contains([1, 2], [1])' },
+      { rule: 'self.size >= 1' },
+    ];
+    const gate = new CustomResourceGate([crd]);
+    gate.take([widget({ size: 1 })], 'charts/app');
+    const { errors, notes } = gate.end();
+    expect(errors).toEqual([]);
+    expect(notes).toEqual([
+      expect.stringContaining(
+        `CEL rules not evaluated, as specforge's CEL cannot evaluate them yet (the API server does): "self.?label.orValue('') != 'zzz'", "sets.contains([1, 2], [1])".`,
+      ),
+    ]);
+  });
+
   it('refuses a version the CRD does not serve', () => {
     const gate = new CustomResourceGate([WIDGET_CRD]);
     gate.take([widget({ size: 1 }, 'gate.specforge.test/v2')], 'charts/app');

@@ -19,6 +19,12 @@ const at = (o: object): Record<string, string> =>
   Object.fromEntries(checkSchema(o).map((p) => [p.path, `${p.expected} / ${p.found}`]));
 
 describe('the schema check of a built-in kind', () => {
+  it('refuses a dotless API group the release does not serve, and leaves a dotted one to the custom-resource gate', () => {
+    const gone = { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'a' }, spec: {} };
+    expect(Object.keys(at(gone))).toEqual(['apiVersion']);
+    expect(at({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' } })).toEqual({});
+  });
+
   it('passes a valid Deployment, ConfigMap and Secret', () => {
     expect(
       checkSchema(

@@ -15,10 +15,22 @@ import { fieldsRead, projected } from './reads.js';
  * evaluated on create, as the API server does not. CEL (@bufbuild/cel, its strings extension, RE2) is loaded on the
  * first rule met, and each rule compiled once.
  */
-export function checkRules(value: unknown, schema: Structural, path: FieldPath, out: Problem[]): void {
+export function checkRules(
+  value: unknown,
+  schema: Structural,
+  { path, out, unevaluated }: { path: FieldPath; out: Problem[]; unevaluated?: Set<string> | undefined },
+): void {
   if (!hasRules(schema)) return;
-  walk({ x: value, s: schema, path }, { out, budget: new Budget(TIME_LIMIT_MS) });
+  walk({ x: value, s: schema, path }, { out, budget: new Budget(TIME_LIMIT_MS), unevaluated });
 }
+
+/**
+ * What the CEL core cannot parse or bind although kube-apiserver v1.34 takes it (optional syntax `self.?a`, the
+ * `sets` library, two-variable comprehensions, some IP/CIDR and format methods): such a rule of a CRD the API server
+ * has accepted is not evaluated, and the render names it in a note, never refuses the object for it.
+ */
+const NOT_EVALUABLE =
+  /unbound function|unresolved attribute|undeclared reference|found \. but expecting|expecting end of input|mismatched input|no such overload/i;
 
 /** The wall time one rule may take. */
 const TIME_LIMIT_MS = 250;
@@ -42,6 +54,8 @@ export function hasRules(s: Structural): boolean {
 interface Walk {
   readonly out: Problem[];
   readonly budget: Budget;
+  /** Where rules the CEL core cannot evaluate go (their text), when the caller names them in a note. */
+  readonly unevaluated?: Set<string> | undefined;
 }
 
 /** A node of the object: its value, its schema, its path; and its value as CEL sees it, once it has rules. */
@@ -129,18 +143,23 @@ function readingOf(rule: ValidationRule): { readonly transition: boolean; readon
   return r;
 }
 
-function evaluate(rule: ValidationRule, node: Node, { out, budget }: Walk): void {
+function evaluate(rule: ValidationRule, node: Node, { out, budget, unevaluated }: Walk): void {
   const { transition, relative } = readingOf(rule);
   if (transition) return;
   const at = [...node.path, ...relative];
   const program = compileRule(rule.rule);
   if (program instanceof Error) {
-    out.push({ path: at, expected: program.message, found: JSON.stringify(rule.rule) });
+    if (unevaluated !== undefined) unevaluated.add(rule.rule);
+    else out.push({ path: at, expected: program.message, found: JSON.stringify(rule.rule) });
     return;
   }
   const result = run(program, node, budget);
   if (result === true) return;
   const failure = failureOf(result, load().lib);
+  if (notEvaluable(failure, unevaluated)) {
+    unevaluated?.add(rule.rule);
+    return;
+  }
   out.push({
     path: at,
     expected: failure ?? messageOf(rule, node, budget),
@@ -152,6 +171,11 @@ function evaluate(rule: ValidationRule, node: Node, { out, budget }: Walk): void
       ? {}
       : { hint: `reason ${rule.reason}` }),
   });
+}
+
+/** Whether a rule's failure is the CEL core's (a function or syntax it lacks), told apart when the caller notes them. */
+function notEvaluable(failure: string | undefined, unevaluated: Set<string> | undefined): boolean {
+  return failure !== undefined && unevaluated !== undefined && NOT_EVALUABLE.test(failure);
 }
 
 /** A program's result with `self` bound to the node, or what it threw. */

@@ -12,7 +12,7 @@ function failures(rule: string, value: unknown, s: Partial<Structural> = {}): st
     'x-kubernetes-validations': [{ rule }],
   } as Structural;
   const out: Problem[] = [];
-  checkRules(value, schema, [], out);
+  checkRules(value, schema, { path: [], out });
   return out.map((p) => p.expected);
 }
 const holds = (rule: string, value: unknown = {}, s: Partial<Structural> = {}) =>
