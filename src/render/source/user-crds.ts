@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Manifest } from '../../rules/manifest.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { isCrd } from '../../rules/crd/registry.js';
@@ -15,6 +15,11 @@ export const USER_CRDS_DIR = 'crds';
  * resources of the render are checked against them as against the CRDs the render contains
  * (src/rules/crd/render-gate.ts). The I/O edge: a file that is not such a CRD is an error naming it.
  */
+/** The yaml package, loaded only when a `crds/` directory is there: a render without one never loads it. */
+function yamlParser(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
+}
+
 export function readUserCrds(chartsDir: string): { crds: Manifest[]; errors: LocatedProblem[] } {
   const dir = join(dirname(resolve(chartsDir)), USER_CRDS_DIR);
   const shown = join(dirname(chartsDir), USER_CRDS_DIR);
@@ -24,7 +29,7 @@ export function readUserCrds(chartsDir: string): { crds: Manifest[]; errors: Loc
   for (const name of readdirSync(dir).sort()) {
     if (!/\.(ya?ml|json)$/.test(name) || !statSync(join(dir, name)).isFile()) continue;
     const file = join(shown, name);
-    parseAllDocuments(readFileSync(join(dir, name), 'utf8')).forEach((doc, i) => {
+    yamlParser().parseAllDocuments(readFileSync(join(dir, name), 'utf8')).forEach((doc, i) => {
       const at = { file, document: i + 1 };
       if (doc.errors.length > 0) {
         errors.push({ ...at, path: '', expected: 'YAML', found: doc.errors[0]!.message.split('\n')[0]! });
