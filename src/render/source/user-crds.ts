@@ -29,23 +29,25 @@ export function readUserCrds(chartsDir: string): { crds: Manifest[]; errors: Loc
   for (const name of readdirSync(dir).sort()) {
     if (!/\.(ya?ml|json)$/.test(name) || !statSync(join(dir, name)).isFile()) continue;
     const file = join(shown, name);
-    yamlParser().parseAllDocuments(readFileSync(join(dir, name), 'utf8')).forEach((doc, i) => {
-      const at = { file, document: i + 1 };
-      if (doc.errors.length > 0) {
-        errors.push({ ...at, path: '', expected: 'YAML', found: doc.errors[0]!.message.split('\n')[0]! });
-        return;
-      }
-      const o: unknown = doc.toJS();
-      if (o === null || o === undefined) return;
-      if (typeof o === 'object' && isCrd(o as Manifest)) crds.push(o as Manifest);
-      else
-        errors.push({
-          ...at,
-          path: 'kind',
-          expected: `a CustomResourceDefinition (apiextensions.k8s.io/v1): ${USER_CRDS_DIR}/ holds only CRDs`,
-          found: typeof o === 'object' ? JSON.stringify((o as Manifest).kind ?? null) : typeof o,
-        });
-    });
+    yamlParser()
+      .parseAllDocuments(readFileSync(join(dir, name), 'utf8'))
+      .forEach((doc, i) => {
+        const at = { file, document: i + 1 };
+        if (doc.errors.length > 0) {
+          errors.push({ ...at, path: '', expected: 'YAML', found: doc.errors[0]!.message.split('\n')[0]! });
+          return;
+        }
+        const o: unknown = doc.toJS();
+        if (o === null || o === undefined) return;
+        if (typeof o === 'object' && isCrd(o as Manifest)) crds.push(o as Manifest);
+        else
+          errors.push({
+            ...at,
+            path: 'kind',
+            expected: `a CustomResourceDefinition (apiextensions.k8s.io/v1): ${USER_CRDS_DIR}/ holds only CRDs`,
+            found: typeof o === 'object' ? JSON.stringify((o as Manifest).kind ?? null) : typeof o,
+          });
+      });
   }
   return { crds, errors };
 }
