@@ -3,7 +3,7 @@ import type { Manifest } from '../manifest.js';
 import type { Problem } from '../problem.js';
 import { checkRules } from './cel/rules.js';
 import { decodeCustomResource } from './decode.js';
-import { checkEmbedded } from './embedded.js';
+import { checkEmbedded, holdsEmbedded } from './embedded.js';
 import type { Structural } from './structural.js';
 import { validateValue } from './validate.js';
 
@@ -26,7 +26,8 @@ export function checkCustomResource(
   }));
   const rest: Problem[] = [];
   validateValue(value, schema, [], rest);
-  checkEmbedded(value, { ...schema, 'x-kubernetes-embedded-resource': false }, [], rest);
+  if (holdsEmbedded(schema))
+    checkEmbedded(value, { ...schema, 'x-kubernetes-embedded-resource': false }, [], rest);
   checkRules(value, schema, { path: [], out: rest, unevaluated });
   return [...out, ...rest].map((p) => ({
     path: formatPath(p.path),

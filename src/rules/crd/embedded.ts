@@ -11,7 +11,7 @@ import { fieldSchema, isMapping, type Structural } from './structural.js';
  * with every object's (src/rules/object-rules.ts). Pure.
  */
 export function checkEmbedded(x: unknown, s: Structural | undefined, path: FieldPath, out: Problem[]): void {
-  if (s === undefined) return;
+  if (s === undefined || !holdsEmbedded(s)) return;
   if (Array.isArray(x)) {
     x.forEach((item, i) => checkEmbedded(item, s.items, [...path, i], out));
     return;
@@ -19,6 +19,22 @@ export function checkEmbedded(x: unknown, s: Structural | undefined, path: Field
   if (!isMapping(x)) return;
   if (s['x-kubernetes-embedded-resource'] === true) checkResource(x, path, out);
   for (const [k, v] of Object.entries(x)) checkEmbedded(v, fieldSchema(s, k), [...path, k], out);
+}
+
+const withEmbedded = new WeakMap<Structural, boolean>();
+
+/** Whether a schema marks any node an embedded resource (remembered by schema): the walk skips what holds none. */
+export function holdsEmbedded(s: Structural): boolean {
+  let has = withEmbedded.get(s);
+  if (has !== undefined) return has;
+  withEmbedded.set(s, false); // a recursive schema reached again is not counted twice
+  has =
+    s['x-kubernetes-embedded-resource'] === true ||
+    Object.values(s.properties ?? {}).some(holdsEmbedded) ||
+    (typeof s.additionalProperties === 'object' && holdsEmbedded(s.additionalProperties)) ||
+    (s.items !== undefined && holdsEmbedded(s.items));
+  withEmbedded.set(s, has);
+  return has;
 }
 
 function checkResource(x: Record<string, unknown>, path: FieldPath, out: Problem[]): void {

@@ -73,20 +73,22 @@ function expectedType(s: Structural): string {
 }
 
 function validateString(v: string, s: Structural, path: FieldPath, out: Problem[]): void {
-  const found = describeValue(v);
   if (s.maxLength !== undefined || s.minLength !== undefined) validateLength(v, s, path, out);
   if (s.pattern !== undefined) {
     const re = compileRe2(s.pattern);
     if (re instanceof Error || !re.test(v))
-      out.push({ path, expected: `a string matching ${s.pattern}`, found });
+      out.push({ path, expected: `a string matching ${s.pattern}`, found: describeValue(v) });
   }
   const format = s.type === 'string' || s.type === undefined ? checkedFormat(s.format) : undefined;
   if (format !== undefined && !hasFormat(format, v))
-    out.push({ path, expected: `a string of format ${s.format}`, found });
+    out.push({ path, expected: `a string of format ${s.format}`, found: describeValue(v) });
 }
 
 /** Lengths count characters (Unicode code points), as Go counts runes. */
 function validateLength(v: string, s: Structural, path: FieldPath, out: Problem[]): void {
+  // a string has at least half as many code points as UTF-16 units, and at most as many: counted only in doubt
+  const { maxLength: max, minLength: min } = s;
+  if ((max === undefined || v.length <= max) && (min === undefined || v.length >= 2 * min)) return;
   const runes = [...v].length;
   if (s.maxLength !== undefined && runes > s.maxLength)
     out.push({ path, expected: `at most ${s.maxLength} characters`, found: `${runes} characters` });
@@ -131,17 +133,19 @@ function validateArray(v: readonly unknown[], s: Structural, path: FieldPath, ou
 }
 
 function validateObject(v: Record<string, unknown>, s: Structural, path: FieldPath, out: Problem[]): void {
-  const count = Object.keys(v).length;
-  if (s.maxProperties !== undefined && count > s.maxProperties)
-    out.push({ path, expected: `at most ${s.maxProperties} fields`, found: `${count} fields` });
-  if (s.minProperties !== undefined && count < s.minProperties)
-    out.push({ path, expected: `at least ${s.minProperties} fields`, found: `${count} fields` });
+  if (s.maxProperties !== undefined || s.minProperties !== undefined) {
+    const count = Object.keys(v).length;
+    if (s.maxProperties !== undefined && count > s.maxProperties)
+      out.push({ path, expected: `at most ${s.maxProperties} fields`, found: `${count} fields` });
+    if (s.minProperties !== undefined && count < s.minProperties)
+      out.push({ path, expected: `at least ${s.minProperties} fields`, found: `${count} fields` });
+  }
   for (const r of s.required ?? [])
     if (!Object.hasOwn(v, r))
       out.push({ path: [...path, r], expected: 'a value (required)', found: 'nothing' });
-  for (const [k, item] of Object.entries(v)) {
+  for (const k of Object.keys(v)) {
     const sub = fieldSchema(s, k);
-    if (sub !== undefined) validateValue(item, sub, [...path, k], out);
+    if (sub !== undefined) validateValue(v[k], sub, [...path, k], out);
   }
 }
 
