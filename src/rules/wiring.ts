@@ -19,12 +19,14 @@ import { checkService, list, matches, PodIndex, type Report } from './service-wi
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it: the one its spec made
  *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
  * Pure: objects in, errors out; what may work but looks wrong goes to `notes`, when given, in the same shape.
- * `chartDir` names the place for objects with no spec behind them.
+ * `chartDir` names the place for objects with no spec behind them; with `constructPaths` (a render's chart module,
+ * whose file is that place) their errors name the construct that made them too.
  */
 export function checkWiring(
   objects: readonly RenderedObject[],
   chartDir: string,
   notes?: LocatedProblem[],
+  constructPaths = false,
 ): LocatedProblem[] {
   const index = new ObjectIndex(objects);
   const errors: LocatedProblem[] = [];
@@ -35,7 +37,7 @@ export function checkWiring(
         file: o.source?.file ?? chartDir,
         ...(o.source === undefined ? {} : { document: o.source.document }),
         ...problem,
-        path: `(${describeObject(o.json)}) ${problem.path}`,
+        path: `(${describeObject(o.json)}${constructPaths ? constructOf(o) : ''}) ${problem.path}`,
       });
     };
   const report = into(errors);
@@ -133,6 +135,15 @@ function checkUnique(objects: readonly RenderedObject[], report: Report): void {
  */
 function ofConstruct(o: RenderedObject): string {
   return o.source === undefined && o.origin !== undefined ? ` (construct ${o.origin})` : '';
+}
+
+/**
+ * The construct path of an object with no spec file behind it, after its kind and name in an error's place
+ * (`chart.ts (Deployment/web, construct web/frontend)`): where in the module's code the object was made. None for an
+ * object the module added to its chart itself (the construct would be the chart, which the file already names).
+ */
+function constructOf(o: RenderedObject): string {
+  return o.source === undefined && o.origin?.includes('/') === true ? `, construct ${o.origin}` : '';
 }
 
 function where(o: RenderedObject): string {

@@ -102,6 +102,7 @@ function synthesize(
       chartObjects(tree).map((o) => ({ ...o, ...sources(o.json) })),
       input.moduleFile ?? input.dir,
       notes,
+      true,
     );
     if (wiring.length > 0) {
       appendAll(errors, wiring);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiObject } from 'cdk8s';
+import { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildChart } from '../../../src/render/chart/build-chart.js';
 import { checkChart } from '../../../src/render/chart/check-chart.js';
@@ -59,6 +60,19 @@ describe('checkChart', () => {
     const { errors, built } = checkChart({ ...input, moduleFile: 'charts/shop/chart.mjs' }, p, tree);
     expect(built).toBeUndefined();
     expect(errors.map((e) => e.file)).toContain('charts/shop/chart.mjs');
+  });
+
+  it("names the construct that made a module's object refused, unless the module added it to the chart itself", () => {
+    const p = prepared();
+    const tree = buildChart('shop', p.settings, p.specs);
+    const frontend = new Construct(tree, 'frontend');
+    new ApiObject(frontend, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad Name' } });
+    new ApiObject(tree, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'UPPER' } });
+    const { errors } = checkChart({ ...input, moduleFile: 'charts/shop/chart.mjs' }, p, tree);
+    expect(errors.map((e) => `${e.file} ${e.path}`)).toEqual([
+      'charts/shop/chart.mjs (ConfigMap/Bad Name, construct shop/frontend) metadata.name',
+      'charts/shop/chart.mjs (ConfigMap/UPPER) metadata.name',
+    ]);
   });
 
   it('reports a tree that could not be built as an error of the chart directory', () => {
