@@ -3,13 +3,15 @@
  * on a wrong import and stays quiet on an allowed one, so a change to the lint configuration cannot switch it off
  * unnoticed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
+import ts from 'typescript';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error: a JavaScript module without declarations
 import { layerConfig } from '../eslint.layers.js';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './support/tmp.js';
 
 // The layer blocks of eslint.config.js alone, with the TypeScript parser but no type information (the planted
 // files exist only as text here).
@@ -201,5 +203,90 @@ describe('the modules of src/', () => {
       .map((p) => `${p}: ${readFileSync(p, 'utf8').split('\n').length - 1} lines`)
       .filter((l) => Number(/: (\d+) lines$/.exec(l)?.[1]) > 400);
     expect(long).toEqual([]);
+  });
+});
+
+/**
+ * The exported names of types (interfaces, type aliases, classes, enums) of a module, re-exports included: a type-only
+ * re-export by its name, a value re-export by its name when it is capitalised (a class; functions are camelCase).
+ */
+function exportedTypes(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const names: string[] = [];
+  for (const s of source.statements) {
+    if (ts.isExportDeclaration(s) && s.exportClause !== undefined && ts.isNamedExports(s.exportClause))
+      for (const e of s.exportClause.elements)
+        if (s.isTypeOnly || e.isTypeOnly || /^[A-Z]/.test(e.name.text)) names.push(e.name.text);
+    const declares =
+      ts.isInterfaceDeclaration(s) ||
+      ts.isTypeAliasDeclaration(s) ||
+      ts.isClassDeclaration(s) ||
+      ts.isEnumDeclaration(s);
+    const exported =
+      ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (declares && exported === true && s.name !== undefined) names.push(s.name.text);
+  }
+  return names;
+}
+
+function modulesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** The four names one chart goes by from disk to bytes (issue 44): what the rest of the render is told of a chart. */
+const CHART_NAMES = ['ChartSource', 'ChartInput', 'CheckedChart', 'EmittedChart'];
+
+/** Names with "Chart" in them that name no chart at a stage but something about charts, each with what it is. */
+const ABOUT_CHARTS: Record<string, string> = {
+  ChartModule: "the type of a chart module's default export: code, not a chart",
+  ChartModuleError: 'the error a chart module threw',
+  ChartSettings: "a chart's chart.yaml, parsed",
+  ChartStore: 'where a render keeps built charts (the cache, handed to it)',
+  ChartStoreOpening: 'how a worker thread opens that store',
+  ChartPool: 'the worker threads that build charts',
+  ChartReuse: 'the charts kept from the other side of a diff',
+};
+
+/** The chart names the render had before issue 44 cut them to four; none may come back under src/. */
+const RETIRED = [
+  'ChartListing',
+  'ListedChart',
+  'ListedCharts',
+  'LoadedCharts',
+  'ChartReading',
+  'ChartFile',
+  'ChartYamlFile',
+  'Prepared',
+  'WireChart',
+];
+
+describe('the names of a chart in the render', () => {
+  it('are four exported from src/render/: any other exported type named for a chart is about charts, and listed', () => {
+    const stray = modulesUnder(join('src', 'render'))
+      .flatMap((file) => exportedTypes(file).map((name) => `${file}: ${name}`))
+      .filter((l) => {
+        const name = l.slice(l.lastIndexOf(' ') + 1);
+        return name.includes('Chart') && !CHART_NAMES.includes(name) && !(name in ABOUT_CHARTS);
+      });
+    expect(stray).toEqual([]);
+  });
+
+  it('are none of those issue 44 made private or renamed, in any room of src/', () => {
+    const back = modulesUnder('src')
+      .flatMap((file) => exportedTypes(file).map((name) => `${file}: ${name}`))
+      .filter((l) => RETIRED.includes(l.slice(l.lastIndexOf(' ') + 1)));
+    expect(back).toEqual([]);
+  });
+
+  it('are read from every kind of export: declarations and re-exports, type-only or a class', () => {
+    const file = join(tempDir(), 'planted.ts');
+    writeFileSync(
+      file,
+      "export interface A {}\nexport type B = A;\nexport class C {}\nexport enum D { X }\ninterface Hidden {}\nexport type { E } from './e.js';\nexport { F, f, type G } from './f.js';\nexport function h(): Hidden { return {}; }\n",
+    );
+    expect(exportedTypes(file)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
   });
 });

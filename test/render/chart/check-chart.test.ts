@@ -4,7 +4,7 @@ import { ApiObject } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { buildChart } from '../../../src/render/chart/build-chart.js';
 import { checkChart } from '../../../src/render/chart/check-chart.js';
-import { prepareChart, type Prepared } from '../../../src/render/chart/prepare.js';
+import { prepareChart, type ParsedSpecs } from '../../../src/render/chart/prepare.js';
 import type { ChartInput } from '../../../src/render/chart/chart-input.js';
 import { repoTempDir, run, tempDir, writeFiles } from '../../support/tmp.js';
 
@@ -22,7 +22,7 @@ const input: ChartInput = {
   ],
 };
 
-function prepared(): Prepared {
+function prepared(): ParsedSpecs {
   const p = prepareChart(input);
   if (p.specs === undefined) throw new Error('nothing to build');
   return p;
