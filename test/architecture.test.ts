@@ -1,17 +1,17 @@
 /**
  * The arrows between the rooms of src/ (docs/architecture.md) are kept by the linter: these cases show the rule bites
  * on a wrong import and stays quiet on an allowed one, so a change to the lint configuration cannot switch it off
- * unnoticed.
+ * unnoticed. Beside them, what lint does not keep: the size of a module, the names a chart goes by in the render, and
+ * circles in the import graph.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
-import ts from 'typescript';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error: a JavaScript module without declarations
 import { layerConfig } from '../eslint.layers.js';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './support/tmp.js';
+import { exportedTypes, importCircles, modulesUnder, relativeImports } from './support/source-modules.js';
 
 // The layer blocks of eslint.config.js alone, with the TypeScript parser but no type information (the planted
 // files exist only as text here).
@@ -157,6 +157,14 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('import-x/no-restricted-paths');
   });
 
+  it("refuse the input edge importing the render's schedule (render/source importing src/render/*.ts)", async () => {
+    const hits = await rulesHit(
+      'src/render/source/planted.ts',
+      "import type { ChartStore } from '../chart-store.js';\nexport type S = ChartStore;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('refuse the code a chart module runs under importing a chart (render/module importing render/chart)', async () => {
     const hits = await rulesHit(
       'src/render/module/planted.ts',
@@ -206,36 +214,6 @@ describe('the modules of src/', () => {
   });
 });
 
-/**
- * The exported names of types (interfaces, type aliases, classes, enums) of a module, re-exports included: a type-only
- * re-export by its name, a value re-export by its name when it is capitalised (a class; functions are camelCase).
- */
-function exportedTypes(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
-  const names: string[] = [];
-  for (const s of source.statements) {
-    if (ts.isExportDeclaration(s) && s.exportClause !== undefined && ts.isNamedExports(s.exportClause))
-      for (const e of s.exportClause.elements)
-        if (s.isTypeOnly || e.isTypeOnly || /^[A-Z]/.test(e.name.text)) names.push(e.name.text);
-    const declares =
-      ts.isInterfaceDeclaration(s) ||
-      ts.isTypeAliasDeclaration(s) ||
-      ts.isClassDeclaration(s) ||
-      ts.isEnumDeclaration(s);
-    const exported =
-      ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (declares && exported === true && s.name !== undefined) names.push(s.name.text);
-  }
-  return names;
-}
-
-function modulesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
-
 /** The four names one chart goes by from disk to bytes (issue 44): what the rest of the render is told of a chart. */
 const CHART_NAMES = ['ChartSource', 'ChartInput', 'CheckedChart', 'EmittedChart'];
 
@@ -282,11 +260,34 @@ describe('the names of a chart in the render', () => {
   });
 
   it('are read from every kind of export: declarations and re-exports, type-only or a class', () => {
-    const file = join(tempDir(), 'planted.ts');
-    writeFileSync(
-      file,
-      "export interface A {}\nexport type B = A;\nexport class C {}\nexport enum D { X }\ninterface Hidden {}\nexport type { E } from './e.js';\nexport { F, f, type G } from './f.js';\nexport function h(): Hidden { return {}; }\n",
-    );
-    expect(exportedTypes(file)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    const text =
+      "export interface A {}\nexport type B = A;\nexport class C {}\nexport enum D { X }\ninterface Hidden {}\nexport type { E } from './e.js';\nexport { F, f, type G } from './f.js';\nexport function h(): Hidden { return {}; }\n";
+    expect(exportedTypes('src/render/planted.ts', text)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+  });
+});
+
+describe('the import graph of src/', () => {
+  it('has no circle: no module imports itself through others (type imports and import() included)', () => {
+    const modules = new Map(modulesUnder('src').map((f) => [resolve(f), readFileSync(f, 'utf8')]));
+    const circles = importCircles(relativeImports(modules)).map((c) => c.map((f) => relative('.', f)));
+    expect(circles).toEqual([]);
+  });
+
+  it('finds a circle closed by a type import, an import() or a re-export, and none in a line', () => {
+    const at = (f: string): string => resolve('src', 'planted', f);
+    const circle = new Map([
+      [at('a.ts'), "import type { B } from './b.js';\nexport type A = B;\n"],
+      [at('b.ts'), "export { c } from './sub/c.js';\nexport type B = string;\n"],
+      [at('sub/c.ts'), "export const c = (): Promise<unknown> => import('../a.js');\n"],
+      [at('d.ts'), "import { c } from './sub/c.js';\nexport const d = c;\n"],
+      [at('e.ts'), "export type E = import('./e.js').F;\nexport type F = string;\n"],
+    ]);
+    expect(importCircles(relativeImports(circle))).toEqual([
+      [at('a.ts'), at('b.ts'), at('sub/c.ts')],
+      [at('e.ts')],
+    ]);
+    circle.set(at('sub/c.ts'), 'export const c = 1;\n');
+    circle.set(at('e.ts'), 'export type F = string;\n');
+    expect(importCircles(relativeImports(circle))).toEqual([]);
   });
 });
