@@ -1,15 +1,17 @@
 /**
  * The arrows between the rooms of src/ (docs/architecture.md) are kept by the linter: these cases show the rule bites
  * on a wrong import and stays quiet on an allowed one, so a change to the lint configuration cannot switch it off
- * unnoticed.
+ * unnoticed. Beside them, what lint does not keep: the size of a module, the names a chart goes by in the render, and
+ * circles in the import graph.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error: a JavaScript module without declarations
 import { layerConfig } from '../eslint.layers.js';
 import { describe, expect, it } from 'vitest';
+import { exportedTypes, importCircles, modulesUnder, relativeImports } from './support/source-modules.js';
 
 // The layer blocks of eslint.config.js alone, with the TypeScript parser but no type information (the planted
 // files exist only as text here).
@@ -155,6 +157,14 @@ describe('the import directions between the rooms of src/', () => {
     expect(hits).toContain('import-x/no-restricted-paths');
   });
 
+  it("refuse the input edge importing the render's schedule (render/source importing src/render/*.ts)", async () => {
+    const hits = await rulesHit(
+      'src/render/source/planted.ts',
+      "import type { ChartStore } from '../chart-store.js';\nexport type S = ChartStore;\n",
+    );
+    expect(hits).toContain('import-x/no-restricted-paths');
+  });
+
   it('refuse the code a chart module runs under importing a chart (render/module importing render/chart)', async () => {
     const hits = await rulesHit(
       'src/render/module/planted.ts',
@@ -201,5 +211,83 @@ describe('the modules of src/', () => {
       .map((p) => `${p}: ${readFileSync(p, 'utf8').split('\n').length - 1} lines`)
       .filter((l) => Number(/: (\d+) lines$/.exec(l)?.[1]) > 400);
     expect(long).toEqual([]);
+  });
+});
+
+/** The four names one chart goes by from disk to bytes (issue 44): what the rest of the render is told of a chart. */
+const CHART_NAMES = ['ChartSource', 'ChartInput', 'CheckedChart', 'EmittedChart'];
+
+/** Names with "Chart" in them that name no chart at a stage but something about charts, each with what it is. */
+const ABOUT_CHARTS: Record<string, string> = {
+  ChartModule: "the type of a chart module's default export: code, not a chart",
+  ChartModuleError: 'the error a chart module threw',
+  ChartSettings: "a chart's chart.yaml, parsed",
+  ChartStore: 'where a render keeps built charts (the cache, handed to it)',
+  ChartStoreOpening: 'how a worker thread opens that store',
+  ChartPool: 'the worker threads that build charts',
+  ChartReuse: 'the charts kept from the other side of a diff',
+};
+
+/** The chart names the render had before issue 44 cut them to four; none may come back under src/. */
+const RETIRED = [
+  'ChartListing',
+  'ListedChart',
+  'ListedCharts',
+  'LoadedCharts',
+  'ChartReading',
+  'ChartFile',
+  'ChartYamlFile',
+  'Prepared',
+  'WireChart',
+];
+
+describe('the names of a chart in the render', () => {
+  it('are four exported from src/render/: any other exported type named for a chart is about charts, and listed', () => {
+    const stray = modulesUnder(join('src', 'render'))
+      .flatMap((file) => exportedTypes(file).map((name) => `${file}: ${name}`))
+      .filter((l) => {
+        const name = l.slice(l.lastIndexOf(' ') + 1);
+        return name.includes('Chart') && !CHART_NAMES.includes(name) && !(name in ABOUT_CHARTS);
+      });
+    expect(stray).toEqual([]);
+  });
+
+  it('are none of those issue 44 made private or renamed, in any room of src/', () => {
+    const back = modulesUnder('src')
+      .flatMap((file) => exportedTypes(file).map((name) => `${file}: ${name}`))
+      .filter((l) => RETIRED.includes(l.slice(l.lastIndexOf(' ') + 1)));
+    expect(back).toEqual([]);
+  });
+
+  it('are read from every kind of export: declarations and re-exports, type-only or a class', () => {
+    const text =
+      "export interface A {}\nexport type B = A;\nexport class C {}\nexport enum D { X }\ninterface Hidden {}\nexport type { E } from './e.js';\nexport { F, f, type G } from './f.js';\nexport function h(): Hidden { return {}; }\n";
+    expect(exportedTypes('src/render/planted.ts', text)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+  });
+});
+
+describe('the import graph of src/', () => {
+  it('has no circle: no module imports itself through others (type imports and import() included)', () => {
+    const modules = new Map(modulesUnder('src').map((f) => [resolve(f), readFileSync(f, 'utf8')]));
+    const circles = importCircles(relativeImports(modules)).map((c) => c.map((f) => relative('.', f)));
+    expect(circles).toEqual([]);
+  });
+
+  it('finds a circle closed by a type import, an import() or a re-export, and none in a line', () => {
+    const at = (f: string): string => resolve('src', 'planted', f);
+    const circle = new Map([
+      [at('a.ts'), "import type { B } from './b.js';\nexport type A = B;\n"],
+      [at('b.ts'), "export { c } from './sub/c.js';\nexport type B = string;\n"],
+      [at('sub/c.ts'), "export const c = (): Promise<unknown> => import('../a.js');\n"],
+      [at('d.ts'), "import { c } from './sub/c.js';\nexport const d = c;\n"],
+      [at('e.ts'), "export type E = import('./e.js').F;\nexport type F = string;\n"],
+    ]);
+    expect(importCircles(relativeImports(circle))).toEqual([
+      [at('a.ts'), at('b.ts'), at('sub/c.ts')],
+      [at('e.ts')],
+    ]);
+    circle.set(at('sub/c.ts'), 'export const c = 1;\n');
+    circle.set(at('e.ts'), 'export type F = string;\n');
+    expect(importCircles(relativeImports(circle))).toEqual([]);
   });
 });

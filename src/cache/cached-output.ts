@@ -5,7 +5,7 @@ import { distDigest } from '../output/dist-writer.js';
 import { ignoredNote, rendererDigest } from './chart-cache.js';
 import { hasModules } from '../render/source/load-module.js';
 import { renderInputs } from '../render/source/input-digest.js';
-import type { LoadedCharts } from '../render/source/load-charts.js';
+import type { LoadedDir } from '../render/source/load-charts.js';
 import { OutputCache, type OutputRecord } from './output-cache.js';
 import { cleanListing, statDigest } from './clean-checkout.js';
 
@@ -30,7 +30,7 @@ export interface RecordCache {
 /** What the cache knew before rendering. */
 export interface CachedOutput {
   /** The charts as read, to render from when dist/ is not known to be up to date; not read when the checkout was. */
-  readonly loaded?: LoadedCharts;
+  readonly loaded?: LoadedDir;
   /** The record's key, when the charts read without error. */
   readonly key?: string;
   /** The record, when dist/ holds exactly the files it names: nothing to render. */
@@ -88,7 +88,7 @@ export async function lookUpOutput(
 
 /** The record of charts read without error, and whether dist/ holds what it names. */
 async function lookUp(
-  loaded: LoadedCharts,
+  loaded: LoadedDir,
   beside: DistDigestBeside | undefined,
   place: { chartsDir: string; outDir: string; asked: readonly string[]; cache: OutputCache; version: string },
 ): Promise<CachedOutput> {

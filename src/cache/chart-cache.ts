@@ -7,7 +7,7 @@ import { fsReason } from '../output/fs-reasons.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { readRegularFile, type Opened } from '../util/read-opened.js';
 import type { ChartStore, ChartStoreOpening } from '../render/chart-store.js';
-import type { WireChart } from '../render/chart-wire.js';
+import type { WireForm } from '../render/chart-wire.js';
 import type { ChartInput } from '../render/chart/chart-input.js';
 
 /**
@@ -32,7 +32,7 @@ const FORMAT = 1;
 
 /** What one lookup found: the chart, or nothing (with the reason when an entry was there but not trusted). */
 export interface CacheLookup {
-  readonly chart?: WireChart;
+  readonly chart?: WireForm;
   /** The note saying why an entry that was there is not trusted. */
   readonly ignored?: string;
 }
@@ -54,7 +54,7 @@ export class ChartCache implements ChartStore {
 
   /** The entry of `key`, when there is one to trust; else the note for an entry there that is not. */
   read(key: string): CacheLookup {
-    const found = readEntry<WireChart>(join(this.dir, `${key}.json`), key, isWireChart);
+    const found = readEntry<WireForm>(join(this.dir, `${key}.json`), key, isWireForm);
     if (found.payload !== undefined) return { chart: found.payload };
     return found.ignored === undefined
       ? {}
@@ -67,7 +67,7 @@ export class ChartCache implements ChartStore {
   }
 
   /** Keeps `chart` under `key`; a sentence when it could not. */
-  write(key: string, chart: WireChart): string | undefined {
+  write(key: string, chart: WireForm): string | undefined {
     return writeEntry(this.dir, `${key}.json`, key, chart);
   }
 }
@@ -77,8 +77,8 @@ export function openChartStore(dir: string): ChartStore {
   return new ChartCache(dir);
 }
 
-function isWireChart(payload: unknown): string | undefined {
-  return Array.isArray((payload as WireChart | null)?.errors)
+function isWireForm(payload: unknown): string | undefined {
+  return Array.isArray((payload as WireForm | null)?.errors)
     ? undefined
     : 'a damaged entry (no list of errors)';
 }

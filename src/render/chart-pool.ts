@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CheckedChart } from './chart/check-chart.js';
-import { fromWire, type WireChart } from './chart-wire.js';
+import { fromWire, type WireForm } from './chart-wire.js';
 import type { EmittedChart } from './emit.js';
 import type { ChartSource } from './source/chart-source.js';
 import { type ChartInput } from './chart/chart-input.js';
@@ -32,7 +32,7 @@ export function workerCount(jobs: number, sources: readonly ChartSource[]): numb
 
 /** What a worker (src/render/chart-worker.ts) posts back for chart `id`. */
 export type WorkerReply =
-  | { readonly kind: 'checked'; readonly id: number; readonly chart: WireChart }
+  | { readonly kind: 'checked'; readonly id: number; readonly chart: WireForm }
   | { readonly kind: 'emitted'; readonly id: number; readonly emitted: Omit<EmittedChart, 'input' | 'kind'> }
   | { readonly kind: 'failed'; readonly id: number; readonly failed: string };
 

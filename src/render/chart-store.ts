@@ -1,4 +1,4 @@
-import type { WireChart } from './chart-wire.js';
+import type { WireForm } from './chart-wire.js';
 import type { ChartInput } from './chart/chart-input.js';
 
 /**
@@ -13,9 +13,9 @@ export interface ChartStore {
   /** Whether there is an entry under `key` (not whether it can be trusted: {@link read} says). */
   has(key: string): boolean;
   /** The chart kept under `key`, when there is one to trust; else, when an entry there was not, the note saying so. */
-  read(key: string): { readonly chart?: WireChart; readonly ignored?: string };
+  read(key: string): { readonly chart?: WireForm; readonly ignored?: string };
   /** Keeps `chart` under `key`; a sentence when it could not. */
-  write(key: string, chart: WireChart): string | undefined;
+  write(key: string, chart: WireForm): string | undefined;
   /**
    * How a worker thread opens the same store (a charts directory with chart modules renders in one,
    * src/render/contained.ts): the module exporting `openChartStore`, and the plain values it is called with.

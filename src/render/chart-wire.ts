@@ -3,11 +3,12 @@ import type { CheckedChart } from './chart/check-chart.js';
 import type { DroppedFields } from '../specs/bookkeeping.js';
 
 /**
- * A checked chart as it crosses between threads (src/render/chart-pool.ts): plain data a worker posts. The one
- * function of {@link CheckedChart}, the file header of an object, is carried as its value per spec file (it depends
- * on nothing else), and rebuilt on arrival.
+ * A checked chart in its wire form: plain data, as a worker posts it (src/render/chart-pool.ts) and the chart store
+ * keeps it (src/render/chart-store.ts); not a stage of a chart, since {@link fromWire} makes it the
+ * {@link CheckedChart} again. The one function of a checked chart, the file header of an object, is carried as its
+ * value per spec file (it depends on nothing else), and rebuilt on arrival.
  */
-export interface WireChart {
+export interface WireForm {
   readonly errors: CheckedChart['errors'];
   readonly built?: {
     readonly objects: RenderedObject[];
@@ -21,7 +22,7 @@ export interface WireChart {
 }
 
 /** A checked chart as plain data. Pure. */
-export function toWire(c: CheckedChart): WireChart {
+export function toWire(c: CheckedChart): WireForm {
   if (c.built === undefined) return { errors: c.errors };
   const { objects, header, namespace, adoptsFrom, dropped, notes } = c.built;
   const headers = new Map<string, string>();
@@ -43,7 +44,7 @@ export function toWire(c: CheckedChart): WireChart {
 }
 
 /** The checked chart of `input` back from plain data. Pure. */
-export function fromWire(input: CheckedChart['input'], w: WireChart): CheckedChart {
+export function fromWire(input: CheckedChart['input'], w: WireForm): CheckedChart {
   if (w.built === undefined) return { input, errors: w.errors };
   const headers = new Map(w.built.headers);
   const { objects, namespace, adoptsFrom, dropped, notes } = w.built;

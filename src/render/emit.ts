@@ -178,7 +178,7 @@ function hasModule(part: CheckedChart): boolean {
 
 /**
  * A chart as the pass across charts sees it once its files are out: its objects' skeletons, and the source it was
- * read from (which holds no texts: src/render/source/chart-source.ts).
+ * read from (which holds no texts: src/render/source/load-charts.ts).
  */
 interface Emitted {
   readonly input: ChartSource;

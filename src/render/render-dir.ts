@@ -5,7 +5,7 @@ import { oneOffNote, oneOffTools } from '../gitops/flags.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { RenderInputs } from '../output/provenance.js';
 import { renderInputs } from './source/input-digest.js';
-import { listCharts, type ListedCharts, type LoadedCharts } from './source/load-charts.js';
+import { listCharts, type ListedDir, type LoadedDir } from './source/load-charts.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import { renderChartsReusing, type RenderResult } from './render.js';
 import { readSource, type ChartSource } from './source/chart-source.js';
@@ -36,7 +36,7 @@ export async function renderFrom(
  * this process are taken as built where their inputs are the same (src/render/chart-reuse.ts).
  */
 export async function renderLoaded(
-  loaded: LoadedCharts | ListedCharts,
+  loaded: LoadedDir | ListedDir,
   chartsDir: string,
   asked: readonly GitopsTool[] = [],
   run: SinkRunOptions & { readonly reuse?: ChartReuse } = {},
@@ -73,7 +73,7 @@ function untilReadFails(sink: OutputSink | undefined, readFailed: () => boolean)
  * The charts to render, the problems of reading them so far and whether reading one failed: all of them known
  * for charts read before the render, a listed chart's once the render read it.
  */
-function chartsOf(loaded: LoadedCharts | ListedCharts): {
+function chartsOf(loaded: LoadedDir | ListedDir): {
   inputs: readonly ChartSource[];
   loadErrors: () => LocatedProblem[];
   readFailed: () => boolean;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChartInput } from '../../src/render/chart/chart-input.js';
 import { ChartReuse } from '../../src/render/chart-reuse.js';
 import type { ChartStore } from '../../src/render/chart-store.js';
-import type { WireChart } from '../../src/render/chart-wire.js';
+import type { WireForm } from '../../src/render/chart-wire.js';
 import { renderChartsReusing } from '../../src/render/render.js';
 import { readSource } from '../../src/render/source/chart-source.js';
 
@@ -22,7 +22,7 @@ const web: ChartInput = {
 
 /** A chart store in memory that records what the render asks it for and what it keeps. */
 function store(): ChartStore & { readonly reads: string[]; readonly writes: string[] } {
-  const kept = new Map<string, WireChart>();
+  const kept = new Map<string, WireForm>();
   const reads: string[] = [];
   const writes: string[] = [];
   return {

@@ -20,8 +20,8 @@ export interface ChartInput {
 /** The file name of chart settings inside a chart directory. */
 export const CHART_SETTINGS_FILE = 'chart.yaml';
 
-/** A YAML file of a chart, read: `rel` is its path in the chart directory (`sub/web.yaml`). */
-export interface ChartFile {
+/** A YAML file's text: `file` is its path in messages, `rel` its path in the chart directory (`sub/web.yaml`). */
+export interface YamlText {
   readonly file: string;
   readonly rel: string;
   readonly text: string;
@@ -34,7 +34,7 @@ export interface ChartFile {
 export function chartInputOf(
   name: string,
   dir: string,
-  files: readonly ChartFile[],
+  files: readonly YamlText[],
   errors: LocatedProblem[],
 ): ChartInput {
   const specFiles: { file: string; relative: string; text: string }[] = [];

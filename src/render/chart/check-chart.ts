@@ -13,7 +13,7 @@ import type { SourceRef, SpecDocument } from '../../specs/types.js';
 import { appendAll } from '../../util/append.js';
 import type { ChartSettings } from './chart-settings.js';
 import { ChartModuleError, moduleBuildError } from '../module/module-error.js';
-import type { Prepared } from './prepare.js';
+import type { ParsedSpecs } from './prepare.js';
 import type { ChartInput } from './chart-input.js';
 
 /**
@@ -45,7 +45,7 @@ export interface CheckedChart {
  * Checks a built chart (`tree`, or what stopped it from being built). Built from the valid specs even when others
  * have errors, so wiring errors are reported in the same run as the prepared errors.
  */
-export function checkChart(input: CheckedChart['input'], p: Prepared, tree: Chart | Error): CheckedChart {
+export function checkChart(input: CheckedChart['input'], p: ParsedSpecs, tree: Chart | Error): CheckedChart {
   const { errors, relativeOf } = p;
   const notes: LocatedProblem[] = [];
   const objects = synthesize(input, p, tree, notes);
@@ -87,7 +87,7 @@ function operatorManagers(specs: readonly SpecDocument[]): string[] {
  */
 function synthesize(
   input: CheckedChart['input'],
-  p: Prepared,
+  p: ParsedSpecs,
   tree: Chart | Error,
   notes: LocatedProblem[],
 ): RenderedObject[] | undefined {

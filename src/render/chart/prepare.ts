@@ -13,8 +13,8 @@ import type { ChartInput } from './chart-input.js';
  * each checked with file and line in its errors.
  */
 
-/** A chart's settings and valid specs, read and checked, before its constructs are built. */
-export interface Prepared {
+/** A chart's settings and valid specs, parsed and checked, before its constructs are built. */
+export interface ParsedSpecs {
   /** Errors of specs that were left out; the valid specs are built anyway, so wiring errors come in the same run. */
   readonly errors: LocatedProblem[];
   readonly settings: ChartSettings;
@@ -31,7 +31,7 @@ export interface Prepared {
  */
 export function prepareChart(
   input: ChartInput,
-): Prepared | { readonly errors: LocatedProblem[]; readonly specs?: undefined } {
+): ParsedSpecs | { readonly errors: LocatedProblem[]; readonly specs?: undefined } {
   const errors: LocatedProblem[] = [...checkChartName(input.name, input.dir)];
   let settings: ChartSettings = {};
   if (input.settings !== undefined) {

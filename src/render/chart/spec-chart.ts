@@ -1,7 +1,7 @@
 import type { Chart } from 'cdk8s';
 import { buildChart } from './build-chart.js';
 import { checkChart, type CheckedChart } from './check-chart.js';
-import { prepareChart, type Prepared } from './prepare.js';
+import { prepareChart, type ParsedSpecs } from './prepare.js';
 import type { ChartInput } from './chart-input.js';
 
 /** One chart of spec files built and checked: the stages before emission, where nothing is awaited. Pure. */
@@ -11,7 +11,7 @@ export function renderSpecChart(input: ChartInput): CheckedChart {
 }
 
 /** The construct tree of a chart's specs, or what stopped it from being built. */
-export function specTree(input: ChartInput, p: Prepared): Chart | Error {
+export function specTree(input: ChartInput, p: ParsedSpecs): Chart | Error {
   try {
     return buildChart(input.name, p.settings, p.specs);
   } catch (e) {

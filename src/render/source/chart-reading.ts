@@ -1,11 +1,11 @@
 import type { LocatedProblem } from '../../rules/problem.js';
-import { chartInputOf, type ChartFile } from '../chart/chart-input.js';
+import { chartInputOf, type YamlText } from '../chart/chart-input.js';
 import type { ListedFile } from './listed-files.js';
 import { readSpecText } from './read-text.js';
 import type { ChartInput } from '../chart/chart-input.js';
 
 /** What reading a listed chart's files found: its input, and the problems of reading them and of its settings. */
-export interface ChartReading {
+interface ChartReading {
   readonly input: ChartInput;
   /** Files that could not be read (gone, not regular, too large, not UTF-8): left out of `input`. */
   readonly readErrors: readonly LocatedProblem[];
@@ -15,13 +15,13 @@ export interface ChartReading {
 
 /**
  * Reads the files `listed` of chart `name` (in `dir`) into its input: the I/O of reading one chart, on whichever
- * thread reads it (src/render/source/chart-source.ts). A chart module is not this function's: its caller
+ * thread reads it (src/render/source/load-charts.ts). A chart module is not this function's: its caller
  * adds it.
  */
 export function readChartFiles(name: string, dir: string, listed: readonly ListedFile[]): ChartReading {
   const readErrors: LocatedProblem[] = [];
   const settingsErrors: LocatedProblem[] = [];
-  const files: ChartFile[] = [];
+  const files: YamlText[] = [];
   for (const { file, rel, real } of listed) {
     const text = readSpecText(file, real, readErrors);
     if (text !== undefined) files.push({ file, rel, text });

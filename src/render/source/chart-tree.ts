@@ -147,7 +147,7 @@ function listed<T>(
 }
 
 /** A YAML file under a chart directory: its path in the chart and its real path. */
-export interface ChartYamlFile {
+export interface YamlPath {
   readonly rel: string;
   readonly real: string;
 }
@@ -162,8 +162,8 @@ export function listYamlFiles(
   chartDir: string,
   root: string,
   errors: LocatedProblem[],
-): { readonly real: string; readonly files: ChartYamlFile[] } {
-  const out: ChartYamlFile[] = [];
+): { readonly real: string; readonly files: YamlPath[] } {
+  const out: YamlPath[] = [];
   const visited = new Set<string>();
   const walk = (rel: string, real: string): void => {
     for (const { name, plain } of typedEntries(join(chartDir, rel), errors)) {

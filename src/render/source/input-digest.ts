@@ -8,7 +8,7 @@ import { type ChartInput } from '../chart/chart-input.js';
 
 /**
  * The digests of a render's inputs, for its provenance (src/output/provenance.ts) and for telling that a chart read
- * twice is the same (src/render/source/chart-source.ts): a chart's settings and spec files by their paths in the charts
+ * twice is the same (src/render/source/load-charts.ts): a chart's settings and spec files by their paths in the charts
  * directory, its chart module's own file, the local modules it imports (src/render/module/module-graph.ts) and the files it
  * read while it ran (src/render/module/module-reads.ts), and `gitops.yaml`. Every input is digested with its line ends
  * normalised, CRLF as LF (and so a lone CR stays), so a checkout whose files Git wrote with CRLF
@@ -36,6 +36,11 @@ export function chartInputDigest(input: ChartInput, module?: ModuleFiles): strin
   for (const f of module?.imports ?? []) parts.push(`import ${f.path}`, lfBytes(f.bytes));
   for (const f of module?.reads ?? []) parts.push(`read ${f.path}`, lfBytes(f.bytes));
   return digestOf(parts);
+}
+
+/** The digest of a chart's inputs as they are now: its files, and its chart module's files when it has one. */
+export function digestOfInput(input: ChartInput): string {
+  return chartInputDigest(input, moduleBytes(input));
 }
 
 /** A text with its CRLF line ends as LF. Pure. */
@@ -78,7 +83,7 @@ interface Read {
  * read them (src/render/source/chart-source.ts).
  */
 function digestOfEntry(entry: ChartInput | Read): string {
-  if ('specFiles' in entry) return chartInputDigest(entry, moduleBytes(entry));
+  if ('specFiles' in entry) return digestOfInput(entry);
   if (entry.digest === undefined) throw new Error(`internal error: chart ${entry.name} was never read`);
   return entry.digest;
 }

@@ -1,5 +1,5 @@
 import { childPath } from '../../util/child-path.js';
-import type { ChartYamlFile } from './chart-tree.js';
+import type { YamlPath } from './chart-tree.js';
 
 /** A YAML file of a listed chart: its path as shown in messages, in the chart directory, and its real path. */
 export interface ListedFile {
@@ -9,7 +9,7 @@ export interface ListedFile {
 }
 
 /**
- * A chart's YAML files as its listing holds them until the chart is read (src/render/source/chart-source.ts): their paths
+ * A chart's YAML files as its listing holds them until the chart is read (src/render/source/load-charts.ts): their paths
  * in the chart as one text, and a real path only where a link makes it other than the chart's real path and that
  * path. A render lists every chart before it reads the first, and three paths an object per file were 20 MB at
  * 100,000 specs, held while the first charts were built.
@@ -24,7 +24,7 @@ export class ListedFiles {
   constructor(
     private readonly dir: string,
     private readonly real: string,
-    files: readonly ChartYamlFile[],
+    files: readonly YamlPath[],
   ) {
     this.count = files.length;
     this.rels = files.map((f) => f.rel).join('\0');

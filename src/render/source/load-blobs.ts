@@ -2,8 +2,8 @@ import { GITOPS_SETTINGS_FILE } from '../../gitops/tools.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { decodeSpecBytes } from '../../specs/decode.js';
 import { isYamlName } from './chart-tree.js';
-import { chartInputOf, type ChartFile } from '../chart/chart-input.js';
-import { specOutsideCharts, type LoadedCharts } from './load-charts.js';
+import { chartInputOf, type YamlText } from '../chart/chart-input.js';
+import { specOutsideCharts, type LoadedDir } from './load-charts.js';
 
 /**
  * A charts directory read from files held in memory (a git revision's blobs, for `specforge diff --against`), by
@@ -14,11 +14,11 @@ import { specOutsideCharts, type LoadedCharts } from './load-charts.js';
  * @param chartsDir the name in messages (`HEAD~1:charts`): a file is `<chartsDir>/<path>`.
  * @param files path in the charts directory (`web/app.yaml`, `/`-separated) → bytes.
  */
-export function loadChartsFromBlobs(chartsDir: string, files: ReadonlyMap<string, Uint8Array>): LoadedCharts {
+export function loadChartsFromBlobs(chartsDir: string, files: ReadonlyMap<string, Uint8Array>): LoadedDir {
   const top = treeOf(files);
   const errors: LocatedProblem[] = [];
-  const inputs: LoadedCharts['inputs'] = [];
-  let gitops: LoadedCharts['gitops'];
+  const inputs: LoadedDir['inputs'] = [];
+  let gitops: LoadedDir['gitops'];
   for (const name of sortedNames(top)) {
     const entry = top.get(name);
     const file = `${chartsDir}/${name}`;
@@ -68,8 +68,8 @@ function subDir(dir: Dir, name: string): Dir {
 }
 
 /** The YAML files of a chart directory, depth first, names sorted at each level (as src/render/source/chart-tree.ts). */
-function chartFiles(chartDir: string, dir: Dir, errors: LocatedProblem[]): ChartFile[] {
-  const out: ChartFile[] = [];
+function chartFiles(chartDir: string, dir: Dir, errors: LocatedProblem[]): YamlText[] {
+  const out: YamlText[] = [];
   const walk = (d: Dir, rel: string): void => {
     for (const name of sortedNames(d)) {
       const entry = d.get(name);

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildChart } from '../../../src/render/chart/build-chart.js';
 import { checkChart } from '../../../src/render/chart/check-chart.js';
-import { prepareChart, type Prepared } from '../../../src/render/chart/prepare.js';
+import { prepareChart, type ParsedSpecs } from '../../../src/render/chart/prepare.js';
 import type { ChartInput } from '../../../src/render/chart/chart-input.js';
 import { repoTempDir, run, tempDir, writeFiles } from '../../support/tmp.js';
 
@@ -23,7 +23,7 @@ const input: ChartInput = {
   ],
 };
 
-function prepared(): Prepared {
+function prepared(): ParsedSpecs {
   const p = prepareChart(input);
   if (p.specs === undefined) throw new Error('nothing to build');
   return p;

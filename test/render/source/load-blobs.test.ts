@@ -2,7 +2,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadChartsFromBlobs } from '../../../src/render/source/load-blobs.js';
-import { loadCharts, type LoadedCharts } from '../../../src/render/source/load-charts.js';
+import { loadCharts, type LoadedDir } from '../../../src/render/source/load-charts.js';
 import { renderFrom, renderLoaded } from '../../../src/render/render-dir.js';
 import { tempDir, writeFiles } from '../../support/tmp.js';
 
@@ -26,7 +26,7 @@ function blobsOf(dir: string, rel = ''): Map<string, Uint8Array> {
 }
 
 /** What loadCharts answers, with the charts directory's name replaced by `as` (plain data, comparable). */
-function named(loaded: LoadedCharts, dir: string, as: string): unknown {
+function named(loaded: LoadedDir, dir: string, as: string): unknown {
   return JSON.parse(JSON.stringify(loaded).split(dir).join(as));
 }
 
