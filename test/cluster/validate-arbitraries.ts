@@ -19,6 +19,32 @@ const rec = <T extends Record<string, fc.Arbitrary<unknown>>>(fields: T) =>
   fc.record(fields, { requiredKeys: [] });
 
 const labels = { app: 'web' };
+const TIME_ZONES = [
+  'Etc/UTC',
+  'UTC',
+  'America/New_York',
+  'US/Eastern',
+  'Europe/Kiev',
+  'Europe/Kyiv',
+  'EST5EDT',
+  'Etc/GMT-14',
+  'Factory',
+  'America/Argentina/ComodRivadavia',
+];
+const NOT_TIME_ZONES = [
+  'Mars/Base',
+  'Local',
+  'local',
+  '',
+  'america/new_york',
+  'utc',
+  '/Etc/UTC',
+  'Etc//UTC',
+  'Etc/../UTC',
+  '+05:00',
+  'Etc/GMT+15',
+  'America/New_York ',
+];
 const intOrPercent = pick<number | string>([0, 1, 2, '25%', '100%', '0%'], [-1, '101%', '5', 'x%']);
 
 const probe = rec({
@@ -125,6 +151,8 @@ export const podSpec = (restart: { valid: string[]; near: string[] }) =>
         activeDeadlineSeconds: maybe(pick([30], [0, -1])),
         hostname: maybe(pick(['web-0'], ['Web', 'a.b'])),
         nodeSelector: maybe(pick([{ disk: 'ssd' }], [{ 'bad key': 'x' }, { disk: '-x' }])),
+        // Added to a running Pod only (its ephemeralcontainers subresource): a create or a template takes none.
+        ephemeralContainers: maybe(pick([[]], [[{ name: 'debug', image: 'busybox' }]])),
       },
       { requiredKeys: ['containers'] },
     )
@@ -284,6 +312,9 @@ export const KIND_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<Record<strin
             '* * * * 7',
           ],
         ),
+        // Zones and links of Go's tzdata, which kube-apiserver embeds; not the host-only files (posix/…,
+        // posixrules, localtime) specforge refuses on purpose (src/rules/time-zone.ts).
+        timeZone: maybe(pick(TIME_ZONES, NOT_TIME_ZONES)),
         concurrencyPolicy: maybe(pick(['Allow', 'Forbid', 'Replace'], ['allow'])),
         startingDeadlineSeconds: maybe(pick([100], [-1])),
         successfulJobsHistoryLimit: maybe(pick([3], [-1])),

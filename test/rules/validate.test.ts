@@ -199,6 +199,23 @@ describe('the built-in validation of every rendered object', () => {
     expect(paths(pod({ containers: [listens('a'), listens('b')] }))).toEqual([]);
   });
 
+  it('refuses ephemeral containers in a Pod and in a pod template, as a create refuses them, and takes an empty list', () => {
+    const paths = (o: Record<string, unknown>) => validateBuiltIn(o).map((p) => p.path);
+    const spec = (ephemeralContainers: unknown[]) => ({
+      containers: [{ name: 'web', image: 'nginx' }],
+      ephemeralContainers,
+    });
+    const debug = [{ name: 'debug', image: 'busybox' }];
+    expect(paths({ apiVersion: 'v1', kind: 'Pod', spec: spec(debug) })).toEqual(['spec.ephemeralContainers']);
+    expect(paths({ apiVersion: 'v1', kind: 'Pod', spec: spec([]) })).toEqual([]);
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      spec: { template: { spec: { ...spec(debug), restartPolicy: 'Never' } } },
+    };
+    expect(paths(job)).toEqual(['spec.template.spec.ephemeralContainers']);
+  });
+
   it('says which kinds have a rule set, so the others can be named as checked against their schema only', () => {
     expect(hasRuleSet('apps', 'Deployment')).toBe(true);
     expect(hasRuleSet('', 'Service')).toBe(true);
