@@ -1,9 +1,9 @@
 import { toYaml } from '../output/yaml.js';
 import type { LocatedProblem } from '../rules/problem.js';
 import type { Manifest } from '../rules/manifest.js';
+import { checkObject } from '../rules/object-rules.js';
 import { KUSTOMIZE_CONFIG_API_VERSION } from '../rules/vocabulary.js';
 import { argocdApplication, type ChartTarget } from './argocd-application.js';
-import { crdProblems } from './crd-check.js';
 import { fluxKustomization } from './flux-kustomization.js';
 import type { GitopsSettings } from './settings.js';
 import type { GitopsTool } from './tools.js';
@@ -19,8 +19,10 @@ const HEADER = (tool: string): string =>
 
 /**
  * The files of the GitOps objects (`_argocd/<chart>.yaml`, `_flux/<chart>.yaml`, each directory with a
- * kustomization.yaml listing them, to point one root Application or Kustomization at), every object checked
- * against its CRD's schema first: a problem is an error of the render, nothing is written. Pure.
+ * kustomization.yaml listing them, to point one root Application or Kustomization at), every object checked first
+ * by the gate every rendered object meets (src/rules/object-rules.ts: its name and labels, and its vendored CRD's
+ * structural schema and CEL rules, src/rules/crd/vendored.ts): a problem is an error of the render, nothing is
+ * written. Pure.
  */
 export function gitopsFiles(
   settings: GitopsSettings,
@@ -34,12 +36,12 @@ export function gitopsFiles(
     const names: string[] = [];
     for (const t of [...targets].sort((a, b) => (a.chart < b.chart ? -1 : 1))) {
       const obj = build(t);
-      for (const p of crdProblems(obj))
+      for (const p of checkObject(obj))
         errors.push({
           file,
           path: tool,
           expected: `settings that make a valid ${obj.kind} for chart ${t.chart}`,
-          found: `one its CRD's schema refuses: ${p}`,
+          found: `a ${obj.kind} whose ${p.path} the API server refuses (expected ${p.expected}, found ${p.found})`,
         });
       files.set(`${dir}/${t.chart}.yaml`, `${HEADER(name)}${toYaml(obj)}`);
       names.push(`${t.chart}.yaml`);

@@ -3,6 +3,7 @@ import type { FieldPath } from './field-path.js';
 import type { Manifest } from './manifest.js';
 import type { Problem } from './problem.js';
 import { checkCronSchedule } from './cron-schedule.js';
+import { checkTimeZone } from './time-zone.js';
 import { invalid, nonNegative, notOneOf, push, rec, required, str } from './validation-kit.js';
 
 /**
@@ -12,7 +13,8 @@ import { invalid, nonNegative, notOneOf, push, rec, required, str } from './vali
  * `completions`, `activeDeadlineSeconds` (0 is taken), `backoffLimit`, `ttlSecondsAfterFinished` not negative;
  * `completionMode`), `validatePodTemplateSpec…` of a Job (`restartPolicy` OnFailure or Never, the template checked
  * as the Pod it becomes: src/rules/core-pod.ts), `ValidateCronJobSpec` (`schedule` parsed as
- * `cron.ParseStandard` parses it, no `TZ=` in it: src/rules/cron-schedule.ts; `concurrencyPolicy`,
+ * `cron.ParseStandard` parses it, no `TZ=` in it: src/rules/cron-schedule.ts; `timeZone` a zone of the tz
+ * database: src/rules/time-zone.ts; `concurrencyPolicy`,
  * `startingDeadlineSeconds`, the history limits; the job template as a Job's spec) and the CronJob name limit of
  * 52 characters (its Jobs add 11). Pure.
  */
@@ -39,6 +41,7 @@ export function validateCronJob(o: Manifest, out: Problem[]): void {
   if (schedule === undefined || schedule === '')
     out.push(required(['spec', 'schedule'], 'a cron schedule such as "0 3 * * *"'));
   else for (const p of checkCronSchedule(['spec', 'schedule'], schedule)) out.push(p);
+  checkTimeZone(['spec', 'timeZone'], spec.timeZone, out);
   push(out, notOneOf(['spec'], 'concurrencyPolicy', spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace']));
   nonNegative(out, ['spec'], 'startingDeadlineSeconds', spec.startingDeadlineSeconds);
   nonNegative(out, ['spec'], 'successfulJobsHistoryLimit', spec.successfulJobsHistoryLimit);

@@ -36,7 +36,8 @@ import {
  * a volume, a mount path),
  * `validateProbe` / `validateHandler` (exactly one handler, non-negative timings, a success threshold of 1 for
  * liveness and startup probes, a positive `terminationGracePeriodSeconds`, the handler's port), and
- * `validateContainersOnlyForPod` — which the API server runs on a Pod, not on a template: a template is checked here
+ * `ValidatePodCreate` and `ValidatePodTemplateSpec` (no `ephemeralContainers`: they are added through a running
+ * Pod's `ephemeralcontainers` subresource), `validateContainersOnlyForPod` — which the API server runs on a Pod, not on a template: a template is checked here
  * as the Pod it becomes, so a Deployment whose Pods would be refused is refused. Values the API server defaults
  * (v1 `SetDefaults_*`) pass unset. Pure.
  */
@@ -128,6 +129,7 @@ export function checkPodSpec(
   if (containers.length === 0) out.push(required([...path, 'containers'], 'at least one container'));
   for (const [c, i] of containers) checkContainer([...path, 'containers', i], c, pod, 'app');
   checkHostPorts(path, spec, out);
+  checkNoEphemeral(path, spec.ephemeralContainers, out);
   push(out, notOneOf(path, 'restartPolicy', spec.restartPolicy, RESTART_POLICIES));
   push(out, notOneOf(path, 'dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
   if (spec.dnsPolicy === 'None' && list(rec(spec.dnsConfig)?.nameservers).length === 0)
@@ -151,6 +153,19 @@ function podOf(path: FieldPath, spec: Manifest, out: Problem[], claimVolumes: re
   const claims = new Set<string>();
   for (const [c] of records(spec.resourceClaims)) if (typeof c.name === 'string') claims.add(c.name);
   return { volumes, claims, initNames: new Set(), out };
+}
+
+/** `ValidatePodCreate`, `ValidatePodTemplateSpec`: ephemeral containers come later, to a running Pod. */
+function checkNoEphemeral(path: FieldPath, value: unknown, out: Problem[]): void {
+  const n = list(value).length;
+  if (n > 0)
+    out.push(
+      invalid(
+        [...path, 'ephemeralContainers'],
+        'no ephemeral containers (kubectl debug adds them to a running Pod; a create or a template takes none)',
+        `${n} of them`,
+      ),
+    );
 }
 
 function subdomain(out: Problem[], path: FieldPath, field: string, value: unknown): void {

@@ -5,6 +5,7 @@
  * occasional unknown field, null and wrong type.
  */
 import fc from 'fast-check';
+import { GADGET_GROUP } from '../support/gadget-crd.js';
 import { WIDGET_GROUP } from '../support/widget-crd.js';
 
 const pick = <T = unknown>(valid: readonly T[], near: readonly unknown[]): fc.Arbitrary<T> =>
@@ -326,6 +327,27 @@ const widget = object(
   ),
 );
 
+/** Gadgets: a plain rule on every one, rules in optional syntax on the fields some leave out. */
+const gadget = object(
+  `${GADGET_GROUP}/v1`,
+  'Gadget',
+  withStray(
+    rec(
+      {
+        size: pick<unknown>([1, 7], [0, -1]),
+        label: maybe(pick(['web', ''], ['forbidden'])),
+        limits: maybe(
+          rec({
+            cpu: maybe(pick(['1', '500m'], ['0'])),
+            memory: maybe(pick(['1Gi', '512Mi'], ['1G', '100'])),
+          }),
+        ),
+      },
+      ['size'],
+    ),
+  ),
+);
+
 export const CASES: readonly {
   readonly kind: string;
   readonly plural: string;
@@ -335,4 +357,5 @@ export const CASES: readonly {
   { kind: 'Application', plural: 'applications', arbitrary: application },
   { kind: 'Kustomization', plural: 'kustomizations', arbitrary: kustomization },
   { kind: 'Widget', plural: 'widgets', arbitrary: widget },
+  { kind: 'Gadget', plural: 'gadgets', arbitrary: gadget },
 ];

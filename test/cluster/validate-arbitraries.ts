@@ -19,6 +19,32 @@ const rec = <T extends Record<string, fc.Arbitrary<unknown>>>(fields: T) =>
   fc.record(fields, { requiredKeys: [] });
 
 const labels = { app: 'web' };
+const TIME_ZONES = [
+  'Etc/UTC',
+  'UTC',
+  'America/New_York',
+  'US/Eastern',
+  'Europe/Kiev',
+  'Europe/Kyiv',
+  'EST5EDT',
+  'Etc/GMT-14',
+  'Factory',
+  'America/Argentina/ComodRivadavia',
+];
+const NOT_TIME_ZONES = [
+  'Mars/Base',
+  'Local',
+  'local',
+  '',
+  'america/new_york',
+  'utc',
+  '/Etc/UTC',
+  'Etc//UTC',
+  'Etc/../UTC',
+  '+05:00',
+  'Etc/GMT+15',
+  'America/New_York ',
+];
 const intOrPercent = pick<number | string>([0, 1, 2, '25%', '100%', '0%'], [-1, '101%', '5', 'x%']);
 
 const probe = rec({
@@ -54,6 +80,11 @@ const quantity = pick(['100m', '250m', '1', '128Mi', '1Gi'], ['-1', '-100m']);
 const resources = rec({
   limits: maybe(rec({ cpu: quantity, memory: quantity })),
   requests: maybe(rec({ cpu: quantity, memory: quantity })),
+  // the names of the pod's spec.resourceClaims (Dynamic Resource Allocation), or a name it lacks
+  claims: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: pick([[{ name: 'gpu' }]], [[{ name: 'tpu' }]]) },
+  ),
 });
 
 const container = (volumes: readonly string[]) =>
@@ -97,20 +128,24 @@ const volume = fc.oneof(
   fc.record({ name: fc.constant('cache'), persistentVolumeClaim: rec({ claimName: pick(['data'], ['']) }) }),
 );
 
-/** A pod spec; `restart` the restart policies that kind's templates take (the others as near misses). */
-export const podSpec = (restart: { valid: string[]; near: string[] }) =>
+/**
+ * A pod spec; `restart` the restart policies that kind's templates take (the others as near misses), `mounts` the
+ * volumes its containers mount (beside `cache`, which its volumes may hold: a StatefulSet's claim templates add
+ * `data`).
+ */
+export const podSpec = (restart: Restart, mounts: readonly string[] = ['cache']) =>
   fc
     .record(
       {
         containers: pick<'one' | 'two' | 'none'>(['one', 'two'], ['none']).chain((n) =>
-          fc.array(container(['cache']), {
+          fc.array(container(mounts), {
             minLength: { none: 0, one: 1, two: 2 }[n],
             maxLength: { none: 0, one: 1, two: 2 }[n],
           }),
         ),
         initContainers: maybe(
           fc.array(
-            container(['cache']).map((c) => ({
+            container(mounts).map((c) => ({
               ...c,
               name: 'init',
               livenessProbe: undefined,
@@ -120,14 +155,25 @@ export const podSpec = (restart: { valid: string[]; near: string[] }) =>
           ),
         ),
         volumes: maybe(fc.array(volume, { maxLength: 1 })),
-        restartPolicy: maybe(pick(restart.valid, restart.near)),
+        // unset where the kind needs one (a Job's pods end, Always is the default): a near miss then
+        restartPolicy:
+          restart.required === true
+            ? pick<string | undefined>(restart.valid, [...restart.near, undefined])
+            : maybe(pick(restart.valid, restart.near)),
         dnsPolicy: maybe(pick(['ClusterFirst', 'Default'], ['None', 'clusterfirst'])),
         activeDeadlineSeconds: maybe(pick([30], [0, -1])),
         hostname: maybe(pick(['web-0'], ['Web', 'a.b'])),
         nodeSelector: maybe(pick([{ disk: 'ssd' }], [{ 'bad key': 'x' }, { disk: '-x' }])),
+        // Under hostNetwork a container port is a host port: two containers on one port collide.
+        hostNetwork: maybe(fc.boolean()),
+        resourceClaims: maybe(fc.constant([{ name: 'gpu', resourceClaimTemplateName: 'gpu-template' }])),
+        // Added to a running Pod only (its ephemeralcontainers subresource): a create or a template takes none.
+        ephemeralContainers: maybe(pick([[]], [[{ name: 'debug', image: 'busybox' }]])),
       },
       { requiredKeys: ['containers'] },
     )
+    .chain((s) => fc.boolean().map((share) => (share ? shareHostPort(s) : s)))
+    .chain((s) => fc.boolean().map((name) => (name ? nameResourceClaim(s) : s)))
     .map((s) => dedupeContainers(s));
 
 /** Two ports of one number and protocol would be a list-map duplicate (another rule): the second moves on. */
@@ -139,15 +185,47 @@ function distinctPorts<T extends { containerPort: number; name?: string }>(ports
   );
 }
 
+/**
+ * An init container listening on the first app container's host port (the API server only warns of it), when the
+ * app container has one: the shape is otherwise too rare among the near misses to meet.
+ */
+function shareHostPort<
+  T extends { containers: { ports?: { hostPort?: number }[] }[]; initContainers?: unknown[] },
+>(s: T): T {
+  const hostPort = s.containers[0]?.ports?.find((p) => (p.hostPort ?? 0) > 0)?.hostPort;
+  if (hostPort === undefined) return s;
+  const init = { name: 'init', image: 'busybox', ports: [{ containerPort: 9000, hostPort }] };
+  return { ...s, initContainers: [init] };
+}
+
+/** The first container naming the pod's resource claim, when it has one (else the shape is too rare to meet). */
+function nameResourceClaim<
+  T extends { containers: { name: string; resources?: object }[]; resourceClaims?: readonly unknown[] },
+>(s: T): T {
+  const [first, ...rest] = s.containers;
+  if (s.resourceClaims === undefined || first === undefined) return s;
+  return {
+    ...s,
+    containers: [{ ...first, resources: { ...first.resources, claims: [{ name: 'gpu' }] } }, ...rest],
+  };
+}
+
 /** Containers of one name would be a list-map duplicate (another rule): the second is renamed. */
 function dedupeContainers<T extends { containers: { name: string }[] }>(s: T): T {
   return { ...s, containers: s.containers.map((c, i) => (i === 0 ? c : { ...c, name: `${c.name}-${i}` })) };
 }
 
-const template = (restart: { valid: string[]; near: string[] }) =>
-  fc.record({ metadata: fc.constant({ labels }), spec: podSpec(restart) });
+/** The restart policies a kind's pods take, the near misses, and whether it needs one set. */
+interface Restart {
+  readonly valid: string[];
+  readonly near: string[];
+  readonly required?: boolean;
+}
+
+const template = (restart: Restart, mounts?: readonly string[]) =>
+  fc.record({ metadata: fc.constant({ labels }), spec: podSpec(restart, mounts) });
 const always = { valid: ['Always'], near: ['OnFailure', 'Never', 'Sometimes'] };
-const ends = { valid: ['OnFailure', 'Never'], near: ['Always', 'Sometimes'] };
+const ends = { valid: ['OnFailure', 'Never'], near: ['Always', 'Sometimes'], required: true };
 const selector = pick<Record<string, unknown>>(
   [{ matchLabels: labels }, { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] }],
   [
@@ -158,12 +236,12 @@ const selector = pick<Record<string, unknown>>(
   ],
 );
 
-const workload = (kind: string, extra: Record<string, fc.Arbitrary<unknown>>) =>
+const workload = (kind: string, extra: Record<string, fc.Arbitrary<unknown>>, mounts?: readonly string[]) =>
   fc.record({
     apiVersion: fc.constant('apps/v1'),
     kind: fc.constant(kind),
     spec: fc.record(
-      { selector, template: template(always), minReadySeconds: maybe(pick([0, 5], [-1])), ...extra },
+      { selector, template: template(always, mounts), minReadySeconds: maybe(pick([0, 5], [-1])), ...extra },
       { requiredKeys: ['selector', 'template'] },
     ),
   });
@@ -228,21 +306,34 @@ export const KIND_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<Record<strin
     progressDeadlineSeconds: maybe(pick([600], [0])),
     revisionHistoryLimit: maybe(pick([3], [-1])),
   }),
-  StatefulSet: workload('StatefulSet', {
-    replicas: maybe(pick([0, 2], [-1])),
-    serviceName: fc.constant('web'),
-    podManagementPolicy: maybe(pick(['OrderedReady', 'Parallel'], ['parallel'])),
-    updateStrategy: maybe(
-      pick<Record<string, unknown>>(
-        [{ type: 'OnDelete' }, { type: 'RollingUpdate', rollingUpdate: { partition: 1 } }],
-        [
-          { type: 'OnDelete', rollingUpdate: { partition: 1 } },
-          { type: 'Never' },
-          { type: 'RollingUpdate', rollingUpdate: { partition: -1 } },
-        ],
+  StatefulSet: workload(
+    'StatefulSet',
+    {
+      replicas: maybe(pick([0, 2], [-1])),
+      serviceName: fc.constant('web'),
+      // Its controller adds a volume per claim template to each Pod: containers may mount `data` when one is here.
+      volumeClaimTemplates: maybe(
+        fc.constant([
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ]),
       ),
-    ),
-  }),
+      podManagementPolicy: maybe(pick(['OrderedReady', 'Parallel'], ['parallel'])),
+      updateStrategy: maybe(
+        pick<Record<string, unknown>>(
+          [{ type: 'OnDelete' }, { type: 'RollingUpdate', rollingUpdate: { partition: 1 } }],
+          [
+            { type: 'OnDelete', rollingUpdate: { partition: 1 } },
+            { type: 'Never' },
+            { type: 'RollingUpdate', rollingUpdate: { partition: -1 } },
+          ],
+        ),
+      ),
+    },
+    ['cache', 'data'],
+  ).chain((o) => fc.boolean().map((mount) => (mount ? mountClaim(o) : o))),
   DaemonSet: workload('DaemonSet', {
     updateStrategy: maybe(
       pick<Record<string, unknown>>(
@@ -284,6 +375,9 @@ export const KIND_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<Record<strin
             '* * * * 7',
           ],
         ),
+        // Zones and links of Go's tzdata, which kube-apiserver embeds; not the host-only files (posix/…,
+        // posixrules, localtime) specforge refuses on purpose (src/rules/time-zone.ts).
+        timeZone: maybe(pick(TIME_ZONES, NOT_TIME_ZONES)),
         concurrencyPolicy: maybe(pick(['Allow', 'Forbid', 'Replace'], ['allow'])),
         startingDeadlineSeconds: maybe(pick([100], [-1])),
         successfulJobsHistoryLimit: maybe(pick([3], [-1])),
@@ -570,4 +664,14 @@ function binding(kind: string) {
       { maxLength: 2 },
     ),
   });
+}
+
+/** The first container of a StatefulSet mounting its claim template's volume, when it has one (a rare shape else). */
+function mountClaim(o: Record<string, any>): Record<string, unknown> {
+  const spec = o.spec.template.spec;
+  const [first, ...rest] = spec.containers;
+  if (o.spec.volumeClaimTemplates === undefined || first === undefined) return o;
+  const mounted = { ...first, volumeMounts: [{ name: 'data', mountPath: '/data' }] };
+  const template = { ...o.spec.template, spec: { ...spec, containers: [mounted, ...rest] } };
+  return { ...o, spec: { ...o.spec, template } };
 }

@@ -1,7 +1,7 @@
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { crdProblems } from '../../src/gitops/crd-check.js';
 import { gitopsFiles } from '../../src/gitops/output.js';
+import { checkObject } from '../../src/rules/object-rules.js';
 
 const targets = [
   { chart: 'controller', wave: 0, needs: [] },
@@ -37,33 +37,42 @@ describe('generated GitOps objects', () => {
     expect(ks.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'flux-system' });
   });
 
-  it("checks each object against its CRD's schema before writing anything", () => {
+  it('checks each object against its CRD, by the gate every rendered object meets, before writing anything', () => {
     const { files, errors } = gitopsFiles(
       { flux: { sourceRef: { kind: 'Foo', name: 'x' } } },
       targets,
       'charts/gitops.yaml',
     );
     expect(files.size).toBe(0);
-    expect(errors[0]?.found).toMatch(/sourceRef\.kind must be equal to one of the allowed values/);
+    expect(errors[0]?.found).toMatch(
+      /^a Kustomization whose spec\.sourceRef\.kind the API server refuses \(expected one of .*GitRepository/,
+    );
+    // the whole gate, not the CRD schema alone: the object's namespace is a DNS label
+    const bad = gitopsFiles({ flux: { namespace: 'Bad_NS' } }, targets, 'charts/gitops.yaml').errors;
+    expect(bad.map((e) => e.found)).toEqual([
+      expect.stringMatching(/^a Kustomization whose metadata\.namespace the API server refuses/),
+      expect.stringMatching(/^a Kustomization whose metadata\.namespace the API server refuses/),
+    ]);
   });
 
-  it("is the tools' own schema: Flux's interval pattern, Argo CD's required destination", () => {
+  it("is the tools' own CRDs: Flux's interval pattern, Argo CD's required destination", () => {
+    const problems = (o: Record<string, unknown>) => checkObject(o).map((p) => `${p.path}: ${p.expected}`);
     expect(
-      crdProblems({
+      problems({
         apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
         kind: 'Kustomization',
-        metadata: {},
+        metadata: { name: 'k', namespace: 'flux-system' },
         spec: { interval: 'often', prune: true, sourceRef: { kind: 'GitRepository', name: 'x' } },
       }),
-    ).toEqual([expect.stringMatching(/^spec\.interval must match pattern/)]);
+    ).toEqual([expect.stringMatching(/^spec\.interval: /)]);
     expect(
-      crdProblems({
+      problems({
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'Application',
-        metadata: {},
+        metadata: { name: 'a', namespace: 'argocd' },
         spec: { project: 'default' },
       }),
-    ).toEqual([expect.stringMatching(/must have required property 'destination'/)]);
+    ).toEqual([expect.stringMatching(/^spec\.destination: /)]);
   });
 });
 

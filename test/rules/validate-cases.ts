@@ -28,11 +28,15 @@ const job = (restartPolicy: string) => ({
   metadata: meta('once'),
   spec: { template: { spec: podSpec({ restartPolicy }) } },
 });
-const cronJob = (schedule: string) => ({
+const cronJob = (schedule: string, zone: Record<string, string> = {}) => ({
   apiVersion: 'batch/v1',
   kind: 'CronJob',
   metadata: meta('nightly'),
-  spec: { schedule, jobTemplate: { spec: { template: { spec: podSpec({ restartPolicy: 'OnFailure' }) } } } },
+  spec: {
+    schedule,
+    ...zone,
+    jobTemplate: { spec: { template: { spec: podSpec({ restartPolicy: 'OnFailure' }) } } },
+  },
 });
 const service = (ports: unknown[], type = 'ClusterIP') => ({
   apiVersion: 'v1',
@@ -119,6 +123,18 @@ export const GATE_CASES: readonly GateCase[] = [
     refused: cronJob('every night'),
     field: 'spec.schedule',
     valid: cronJob('0 3 * * *'),
+  },
+  {
+    chart: 'cron-time-zone',
+    refused: cronJob('0 3 * * *', { timeZone: 'Mars/Base' }),
+    field: 'spec.timeZone',
+    valid: cronJob('0 3 * * *', { timeZone: 'America/New_York' }),
+  },
+  {
+    chart: 'ephemeral-containers',
+    refused: deployment({}, { ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }),
+    field: 'spec.template.spec.ephemeralContainers',
+    valid: deployment({}, { ephemeralContainers: [] }),
   },
   {
     chart: 'image-space',

@@ -140,7 +140,7 @@ describe('the built-in validation of every rendered object', () => {
     expect(paths({ apiVersion: 'v1', kind: 'ServiceAccount', imagePullSecrets: [{ name: '' }] })).toEqual([]);
   });
 
-  it('takes what kube-apiserver v1.34 takes where the review found it refused: claim-template mounts, resource claims, host ports', () => {
+  it('takes what kube-apiserver v1.34 takes where the review found it refused: claim-template mounts, resource claims, host ports (and no host port but the container port under hostNetwork)', () => {
     const paths = (o: Record<string, unknown>) => validateBuiltIn(o).map((p) => p.path);
     const template = (spec: Record<string, unknown>) => ({
       metadata: { labels: { app: 'db' } },
@@ -197,6 +197,34 @@ describe('the built-in validation of every rendered object', () => {
       'spec.containers[1].ports[0].containerPort',
     ]);
     expect(paths(pod({ containers: [listens('a'), listens('b')] }))).toEqual([]);
+    // Under hostNetwork a host port given is the container port (a template's unset one is defaulted in its Pod).
+    const hostPort = (h: number) => ({
+      name: 'a',
+      image: 'x',
+      ports: [{ containerPort: 8080, hostPort: h }],
+    });
+    expect(paths(pod({ hostNetwork: true, containers: [hostPort(8081)] }))).toEqual([
+      'spec.containers[0].ports[0].hostPort',
+    ]);
+    expect(paths(pod({ hostNetwork: true, containers: [hostPort(8080)] }))).toEqual([]);
+    expect(paths(pod({ containers: [hostPort(8081)] }))).toEqual([]);
+  });
+
+  it('refuses ephemeral containers in a Pod and in a pod template, as a create refuses them, and takes an empty list', () => {
+    const paths = (o: Record<string, unknown>) => validateBuiltIn(o).map((p) => p.path);
+    const spec = (ephemeralContainers: unknown[]) => ({
+      containers: [{ name: 'web', image: 'nginx' }],
+      ephemeralContainers,
+    });
+    const debug = [{ name: 'debug', image: 'busybox' }];
+    expect(paths({ apiVersion: 'v1', kind: 'Pod', spec: spec(debug) })).toEqual(['spec.ephemeralContainers']);
+    expect(paths({ apiVersion: 'v1', kind: 'Pod', spec: spec([]) })).toEqual([]);
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      spec: { template: { spec: { ...spec(debug), restartPolicy: 'Never' } } },
+    };
+    expect(paths(job)).toEqual(['spec.template.spec.ephemeralContainers']);
   });
 
   it('says which kinds have a rule set, so the others can be named as checked against their schema only', () => {

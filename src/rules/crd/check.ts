@@ -11,12 +11,14 @@ import { validateValue } from './validate.js';
  * A custom resource checked against its CRD version's schema as the API server checks it on create, with strict
  * field validation: decoded (nulls dropped, defaults applied, unknown fields pruned: each a problem), then the
  * schema's value validations, its embedded resources, and its CEL rules on the defaulted object. Every problem, paths
- * printed. Pure (CEL is loaded on the first rule).
+ * printed; the rules the CEL core cannot evaluate go to `unevaluated`, those the hang guard stopped to `late`, when
+ * given (src/rules/crd/cel/rules.ts). Pure (CEL is loaded on the first rule).
  */
 export function checkCustomResource(
   o: Manifest,
   schema: Structural,
   unevaluated?: Set<string>,
+  late?: Set<string>,
 ): Problem<string>[] {
   const { value, unknown } = decodeCustomResource(o, schema);
   const out: Problem[] = unknown.map((path) => ({
@@ -28,7 +30,7 @@ export function checkCustomResource(
   validateValue(value, schema, [], rest);
   if (holdsEmbedded(schema))
     checkEmbedded(value, { ...schema, 'x-kubernetes-embedded-resource': false }, [], rest);
-  checkRules(value, schema, { path: [], out: rest, unevaluated });
+  checkRules(value, schema, { path: [], out: rest, unevaluated, late });
   return [...out, ...rest].map((p) => ({
     path: formatPath(p.path),
     expected: p.expected,

@@ -2,6 +2,7 @@ import { apiGroupOf, describeObject, type Manifest } from '../manifest.js';
 import type { RenderedObject } from '../objects.js';
 import type { LocatedProblem } from '../problem.js';
 import { BUILT_IN_GROUPS, OWN_GROUPS } from './built-in.js';
+import { Budget } from './cel/budget.js';
 import { checkCustomResource } from './check.js';
 import { crdEntry, isCrd, kindKeyOf, versionOf, type CrdEntry } from './registry.js';
 import { isVendored } from './vendored.js';
@@ -37,15 +38,17 @@ export class CustomResourceGate {
     const errors: LocatedProblem[] = [];
     const unknown: string[] = [];
     const unevaluated = new Set<string>();
+    const late = new Set<string>();
     for (const { object, place } of this.pending) {
       const entry = this.crds.get(kindKeyOf(object.json));
       if (entry === undefined)
         unknown.push(`${describeObject(object.json)} (${String(object.json.apiVersion)})`);
-      else appendAll(errors, problemsOf(object, place, entry, unevaluated));
+      else appendAll(errors, problemsOf(object, place, entry, { unevaluated, late }));
     }
     const notes = [
       ...(unknown.length === 0 ? [] : [unknownNote(unknown)]),
       ...(unevaluated.size === 0 ? [] : [unevaluatedNote([...unevaluated])]),
+      ...(late.size === 0 ? [] : [lateNote([...late])]),
     ];
     return { errors, notes };
   }
@@ -69,7 +72,7 @@ function problemsOf(
   object: RenderedObject,
   place: string,
   entry: CrdEntry,
-  unevaluated: Set<string>,
+  { unevaluated, late }: { readonly unevaluated: Set<string>; readonly late: Set<string> },
 ): LocatedProblem[] {
   const o = object.json;
   const at = {
@@ -90,7 +93,7 @@ function problemsOf(
     ];
   }
   if (version.schema === undefined) return [];
-  return checkCustomResource(o, version.schema, unevaluated).map((p) => ({
+  return checkCustomResource(o, version.schema, unevaluated, late).map((p) => ({
     ...at,
     ...p,
     path: `${prefix}${p.path}`,
@@ -98,12 +101,25 @@ function problemsOf(
 }
 
 function unevaluatedNote(rules: readonly string[]): string {
-  const shown = rules.slice(0, 3).map((r) => JSON.stringify(r.length > 80 ? `${r.slice(0, 77)}...` : r));
-  const more = rules.length > 3 ? ` and ${rules.length - 3} more` : '';
   return (
     `CEL rules not evaluated, as specforge's CEL cannot evaluate them yet (the API server does): ` +
-    `${shown.join(', ')}${more}. The objects they apply to were checked against the rest of their CRD.`
+    `${shownRules(rules)}. The objects they apply to were checked against the rest of their CRD.`
   );
+}
+
+/** The note of rules the hang guard stopped within their cost: no verdict, so neither an error nor a pass. */
+function lateNote(rules: readonly string[]): string {
+  return (
+    `CEL rules not evaluated in time (stopped after ${Budget.HANG_GUARD_MS / 1000} s within their cost budget, ` +
+    `which decides; the machine may be overloaded): ${shownRules(rules)}. The objects they apply to were checked ` +
+    'against the rest of their CRD; render again to have these rules evaluated.'
+  );
+}
+
+/** At most three rules, each cut to 80 characters, and how many more. */
+function shownRules(rules: readonly string[]): string {
+  const shown = rules.slice(0, 3).map((r) => JSON.stringify(r.length > 80 ? `${r.slice(0, 77)}...` : r));
+  return `${shown.join(', ')}${rules.length > 3 ? ` and ${rules.length - 3} more` : ''}`;
 }
 
 function unknownNote(unknown: readonly string[]): string {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CustomResourceGate } from '../../../src/rules/crd/render-gate.js';
 import { WIDGET_CRD } from '../../support/widget-crd.js';
 
@@ -50,6 +50,28 @@ describe('CustomResourceGate', () => {
         `CEL rules not evaluated, as specforge's CEL cannot evaluate them yet (the API server does): "self.?label.orValue('') != 'zzz'", "sets.contains([1, 2], [1])".`,
       ),
     ]);
+  });
+
+  it('notes, and neither refuses nor passes as checked, a rule the hang guard stops within its cost', () => {
+    const crd = structuredClone(WIDGET_CRD) as any;
+    const schema = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    schema.properties.numbers = { type: 'array', items: { type: 'integer' } };
+    schema['x-kubernetes-validations'] = [{ rule: 'self.numbers.all(x, x >= 0)' }];
+    const gate = new CustomResourceGate([crd]);
+    gate.take([widget({ size: 1, numbers: Array.from({ length: 12_000 }, (_, i) => i) })], 'charts/app');
+    let clock = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => (clock += 1000)); // a second gone at each look: 11 s
+    try {
+      const { errors, notes } = gate.end();
+      expect(errors).toEqual([]);
+      expect(notes).toEqual([
+        expect.stringContaining(
+          'CEL rules not evaluated in time (stopped after 10 s within their cost budget, which decides; the machine may be overloaded): "self.numbers.all(x, x >= 0)".',
+        ),
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('refuses a version the CRD does not serve', () => {

@@ -1,9 +1,13 @@
 /**
- * The cost budget of one rule's evaluation, so that no rule can hang a render: each element of a list and each
- * field of a mapping the rule reads costs one unit, as cel-go's runtime cost counts traversals; past the API server's
- * per-call limit the evaluation stops (the API server refuses such an object too: "call cost exceeds limit"), and
- * past its deadline (wall time, looked at every 1,024 units) likewise. Values read by a rule go through
+ * The cost budget of one rule's evaluation, which decides, as the API server's per-call cost limit decides: each
+ * element of a list and each field of a mapping the rule reads costs one unit, as cel-go's runtime cost counts
+ * traversals; past the API server's per-call limit the evaluation stops and the object is refused (the API server
+ * refuses it too: "call cost exceeds limit"), whatever the machine's speed. Values read by a rule go through
  * {@link Budget.list} and {@link Budget.map}, which count.
+ *
+ * Beside it, a hang guard only: wall time, looked at every 1,024 units, far above what any rule within its cost
+ * takes (one million reads take well under a second). Its breach is no verdict on the object ({@link OutOfTime}):
+ * the render names the rule in a note as not evaluated in time, so that no verdict depends on a loaded machine.
  */
 export class Budget {
   private used = 0;
@@ -12,21 +16,22 @@ export class Budget {
   /** The API server's per-call limit (apiextensions-apiserver `PerCallLimit`). */
   static readonly PER_CALL_LIMIT = 1_000_000;
 
-  constructor(private readonly timeLimitMs: number) {}
+  /** The wall time one rule may take before the hang guard stops it. */
+  static readonly HANG_GUARD_MS = 10_000;
 
   /** Starts one evaluation. */
   start(): void {
     this.used = 0;
-    this.deadline = Date.now() + this.timeLimitMs;
+    this.deadline = Date.now() + Budget.HANG_GUARD_MS;
   }
 
-  /** One unit of cost; throws {@link BudgetExceeded} past the limit or the deadline. */
+  /** One unit of cost; throws {@link BudgetExceeded} past the limit, {@link OutOfTime} past the hang guard. */
   tick(): void {
     this.used += 1;
     if (this.used > Budget.PER_CALL_LIMIT)
       throw new BudgetExceeded(`more than ${Budget.PER_CALL_LIMIT} steps`);
     if ((this.used & 1023) === 0 && Date.now() > this.deadline)
-      throw new BudgetExceeded(`more than ${this.timeLimitMs} ms`);
+      throw new OutOfTime(`more than ${Budget.HANG_GUARD_MS / 1000} s`);
   }
 
   /** A list whose element reads are counted. */
@@ -58,5 +63,8 @@ class CountingMap<V> extends Map<string, V> {
   }
 }
 
-/** A rule stopped by its budget. */
+/** A rule stopped by its cost budget: the object is refused, as the API server refuses it. */
 export class BudgetExceeded extends Error {}
+
+/** A rule stopped by the hang guard, within its cost: no verdict. */
+export class OutOfTime extends Error {}

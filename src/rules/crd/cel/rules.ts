@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describeValue, type Problem } from '../../problem.js';
 import type { FieldPath } from '../../field-path.js';
 import { fieldSchema, isMapping, type Structural, type ValidationRule } from '../structural.js';
-import { Budget, BudgetExceeded } from './budget.js';
+import { Budget, BudgetExceeded, OutOfTime } from './budget.js';
 import { kubernetesFunctions, type Cel } from './libraries.js';
 import { toCelValue } from './values.js';
 import { fieldsRead, projected } from './reads.js';
@@ -10,18 +10,30 @@ import { fieldsRead, projected } from './reads.js';
 /**
  * `x-kubernetes-validations` on create: each rule of each node present in the object is evaluated with `self`
  * bound to the node's value (typed by its schema, src/rules/crd/cel/values.ts). A rule that is false, fails to
- * evaluate (`no such key`) or exceeds its budget is one problem: at the node, or at its `fieldPath`; its message
- * is `messageExpression`'s value, else `message`, else the rule. Transition rules (those reading `oldSelf`) are not
+ * evaluate (`no such key`) or exceeds its cost budget is one problem: at the node, or at its `fieldPath`; its message
+ * is `messageExpression`'s value, else `message`, else the rule. A rule the hang guard stops within its cost
+ * (src/rules/crd/cel/budget.ts) has no verdict: it goes to `late` for the caller's note (an error only for a caller
+ * that keeps no note, the vendored CRDs, whose few small rules take microseconds). Transition rules (those reading `oldSelf`) are not
  * evaluated on create, as the API server does not. CEL (@bufbuild/cel, its strings extension, RE2) is loaded on the
  * first rule met, and each rule compiled once.
  */
 export function checkRules(
   value: unknown,
   schema: Structural,
-  { path, out, unevaluated }: { path: FieldPath; out: Problem[]; unevaluated?: Set<string> | undefined },
+  {
+    path,
+    out,
+    unevaluated,
+    late,
+  }: {
+    path: FieldPath;
+    out: Problem[];
+    unevaluated?: Set<string> | undefined;
+    late?: Set<string> | undefined;
+  },
 ): void {
   if (!hasRules(schema)) return;
-  walk({ x: value, s: schema, path }, { out, budget: new Budget(TIME_LIMIT_MS), unevaluated });
+  walk({ x: value, s: schema, path }, { out, budget: new Budget(), unevaluated, late });
 }
 
 /**
@@ -31,9 +43,6 @@ export function checkRules(
  */
 const NOT_EVALUABLE =
   /unbound function|unresolved attribute|undeclared reference|found \. but expecting|expecting end of input|mismatched input|no such overload/i;
-
-/** The wall time one rule may take. */
-const TIME_LIMIT_MS = 250;
 
 const withRules = new WeakMap<Structural, boolean>();
 
@@ -56,6 +65,8 @@ interface Walk {
   readonly budget: Budget;
   /** Where rules the CEL core cannot evaluate go (their text), when the caller names them in a note. */
   readonly unevaluated?: Set<string> | undefined;
+  /** Where rules the hang guard stopped within their cost go (their text), when the caller names them in a note. */
+  readonly late?: Set<string> | undefined;
 }
 
 /** A node of the object: its value, its schema, its path; and its value as CEL sees it, once it has rules. */
@@ -143,7 +154,8 @@ function readingOf(rule: ValidationRule): { readonly transition: boolean; readon
   return r;
 }
 
-function evaluate(rule: ValidationRule, node: Node, { out, budget, unevaluated }: Walk): void {
+function evaluate(rule: ValidationRule, node: Node, w: Walk): void {
+  const { out, budget, unevaluated } = w;
   const { transition, relative } = readingOf(rule);
   if (transition) return;
   const at = [...node.path, ...relative];
@@ -156,10 +168,7 @@ function evaluate(rule: ValidationRule, node: Node, { out, budget, unevaluated }
   const result = run(program, node, budget);
   if (result === true) return;
   const failure = failureOf(result, load().lib);
-  if (notEvaluable(failure, unevaluated)) {
-    unevaluated?.add(rule.rule);
-    return;
-  }
+  if (setAside(rule, result, failure, w)) return;
   out.push({
     path: at,
     expected: failure ?? messageOf(rule, node, budget),
@@ -173,9 +182,19 @@ function evaluate(rule: ValidationRule, node: Node, { out, budget, unevaluated }
   });
 }
 
-/** Whether a rule's failure is the CEL core's (a function or syntax it lacks), told apart when the caller notes them. */
-function notEvaluable(failure: string | undefined, unevaluated: Set<string> | undefined): boolean {
-  return failure !== undefined && unevaluated !== undefined && NOT_EVALUABLE.test(failure);
+/**
+ * Whether a rule has no verdict, set aside in the caller's set for its note: stopped by the hang guard within its
+ * cost (`late`), or failed for what the CEL core lacks, a function or syntax (`unevaluated`).
+ */
+function setAside(rule: ValidationRule, result: unknown, failure: string | undefined, w: Walk): boolean {
+  const into =
+    w.late !== undefined && causeOf(result, OutOfTime) !== undefined
+      ? w.late
+      : failure !== undefined && w.unevaluated !== undefined && NOT_EVALUABLE.test(failure)
+        ? w.unevaluated
+        : undefined;
+  into?.add(rule.rule);
+  return into !== undefined;
 }
 
 /** A program's result with `self` bound to the node, or what it threw. */
@@ -199,19 +218,20 @@ function valueAt(x: unknown, path: FieldPath): unknown {
 /** Why a rule did not evaluate to a boolean: an error, its budget, or another type. */
 function failureOf(result: unknown, lib: Cel): string | undefined {
   if (result === false) return undefined;
-  if (result instanceof BudgetExceeded)
-    return `a rule that evaluates within its budget (it took ${result.message})`;
-  if (lib.isCelError(result) || result instanceof Error) {
-    const cause = budgetCause(result);
-    if (cause !== undefined) return `a rule that evaluates within its budget (it took ${cause.message})`;
+  const over = causeOf(result, BudgetExceeded);
+  if (over !== undefined) return `a rule that evaluates within its cost budget (it took ${over.message})`;
+  const stalled = causeOf(result, OutOfTime);
+  if (stalled !== undefined)
+    return `a rule that evaluates in time (the hang guard stopped it after ${stalled.message}, within its cost: no verdict; render again)`;
+  if (lib.isCelError(result) || result instanceof Error)
     return `a rule that evaluates (${(result as Error).message})`;
-  }
   return `a rule that evaluates to a boolean (got ${typeof result})`;
 }
 
-function budgetCause(e: unknown): BudgetExceeded | undefined {
-  for (let c: unknown = e, depth = 0; c !== undefined && depth < 8; depth++) {
-    if (c instanceof BudgetExceeded) return c;
+/** `e` or the cause it wraps (CEL wraps what a read throws) when it is a `type`. */
+function causeOf<T extends Error>(e: unknown, type: new (m: string) => T): T | undefined {
+  for (let c: unknown = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
+    if (c instanceof type) return c;
     c = (c as { cause?: unknown }).cause;
   }
   return undefined;

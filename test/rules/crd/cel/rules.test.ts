@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkRules, parseFieldPath } from '../../../../src/rules/crd/cel/rules.js';
 import type { Structural } from '../../../../src/rules/crd/structural.js';
 import type { Problem } from '../../../../src/rules/problem.js';
@@ -105,9 +105,47 @@ describe('Kubernetes CEL rules', () => {
     const big = Array.from({ length: 2000 }, (_, i) => i);
     const started = Date.now();
     expect(failures('self.all(x, self.all(y, x + y >= 0))', big, list)[0]).toMatch(
-      /^a rule that evaluates within its budget/,
+      /^a rule that evaluates within its cost budget/,
     );
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  describe('on a loaded machine', () => {
+    // Date.now() `step` ms later at each call: the budget looks at it once a rule starts and every 1,024 reads.
+    const slow = (step: number) => {
+      let clock = Date.now();
+      vi.spyOn(Date, 'now').mockImplementation(() => (clock += step));
+    };
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+    const many = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+    it('refuses a rule past its cost budget by its cost, as the API server does, though it ran for 8 s', () => {
+      slow(8); // a million reads: 977 looks, 8 s
+      expect(failures('self.all(x, self.all(y, x + y >= 0))', many(2000), list)).toEqual([
+        'a rule that evaluates within its cost budget (it took more than 1000000 steps)',
+      ]);
+    });
+
+    it('takes a rule within its cost budget however long it takes, up to the hang guard', () => {
+      slow(8); // 900,000 reads: 878 looks, 7 s
+      expect(failures('self.all(x, self.all(y, x + y >= 0))', many(948), list)).toEqual([]);
+    });
+
+    it('gives no verdict on a rule the hang guard stops within its cost: it is set aside for the note', () => {
+      slow(1000); // 12,000 reads: 11 looks, 11 s
+      const schema = { ...list, 'x-kubernetes-validations': [{ rule: 'self.all(x, x >= 0)' }] } as Structural;
+      const out: Problem[] = [];
+      const late = new Set<string>();
+      checkRules(many(12_000), schema, { path: [], out, late });
+      expect(out).toEqual([]);
+      expect([...late]).toEqual(['self.all(x, x >= 0)']);
+      // a caller that keeps no note (the vendored CRDs) gets it as an error saying so
+      expect(failures('self.all(x, x >= 0)', many(12_000), list)[0]).toMatch(
+        /^a rule that evaluates in time \(the hang guard stopped it after more than 10 s, within its cost: no verdict/,
+      );
+    });
   });
 
   it('reads fieldPath as the API server writes it', () => {
