@@ -4,7 +4,7 @@ import { AppService } from '../../constructs/app-service.js';
 import { ChartNamespace } from '../../constructs/namespace.js';
 import { ensureChartChecks } from '../../constructs/chart-checks.js';
 import { skipPropsCheck } from '../../constructs/props-check.js';
-import type { CommonProps, Platform } from '../../constructs/common.js';
+import type { CommonProps, Exposure, GatewayRef, Platform } from '../../constructs/common.js';
 import { Myapp } from '../../constructs/myapp.js';
 import { NodePool } from '../../constructs/node-pool.js';
 import { Podroute } from '../../constructs/podroute.js';
@@ -107,10 +107,20 @@ function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
   return spec.adopt === undefined ? {} : { adopt: spec.adopt };
 }
 
-/** The chart settings that decide how Myapp and Podroute are exposed: the platform and the Ingress class. */
-function exposure(settings: ChartSettings): { platform?: Platform; ingressClassName?: string } {
+/**
+ * The chart settings that decide how Myapp and Podroute are exposed: the platform, the Ingress class, the step of
+ * the move to the Gateway API and its Gateway.
+ */
+function exposure(settings: ChartSettings): {
+  platform?: Platform;
+  ingressClassName?: string;
+  exposure?: Exposure;
+  gateway?: GatewayRef;
+} {
   return {
     ...(settings.platform === undefined ? {} : { platform: settings.platform }),
     ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
+    ...(settings.exposure === undefined ? {} : { exposure: settings.exposure }),
+    ...(settings.gateway === undefined ? {} : { gateway: settings.gateway }),
   };
 }

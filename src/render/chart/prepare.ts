@@ -55,7 +55,7 @@ export function prepareChart(
     const texts = new Map(input.specFiles.map((f) => [f.file, f.text]));
     appendAll(
       errors,
-      adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file)),
+      adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file), settings.exposure),
     );
   }
   const duplicates = duplicateSpecs(specs, settings);

@@ -109,4 +109,45 @@ describe('chart settings', () => {
     expect(kinds('k8s')).toEqual(['Ingress', 'Ingress']);
     expect(kinds('ocp')).toEqual(['Route', 'Route']);
   });
+
+  it('expose Myapp and Podroute through the Gateway a chart names, in the step its exposure says', async () => {
+    const podroute =
+      'apiVersion: apps.specforge.dev/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n  image: hello:1\n';
+    const gateway = 'gateway: { name: shared, namespace: infra, sectionName: http }\n';
+    const charts = writeFiles(tempDir(), {
+      'both/chart.yaml': `namespace: team\nexposure: both\n${gateway}`,
+      'both/shop.yaml': spec,
+      'both/hello.yaml': podroute,
+      'gw/chart.yaml': `namespace: team\nexposure: gateway\n${gateway}`,
+      'gw/shop.yaml': spec,
+      'gw/hello.yaml': podroute,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    const kinds = (chart: string) =>
+      [...files]
+        .filter(([p]) => p.startsWith(`${chart}/`))
+        .flatMap(([, text]) => [...text.matchAll(/^kind: (Ingress|Route|HTTPRoute)$/gm)].map((m) => m[1]));
+    expect(kinds('both')).toEqual(['Ingress', 'HTTPRoute', 'Route', 'HTTPRoute']);
+    expect(kinds('gw')).toEqual(['HTTPRoute', 'HTTPRoute']);
+    expect(files.get('gw/myapp.team.shop.yaml')).toContain(
+      'parentRefs:\n    - name: shared\n      namespace: infra\n      sectionName: http\n',
+    );
+  });
+
+  it('refuse an exposure through the Gateway API without its Gateway, at the line of chart.yaml', async () => {
+    const charts = writeFiles(tempDir(), {
+      'a/chart.yaml': 'namespace: team\nexposure: gateway\n',
+      'a/shop.yaml': spec,
+      'b/chart.yaml': 'gateway: { name: shared }\n',
+      'b/shop.yaml': spec,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(files.size).toBe(0);
+    expect(errors.map((e) => [e.file.replace(/.*\/(\w+\/chart\.yaml)$/, '$1'), e.path, e.found])).toEqual([
+      ['a/chart.yaml', 'gateway', 'none'],
+      ['b/chart.yaml', 'gateway.namespace', 'nothing'],
+      ['b/chart.yaml', 'gateway', 'a Gateway with exposure unset (ingress)'],
+    ]);
+  });
 });
