@@ -124,9 +124,10 @@ const ROUTE_KINDS = {
     manifest: routeManifest,
   },
   httpRoute: {
-    renders: (parts) => parts.exposure !== 'ingress',
+    // without a Gateway there is nothing to attach to: both doors refuse that before (props, chart.yaml, spec)
+    renders: (parts) => parts.exposure !== 'ingress' && parts.gateway !== undefined,
     name: (pins) => pins.httpRouteName,
-    manifest: httpRouteManifest,
+    manifest: (serviceName, meta, parts) => httpRouteManifest(serviceName, meta, parts, parts.gateway!),
   },
 } as const satisfies Record<string, RouteKind>;
 

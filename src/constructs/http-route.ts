@@ -1,4 +1,4 @@
-import type { Resolved } from './common.js';
+import type { GatewayRef, Resolved } from './common.js';
 import type { ExposureParts } from './expose.js';
 import type { ManifestOf } from '../rules/manifest.js';
 import { GATEWAY_API_VERSION } from '../rules/vocabulary.js';
@@ -23,7 +23,7 @@ export interface HttpRouteSpec {
 }
 
 /**
- * An HTTPRoute attached to the Gateway the exposure names, with the host as its only hostname (none: the Gateway
+ * An HTTPRoute attached to `gateway`, with the host as its only hostname (none: the Gateway
  * listener's hosts) and one rule, `PathPrefix /` to port `servicePort` of Service `serviceName`: what the Ingress of
  * the same workload routes (src/constructs/expose.ts), so `exposure: both` serves the same requests twice. Pure.
  */
@@ -31,10 +31,8 @@ export function httpRouteManifest(
   serviceName: string,
   meta: Resolved['meta'],
   parts: ExposureParts,
+  gateway: GatewayRef,
 ): ManifestOf<{ spec: HttpRouteSpec }> {
-  const gateway = parts.gateway;
-  if (gateway === undefined)
-    throw new Error('an HTTPRoute needs the Gateway of the exposure (checked with the props)');
   return {
     apiVersion: GATEWAY_API_VERSION,
     kind: 'HTTPRoute',

@@ -44,7 +44,7 @@ export interface MyappProps extends CommonProps {
   readonly exposure?: Exposure;
   /**
    * The Gateway the HTTPRoute attaches to (the platform team's; specforge renders none): required with exposure
-   * `both` or `gateway`, refused with `ingress`. The chart setting `gateway` feeds it.
+   * `both` or `gateway` (unused with `ingress`). The chart setting `gateway` feeds it.
    * @default - none
    */
   readonly gateway?: GatewayRef;

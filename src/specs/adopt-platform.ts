@@ -18,7 +18,7 @@ export function adoptPlatformErrors(
   const out: LocatedProblem[] = [];
   for (const spec of specs) {
     if (spec.adopt === undefined) continue;
-    const problems = checkAdoptPlatform(spec.kind, spec.adopt, platform, exposure);
+    const problems = checkAdoptPlatform(spec.kind, spec.adopt, platform, spec.exposure ?? exposure);
     if (problems.length === 0) continue;
     const { file, document } = spec.source;
     out.push(

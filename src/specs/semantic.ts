@@ -108,7 +108,7 @@ function checkName(kind: SpecKind, name: string): Problem[] {
  * The checks of chart settings (`chart.yaml`, or a cdk8s Chart's own namespace and labels, or construct props that
  * are chart settings) beyond their schema: every label key and value valid, as on objects; an Ingress class the
  * API server takes; `podSecurity` only where the chart renders its Namespace (the label goes on it); a `gateway`
- * exactly where `exposure` renders HTTPRoutes. Input has already passed the chart schema.
+ * where `exposure` renders HTTPRoutes. Input has already passed the chart schema.
  */
 export function checkChartSettingsSemantics(settings: {
   labels?: Readonly<Record<string, string>>;
@@ -146,30 +146,19 @@ export function checkChartSettingsSemantics(settings: {
 }
 
 /**
- * Exposure `both` and `gateway` render HTTPRoutes, which must name their Gateway; a Gateway with `ingress` (or no
- * exposure) would attach nothing, so it is refused as a pin that pins nothing is.
+ * Exposure `both` and `gateway` render HTTPRoutes, which must name their Gateway. A Gateway with `ingress` (or no
+ * exposure) is taken: it is the default of the specs that ask for HTTPRoutes themselves, and the next step's.
  */
-function checkGatewaySetting(exposure: string | undefined, gateway: object | undefined): Problem[] {
-  const routes = exposure === 'both' || exposure === 'gateway';
-  if (routes && gateway === undefined)
-    return [
-      {
-        path: ['gateway'],
-        expected: `the Gateway the HTTPRoutes of exposure ${exposure} attach to ({name, namespace})`,
-        found: 'none',
-        hint: "Name the platform team's Gateway, e.g. `gateway: {name: shared, namespace: infra}`.",
-      },
-    ];
-  if (!routes && gateway !== undefined)
-    return [
-      {
-        path: ['gateway'],
-        expected: 'no Gateway where no HTTPRoute is rendered (exposure both or gateway renders them)',
-        found: `a Gateway with exposure ${exposure ?? 'unset (ingress)'}`,
-        hint: 'Set `exposure: both` to add the HTTPRoutes, or remove `gateway`.',
-      },
-    ];
-  return [];
+export function checkGatewaySetting(exposure: string | undefined, gateway: object | undefined): Problem[] {
+  if ((exposure !== 'both' && exposure !== 'gateway') || gateway !== undefined) return [];
+  return [
+    {
+      path: ['gateway'],
+      expected: `the Gateway the HTTPRoutes of exposure ${exposure} attach to ({name, namespace})`,
+      found: 'none',
+      hint: "Name the platform team's Gateway, e.g. `gateway: {name: shared, namespace: infra}`.",
+    },
+  ];
 }
 
 /** The container fields every workload kind may have (Podroute has only the image). */

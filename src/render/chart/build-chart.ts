@@ -78,13 +78,13 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
       return new Myapp(
         chart,
         id,
-        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings, spec), ...adoptOf(spec) }),
       );
     case 'Podroute':
       return new Podroute(
         chart,
         id,
-        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings, spec), ...adoptOf(spec) }),
       );
     case 'NodePool': {
       const { labels: objectLabels, ...rest } = common;
@@ -109,9 +109,12 @@ function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
 
 /**
  * The chart settings that decide how Myapp and Podroute are exposed: the platform, the Ingress class, the step of
- * the move to the Gateway API and its Gateway.
+ * the move to the Gateway API and its Gateway (those two the spec's own where it sets them).
  */
-function exposure(settings: ChartSettings): {
+function exposure(
+  settings: ChartSettings,
+  spec: Pick<SpecDocument, 'exposure' | 'gateway'>,
+): {
   platform?: Platform;
   ingressClassName?: string;
   exposure?: Exposure;
@@ -122,5 +125,7 @@ function exposure(settings: ChartSettings): {
     ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
     ...(settings.exposure === undefined ? {} : { exposure: settings.exposure }),
     ...(settings.gateway === undefined ? {} : { gateway: settings.gateway }),
+    ...(spec.exposure === undefined ? {} : { exposure: spec.exposure }),
+    ...(spec.gateway === undefined ? {} : { gateway: spec.gateway }),
   };
 }

@@ -34,7 +34,7 @@ export interface ChartSettings {
    */
   readonly exposure?: Exposure;
   /**
-   * The Gateway the HTTPRoutes attach to (required with exposure `both` and `gateway`, refused otherwise).
+   * The Gateway the HTTPRoutes attach to (required with exposure `both` and `gateway`; with `ingress`, the Gateway of the specs that choose their own exposure).
    * @default - none
    */
   readonly gateway?: GatewayRef;

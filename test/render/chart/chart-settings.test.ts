@@ -147,7 +147,31 @@ describe('chart settings', () => {
     expect(errors.map((e) => [e.file.replace(/.*\/(\w+\/chart\.yaml)$/, '$1'), e.path, e.found])).toEqual([
       ['a/chart.yaml', 'gateway', 'none'],
       ['b/chart.yaml', 'gateway.namespace', 'nothing'],
-      ['b/chart.yaml', 'gateway', 'a Gateway with exposure unset (ingress)'],
+    ]);
+  });
+
+  it("let a spec choose its own step and Gateway over the chart's, and refuse its HTTPRoute without one", async () => {
+    const mine = (name: string, top: string) =>
+      `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: ${name}\n${top}spec:\n  image: shop:1\n  containerPort: 80\n`;
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\ngateway: { name: shared, namespace: infra }\n',
+      'team/a.yaml': mine('a', 'exposure: both\n'),
+      'team/b.yaml': mine('b', ''),
+      'team/c.yaml': mine('c', 'exposure: gateway\ngateway: { name: own, namespace: edge }\n'),
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    const kinds = (name: string) =>
+      [...(files.get(`team/myapp.team.${name}.yaml`) ?? '').matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+    expect(kinds('a')).toEqual(['Deployment', 'Service', 'Ingress', 'HTTPRoute']);
+    expect(kinds('b')).toEqual(['Deployment', 'Service', 'Ingress']);
+    expect(kinds('c')).toEqual(['Deployment', 'Service', 'HTTPRoute']);
+    expect(files.get('team/myapp.team.c.yaml')).toContain('- name: own\n      namespace: edge\n');
+
+    const refused = writeFiles(tempDir(), { 'team/a.yaml': mine('a', 'exposure: gateway\n') });
+    const { errors: e } = await renderFrom(refused);
+    expect(e.map((x) => [x.file.replace(/.*\/team\//, ''), x.line, x.path, x.found])).toEqual([
+      ['a.yaml', 5, 'exposure', 'none'],
     ]);
   });
 });
