@@ -27,7 +27,7 @@ export {
 } from './constructs/props-check.js';
 export { chartProblems } from './constructs/chart-checks.js';
 export { addSyncOrder } from './gitops/sync-order.js';
-export type { CommonProps, Hardening, Platform } from './constructs/common.js';
+export type { CommonProps, Exposure, GatewayRef, Hardening, Platform } from './constructs/common.js';
 export { ownerLabels, selectorLabels, type Owner } from './rules/labels.js';
 export { ManifestObject } from './constructs/manifest-object.js';
 export type { Manifest, ManifestOf } from './rules/manifest.js';

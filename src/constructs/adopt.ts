@@ -15,6 +15,8 @@ export interface PinnedWorkload {
   readonly serviceName: string;
   readonly routeName: string;
   readonly ingressName: string;
+  /** The HTTPRoute's: the spec's name (no operator made one, so nothing pins it). */
+  readonly httpRouteName: string;
   /** `spec.selector.matchLabels` of the Deployment and the Service's selector. */
   readonly selector: Record<string, string>;
   /** The pod template labels. */
@@ -60,12 +62,13 @@ function pinnedContainer(
 function pinnedNames(
   name: string,
   names: AdoptExposedNames | undefined,
-): Pick<PinnedWorkload, 'deploymentName' | 'serviceName' | 'routeName' | 'ingressName'> {
+): Pick<PinnedWorkload, 'deploymentName' | 'serviceName' | 'routeName' | 'ingressName' | 'httpRouteName'> {
   return {
     deploymentName: names?.deployment ?? name,
     serviceName: names?.service ?? name,
     routeName: names?.route ?? name,
     ingressName: names?.ingress ?? name,
+    httpRouteName: name,
   };
 }
 

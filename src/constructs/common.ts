@@ -15,6 +15,30 @@ export type Hardening = 'none' | 'restricted';
  */
 export type Platform = 'kubernetes' | 'openshift';
 
+/**
+ * The steps of a move to the Gateway API, which decide what routes traffic to Myapp's and Podroute's Service:
+ * `ingress`, the platform's own object as before (an Ingress on `kubernetes`, a Route on `openshift`); `both`, that
+ * object and a `gateway.networking.k8s.io/v1` HTTPRoute attached to the {@link GatewayRef}; `gateway`, the
+ * HTTPRoute alone. `platform` keeps saying which object `ingress` means, so the two settings stay independent.
+ */
+export type Exposure = 'ingress' | 'both' | 'gateway';
+
+/**
+ * The Gateway the HTTPRoutes attach to: the platform team's, never rendered by specforge. The fields are the
+ * HTTPRoute's `parentRefs` fields of the same names, as written there.
+ */
+export interface GatewayRef {
+  /** The Gateway's name. */
+  readonly name: string;
+  /** The Gateway's namespace (a route in another namespace may attach to it: no ReferenceGrant needed). */
+  readonly namespace: string;
+  /**
+   * The Gateway listener the routes attach to.
+   * @default - none: every listener of the Gateway that takes them
+   */
+  readonly sectionName?: string;
+}
+
 /** Props every specforge construct takes besides its own spec fields. */
 export interface CommonProps {
   /**

@@ -3,17 +3,28 @@ import type { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
 import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
 import { named, type PinnedWorkload } from './adopt.js';
-import type { Platform, Resolved } from './common.js';
+import type { Exposure, GatewayRef, Platform, Resolved } from './common.js';
+import { httpRouteManifest } from './http-route.js';
 import type { ManifestOf } from '../rules/manifest.js';
 import { ManifestObject } from './manifest-object.js';
 
 /** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
 export const DEFAULT_INGRESS_CLASS = 'nginx';
 
-/** How a workload's Service is exposed: an Ingress (`kubernetes`) or an OpenShift Route (`openshift`). */
+/**
+ * How a workload's Service is exposed: an Ingress (`kubernetes`) or an OpenShift Route (`openshift`), an HTTPRoute
+ * of the Gateway API, or both (`exposure`).
+ */
 export interface ExposureParts {
   readonly platform: Platform;
-  /** Host of the Ingress rule or the Route; none: every host (Ingress), the router's own (Route). */
+  /** Which step of the move to the Gateway API: the platform's object, it and an HTTPRoute, the HTTPRoute alone. */
+  readonly exposure: Exposure;
+  /** The Gateway an HTTPRoute attaches to (given, and checked, where `exposure` is `both` or `gateway`). */
+  readonly gateway?: GatewayRef | undefined;
+  /**
+   * Host of the Ingress rule, the Route or the HTTPRoute; none: every host (Ingress), the router's own (Route), the
+   * Gateway listener's (HTTPRoute).
+   */
   readonly host?: string | undefined;
   /** Ingress class (Ingress only). */
   readonly ingressClassName?: string | undefined;
@@ -91,7 +102,7 @@ export function routeManifest(
 
 /** One kind of object that routes traffic to a workload's Service: when it is rendered, its pinned name, its manifest. */
 interface RouteKind {
-  /** Whether an exposure renders this kind (today by platform; issue 46 adds the Gateway API's states). */
+  /** Whether an exposure renders this kind (by platform and the step of the move to the Gateway API). */
   readonly renders: (parts: ExposureParts) => boolean;
   readonly name: (pins: PinnedWorkload) => string;
   readonly manifest: (serviceName: string, meta: Resolved['meta'], parts: ExposureParts) => ManifestOf;
@@ -103,18 +114,24 @@ interface RouteKind {
  */
 const ROUTE_KINDS = {
   ingress: {
-    renders: (parts) => parts.platform !== 'openshift',
+    renders: (parts) => parts.platform !== 'openshift' && parts.exposure !== 'gateway',
     name: (pins) => pins.ingressName,
     manifest: ingressManifest,
   },
   route: {
-    renders: (parts) => parts.platform === 'openshift',
+    renders: (parts) => parts.platform === 'openshift' && parts.exposure !== 'gateway',
     name: (pins) => pins.routeName,
     manifest: routeManifest,
   },
+  httpRoute: {
+    // without a Gateway there is nothing to attach to: both doors refuse that before (props, chart.yaml, spec)
+    renders: (parts) => parts.exposure !== 'ingress' && parts.gateway !== undefined,
+    name: (pins) => pins.httpRouteName,
+    manifest: (serviceName, meta, parts) => httpRouteManifest(serviceName, meta, parts, parts.gateway!),
+  },
 } as const satisfies Record<string, RouteKind>;
 
-/** The construct id of a route kind: `ingress`, `route`. */
+/** The construct id of a route kind: `ingress`, `route`, `httpRoute`. */
 export type RouteKindId = keyof typeof ROUTE_KINDS;
 
 const ROUTE_KIND_IDS = Object.keys(ROUTE_KINDS) as readonly RouteKindId[];
@@ -124,7 +141,8 @@ export type Exposures = { readonly [K in RouteKindId]?: ManifestObject };
 
 /**
  * Adds the route kinds the exposure renders to `scope` (platform `kubernetes`: an Ingress, id `ingress`; `openshift`:
- * a Route, id `route`), named and pointing at the Service as the workload's pins say.
+ * a Route, id `route`; unless exposure is `gateway`; and exposure `both` or `gateway`: an HTTPRoute, id
+ * `httpRoute`), named and pointing at the Service as the workload's pins say.
  */
 export function addExposure(
   scope: Construct,

@@ -1,7 +1,7 @@
 import type { Construct } from 'constructs';
 import type { EnvVar, ResourceRequirements, SpecKind } from '../specs/types.js';
 import { pinnedWorkload, type AnyWorkloadPins } from './adopt.js';
-import { resolveCommon, type CommonProps, type Platform } from './common.js';
+import { resolveCommon, type CommonProps, type Exposure, type GatewayRef, type Platform } from './common.js';
 import { addExposure, type Exposures } from './expose.js';
 import type { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
@@ -12,6 +12,8 @@ export interface ExposedWorkloadProps extends CommonProps {
   readonly replicas?: number | undefined;
   readonly platform?: Platform | undefined;
   readonly ingressClassName?: string | undefined;
+  readonly exposure?: Exposure | undefined;
+  readonly gateway?: GatewayRef | undefined;
   readonly adopt?: AnyWorkloadPins | undefined;
 }
 
@@ -69,6 +71,8 @@ export function addExposedWorkload(
     r,
     {
       platform: props.platform ?? own.defaultPlatform,
+      exposure: props.exposure ?? 'ingress',
+      gateway: props.gateway,
       host: own.host,
       ingressClassName: props.ingressClassName,
       ingressClassAnnotation: own.ingressClassAnnotation,

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import type { EnvVar, MyappAdoptPins, ResourceRequirements } from '../specs/types.js';
-import type { CommonProps, Platform } from './common.js';
+import type { CommonProps, Exposure, GatewayRef, Platform } from './common.js';
 import { addExposedWorkload } from './exposed-workload.js';
 import type { ManifestObject } from './manifest-object.js';
 
@@ -37,6 +37,18 @@ export interface MyappProps extends CommonProps {
    */
   readonly ingressClassName?: string;
   /**
+   * Which step of the move to the Gateway API: `ingress`, the platform's object as before; `both`, it and an
+   * HTTPRoute to the same Service port; `gateway`, the HTTPRoute alone. The chart setting `exposure` feeds it.
+   * @default 'ingress'
+   */
+  readonly exposure?: Exposure;
+  /**
+   * The Gateway the HTTPRoute attaches to (the platform team's; specforge renders none): required with exposure
+   * `both` or `gateway` (unused with `ingress`). The chart setting `gateway` feeds it.
+   * @default - none
+   */
+  readonly gateway?: GatewayRef;
+  /**
    * Container resources, exactly as given.
    * @default - none
    */
@@ -58,15 +70,19 @@ export interface MyappProps extends CommonProps {
 /**
  * A Myapp (timd.cn): Deployment, ClusterIP Service (servicePort → containerPort), and an Ingress on `/` to the
  * Service's port (platform `kubernetes`, the default) or an OpenShift Route to the Service (platform `openshift`,
- * `port.targetPort` the containerPort, which OpenShift resolves against the Service's endpoints).
+ * `port.targetPort` the containerPort, which OpenShift resolves against the Service's endpoints); with exposure
+ * `both` also, and with `gateway` instead, a Gateway API HTTPRoute on `/` to the Service's port.
  */
 export class Myapp extends Construct {
   public readonly deployment: ManifestObject;
   public readonly service: ManifestObject;
-  /** The Ingress (platform `kubernetes`, the default); undefined on `openshift`. */
+  /** The Ingress (platform `kubernetes`, the default); undefined on `openshift` and with exposure `gateway`. */
   public readonly ingress: ManifestObject | undefined;
-  /** The OpenShift Route (platform `openshift`); undefined on `kubernetes`. */
+  /** The OpenShift Route (platform `openshift`); undefined on `kubernetes` and with exposure `gateway`. */
   public readonly route: ManifestObject | undefined;
+
+  /** The Gateway API HTTPRoute (exposure `both` or `gateway`); undefined on `ingress`, the default. */
+  public readonly httpRoute: ManifestObject | undefined;
 
   constructor(scope: Construct, id: string, props: MyappProps) {
     super(scope, id);
@@ -74,6 +90,7 @@ export class Myapp extends Construct {
       deployment: this.deployment,
       service: this.service,
       ingress: this.ingress,
+      httpRoute: this.httpRoute,
       route: this.route,
     } = addExposedWorkload(this, id, props, {
       kind: 'Myapp',

@@ -29,9 +29,14 @@ const SETTING_PROPS = [
   'hardening',
   'platform',
   'ingressClassName',
+  'exposure',
+  'gateway',
 ];
 
-/** The kinds whose Service is exposed (an Ingress or a Route): they take `platform` and `ingressClassName`. */
+/**
+ * The kinds whose Service is exposed (an Ingress, a Route, an HTTPRoute): they take `platform`, `ingressClassName`,
+ * `exposure` and `gateway`.
+ */
 const EXPOSED: readonly SpecKind[] = ['Myapp', 'Podroute'];
 
 /** The prop whose value becomes `metadata.labels`. */
@@ -100,7 +105,15 @@ export function checkProps(kind: SpecKind, name: string, props: object): Problem
   // A pin for an object the platform does not render, once props and platform are valid: the rule the spec door
   // applies to valid specs with chart.yaml's platform.
   if (specProblems.length === 0 && settingProblems.length === 0)
-    appendAll(settingProblems, checkAdoptPlatform(kind, doc.adopt, platformOf(kind, record)));
+    appendAll(
+      settingProblems,
+      checkAdoptPlatform(
+        kind,
+        doc.adopt,
+        platformOf(kind, record),
+        EXPOSED.includes(kind) ? (record.exposure as string | undefined) : undefined,
+      ),
+    );
   return [...specProblems, ...settingProblems].map(printProblem);
 }
 
@@ -140,7 +153,8 @@ function toProp(kind: SpecKind, v: Problem): Problem {
 }
 
 /**
- * `partOf` becomes a label value; `hardening`, `platform` and `ingressClassName` obey the chart-settings schema
+ * `partOf` becomes a label value; `hardening`, `platform`, `ingressClassName`, `exposure` and `gateway` obey the
+ * chart-settings schema and rules
  * (the rule chart.yaml obeys, in one place), each where the kind uses it.
  */
 function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Problem[] {
@@ -154,8 +168,9 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Prob
   const settings: Record<string, unknown> = {};
   if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
   if (props.platform !== undefined && EXPOSED.includes(kind)) settings.platform = props.platform;
-  if (props.ingressClassName !== undefined && EXPOSED.includes(kind))
-    settings.ingressClassName = props.ingressClassName;
+  if (EXPOSED.includes(kind))
+    for (const key of ['ingressClassName', 'exposure', 'gateway'] as const)
+      if (props[key] !== undefined) settings[key] = props[key];
   appendAll(out, checkSettings(CHART_SETTINGS_FILE, settings));
   return out;
 }

@@ -34,6 +34,10 @@ export const CONTROLLER_NAME = 'specforge-nodepool-controller';
 
 /** The annotation the Myapp operator wrote the Ingress class in (before `spec.ingressClassName` existed). */
 export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+
+/** The Gateway API's group and the version of the HTTPRoutes specforge renders (its CRDs are vendored). */
+export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+export const GATEWAY_API_VERSION = `${GATEWAY_API_GROUP}/v1`;
 /**
  * On a rendered Deployment, `unmanaged`: its container ports are left as they are live (the `adopt.container.ports:
  * unmanaged` pin): the render declares none, and `specforge adopt` gives the live ones to {@link UNMANAGED_MANAGER}.

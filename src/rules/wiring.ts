@@ -4,6 +4,8 @@ import { describeObject, objectKey, type Manifest, type ManifestPart } from './m
 import { checkObject } from './object-rules.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from './labels.js';
 import { checkService, list, matches, PodIndex, type Report } from './service-wiring.js';
+import { checkHttpRoute } from './http-route-wiring.js';
+import { GATEWAY_API_GROUP } from './vocabulary.js';
 
 /**
  * Checks the links between the objects of one chart (design §2), after they are built:
@@ -15,7 +17,8 @@ import { checkService, list, matches, PodIndex, type Report } from './service-wi
  * - every Service selects pods of the chart, and each targetPort is a port of their containers: an error only where it
  *   is proven not to work, else a note (src/rules/service-wiring.ts);
  * - every Ingress and Route backend names a Service and a port that exist (an Ingress a Service port, a Route a
- *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard;
+ *   Service port name or target port, as OpenShift resolves it); a Route host has no wildcard; so does every Service
+ *   backend of a Gateway API HTTPRoute, and one in another namespace has its ReferenceGrant (src/rules/http-route-wiring.ts);
  * - every NodePool has a RuntimeClass whose handler, nodeSelector and tolerations match it: the one its spec made
  *   (same spec labels; its name may be pinned, e.g. `node-pool-<name>`), else the one of the same name.
  * Pure: objects in, errors out; what may work but looks wrong goes to `notes`, when given, in the same shape.
@@ -53,14 +56,33 @@ export function checkWiring(
         found: describeValue(o.json.metadata.namespace),
       });
     }
-    if (o.json.kind === 'Deployment') checkDeploymentSelector(o, report);
-    if (o.json.kind === 'Service') checkService(o, index.pods, report, note);
-    if (o.json.kind === 'Ingress') checkIngress(o, index, report, note);
-    if (o.json.kind === 'Route') checkRoute(o, index, report, note);
-    if (o.json.kind === 'NodePool') checkNodePool(o, index, report);
+    KIND_CHECKS.get(String(o.json.kind))?.(o, index, { report, note });
   }
   return errors;
 }
+
+function isGatewayApi(o: Manifest): boolean {
+  return String(o.apiVersion).startsWith(`${GATEWAY_API_GROUP}/`);
+}
+
+/** The links each kind's objects have to check, by kind (one lookup per object). */
+const KIND_CHECKS = new Map<
+  string,
+  (o: RenderedObject, index: ObjectIndex, r: { report: Report; note: Report }) => void
+>([
+  ['Deployment', (o, _, { report }) => checkDeploymentSelector(o, report)],
+  ['Service', (o, index, { report, note }) => checkService(o, index.pods, report, note)],
+  ['Ingress', (o, index, { report, note }) => checkIngress(o, index, report, note)],
+  ['Route', (o, index, { report, note }) => checkRoute(o, index, report, note)],
+  [
+    'HTTPRoute',
+    (o, index, r) => {
+      if (isGatewayApi(o.json))
+        checkHttpRoute(o, index, { ...r, missing: (x, path, name) => missing(x, r, path, name) });
+    },
+  ],
+  ['NodePool', (o, index, { report }) => checkNodePool(o, index, report)],
+]);
 
 /** The NodePool spec that made an object, from its spec labels; undefined for any other object. */
 function nodePoolSpecOf(o: Manifest): string | undefined {
@@ -77,6 +99,7 @@ class ObjectIndex {
   private readonly byName = new Map<string, Manifest>();
   private readonly runtimeClassBySpec = new Map<string, Manifest>();
   readonly pods = new PodIndex();
+  readonly referenceGrants: Manifest[] = [];
 
   constructor(objects: readonly RenderedObject[]) {
     for (const { json } of objects) {
@@ -84,12 +107,17 @@ class ObjectIndex {
       this.byName.set(`${json.kind}|${ns}|${json.metadata?.name}`, json);
       const pool = json.kind === 'RuntimeClass' ? nodePoolSpecOf(json) : undefined;
       if (pool !== undefined) this.runtimeClassBySpec.set(pool, json);
+      if (json.kind === 'ReferenceGrant' && isGatewayApi(json)) this.referenceGrants.push(json);
       this.pods.add(json);
     }
   }
 
   get(kind: string, namespace: string | undefined, name: string): Manifest | undefined {
     return this.byName.get(`${kind}|${namespace ?? ''}|${name}`);
+  }
+
+  service(namespace: string | undefined, name: string): Manifest | undefined {
+    return this.get('Service', namespace, name);
   }
 
   /** The RuntimeClass of a NodePool: the one its spec made, else the one of the same name. */

@@ -290,37 +290,51 @@ function checkNodeKeys(keys: AdoptNodeKeys): Problem[] {
   return out;
 }
 
+/** The pins of objects that are not rendered: the other platform's, or with the HTTPRoute alone both. */
+function unusedPins(
+  pins: MyappAdoptPins & PodrouteAdoptPins,
+  platform: 'kubernetes' | 'openshift',
+  alone: boolean,
+): [FieldPath, unknown][] {
+  const routePins: [FieldPath, unknown][] = [[['adopt', 'names', 'route'], pins.names?.route]];
+  if (platform === 'kubernetes') routePins.push([['adopt', 'routeHost'], pins.routeHost]);
+  const ingressPins: [FieldPath, unknown][] = [
+    [['adopt', 'names', 'ingress'], pins.names?.ingress],
+    [['adopt', 'ingressClassAnnotation'], pins.ingressClassAnnotation],
+  ];
+  if (alone) return [...routePins, ...ingressPins];
+  return platform === 'kubernetes' ? routePins : ingressPins;
+}
+
 /**
  * Pins for an object the platform does not render: a Route pin (`names.route`, `routeHost`) where the chart's
  * platform exposes the Service with an Ingress, an Ingress pin (`names.ingress`, `ingressClassAnnotation`) where it
- * is a Route. Such a pin would pin nothing, so it is an error. `platform` is the chart setting or prop, undefined
- * for each kind's own default (Myapp an Ingress, Podroute a Route).
+ * is a Route, and both objects' names and the Ingress class where exposure `gateway` renders the HTTPRoute alone (a
+ * Podroute's `routeHost` on `openshift` still gives its HTTPRoute its hostname). Such a pin would pin nothing, so it
+ * is an error. `platform` is the chart setting or prop, undefined for each kind's own default (Myapp an Ingress,
+ * Podroute a Route); `exposure` likewise, undefined for `ingress`.
  */
 export function checkAdoptPlatform(
   kind: SpecKind,
   adopt: unknown,
   platform: 'kubernetes' | 'openshift' | undefined,
+  exposure?: string,
 ): Problem[] {
   if ((kind !== 'Myapp' && kind !== 'Podroute') || typeof adopt !== 'object' || adopt === null) return [];
-  const pins = adopt as MyappAdoptPins & PodrouteAdoptPins;
   const effective = platform ?? (kind === 'Myapp' ? 'kubernetes' : 'openshift');
-  const unused: [FieldPath, unknown][] =
-    effective === 'kubernetes'
-      ? [
-          [['adopt', 'names', 'route'], pins.names?.route],
-          [['adopt', 'routeHost'], pins.routeHost],
-        ]
-      : [
-          [['adopt', 'names', 'ingress'], pins.names?.ingress],
-          [['adopt', 'ingressClassAnnotation'], pins.ingressClassAnnotation],
-        ];
-  const renders = effective === 'kubernetes' ? 'an Ingress, not a Route' : 'a Route, not an Ingress';
+  const alone = exposure === 'gateway';
+  const unused = unusedPins(adopt as MyappAdoptPins & PodrouteAdoptPins, effective, alone);
+  const renders = alone
+    ? 'exposure gateway renders an HTTPRoute alone, neither an Ingress nor a Route'
+    : `platform ${effective} renders ${effective === 'kubernetes' ? 'an Ingress, not a Route' : 'a Route, not an Ingress'}`;
   return unused
     .filter(([, value]) => value !== undefined)
     .map(([path, value]) => ({
       path,
-      expected: `no such pin (platform ${effective} renders ${renders})`,
+      expected: `no such pin (${renders})`,
       found: describeValue(value),
-      hint: `Remove the pin, or render this chart for the platform that has the object it names.`,
+      hint: alone
+        ? 'Remove the pin: the object it names is no longer rendered (exposure both keeps it).'
+        : `Remove the pin, or render this chart for the platform that has the object it names.`,
     }));
 }

@@ -173,6 +173,8 @@ interface RawDoc {
   };
   spec: Record<string, unknown>;
   adopt?: Record<string, unknown>;
+  exposure?: string;
+  gateway?: Record<string, unknown>;
 }
 
 function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
@@ -194,6 +196,8 @@ function toSpec(doc: RawDoc, source: SpecDocument['source']): SpecDocument {
     ...(metadata.annotations === undefined ? {} : { annotations: metadata.annotations }),
     spec,
     ...(doc.adopt === undefined ? {} : { adopt: doc.adopt }),
+    ...(doc.exposure === undefined ? {} : { exposure: doc.exposure }),
+    ...(doc.gateway === undefined ? {} : { gateway: doc.gateway }),
     source,
   } as SpecDocument;
 }

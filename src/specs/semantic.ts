@@ -107,8 +107,8 @@ function checkName(kind: SpecKind, name: string): Problem[] {
 /**
  * The checks of chart settings (`chart.yaml`, or a cdk8s Chart's own namespace and labels, or construct props that
  * are chart settings) beyond their schema: every label key and value valid, as on objects; an Ingress class the
- * API server takes; `podSecurity` only where the chart renders its Namespace (the label goes on it). Input has
- * already passed the chart schema.
+ * API server takes; `podSecurity` only where the chart renders its Namespace (the label goes on it); a `gateway`
+ * where `exposure` renders HTTPRoutes. Input has already passed the chart schema.
  */
 export function checkChartSettingsSemantics(settings: {
   labels?: Readonly<Record<string, string>>;
@@ -116,6 +116,8 @@ export function checkChartSettingsSemantics(settings: {
   namespace?: string;
   createNamespace?: boolean;
   podSecurity?: string;
+  exposure?: string;
+  gateway?: object;
 }): Problem[] {
   const out = [
     ...checkLabels(['labels'], settings.labels),
@@ -139,7 +141,24 @@ export function checkChartSettingsSemantics(settings: {
       hint: 'Set `createNamespace: true` and `namespace`, or label the namespace where it is created.',
     });
   }
+  appendAll(out, checkGatewaySetting(settings.exposure, settings.gateway));
   return out;
+}
+
+/**
+ * Exposure `both` and `gateway` render HTTPRoutes, which must name their Gateway. A Gateway with `ingress` (or no
+ * exposure) is taken: it is the default of the specs that ask for HTTPRoutes themselves, and the next step's.
+ */
+export function checkGatewaySetting(exposure: string | undefined, gateway: object | undefined): Problem[] {
+  if ((exposure !== 'both' && exposure !== 'gateway') || gateway !== undefined) return [];
+  return [
+    {
+      path: ['gateway'],
+      expected: `the Gateway the HTTPRoutes of exposure ${exposure} attach to ({name, namespace})`,
+      found: 'none',
+      hint: "Name the platform team's Gateway, e.g. `gateway: {name: shared, namespace: infra}`.",
+    },
+  ];
 }
 
 /** The container fields every workload kind may have (Podroute has only the image). */

@@ -21,6 +21,7 @@ import { BUILT_IN_GROUPS } from '../../src/rules/crd/built-in.js';
 import { GADGET_CRD, OPTIONAL_RULES } from '../support/gadget-crd.js';
 import { WIDGET_CRD } from '../support/widget-crd.js';
 import { CASES } from './crd-gate-cases.js';
+import { pool, serverVerdict } from './crd-verdict.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
 import { kubectl } from './kubectl.js';
@@ -115,7 +116,7 @@ clusterDescribe('the custom-resource gate against kube-apiserver', () => {
       let refused = 0;
       const noted = { refused: 0, accepted: 0 };
       await pool(objects, CONCURRENCY, async (o) => {
-        const server = await serverVerdict(o, plural);
+        const server = await serverVerdict(client, o, plural, NS);
         const { problems: ours, notes } = gate(o);
         if (server !== undefined) refused++;
         // Where a rule the CEL core cannot evaluate applies, the render notes it and gives no verdict of its own for
@@ -160,28 +161,3 @@ clusterDescribe('the custom-resource gate against kube-apiserver', () => {
     expect(['', ...groups].sort()).toEqual([...BUILT_IN_GROUPS].sort());
   });
 });
-
-/** The API server's refusal of `o` on a dry-run create with strict field validation; undefined when accepted. */
-async function serverVerdict(o: Record<string, unknown>, plural: string): Promise<string | undefined> {
-  try {
-    await client.request(
-      'POST',
-      `/apis/${String(o.apiVersion)}/namespaces/${NS}/${plural}?dryRun=All&fieldValidation=Strict`,
-      o,
-    );
-    return undefined;
-  } catch (e) {
-    const status = (e as { status?: number }).status;
-    if (status === undefined || status >= 500 || status === 404) throw e;
-    return (e as Error).message;
-  }
-}
-
-async function pool<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}

@@ -40,6 +40,7 @@ describe('example charts', () => {
     'blog-code-07',
     'kubebuilder-appservice',
     'myapp',
+    'myapp-gateway',
     'opdemo',
     'pod-route',
     'specforge-controller',

@@ -1,6 +1,7 @@
 /**
  * Issue 17's promise: restructuring changes no byte of output. The fixtures were taken from `main` at 07808f9 (before
- * the restructuring) with the same commands; a difference names the files that changed.
+ * the restructuring) with the same commands; a difference names the files that changed. charts.sha256 also holds
+ * the files of the Gateway API example chart (charts/myapp-gateway, issue 46) and the GitOps lists naming it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -395,4 +395,20 @@ describe('adopt pins and the platform', () => {
     expect(found('Podroute', PODROUTE_PINS, 'openshift')).toEqual([]);
     expect(checkAdoptPlatform('AppService', { names: { deployment: 'x' } }, 'kubernetes')).toEqual([]);
   });
+
+  it('refuses, with the HTTPRoute alone (exposure gateway), the pins of the Ingress and the Route it no longer renders', () => {
+    const found = (kind: 'Myapp' | 'Podroute', adopt: object, platform?: 'kubernetes' | 'openshift') =>
+      checkAdoptPlatform(kind, adopt, platform, 'gateway').map((v) => `${formatPath(v.path)}: ${v.expected}`);
+    expect(
+      found('Myapp', { names: { ingress: 'i', service: 's' }, ingressClassAnnotation: 'nginx' }),
+    ).toEqual([
+      'adopt.names.ingress: no such pin (exposure gateway renders an HTTPRoute alone, neither an Ingress nor a Route)',
+      'adopt.ingressClassAnnotation: no such pin (exposure gateway renders an HTTPRoute alone, neither an Ingress nor a Route)',
+    ]);
+    // a Podroute's Route host stays its HTTPRoute's hostname
+    expect(found('Podroute', { names: { route: 'r' }, routeHost: 'a.example.com' }, 'openshift')).toEqual([
+      'adopt.names.route: no such pin (exposure gateway renders an HTTPRoute alone, neither an Ingress nor a Route)',
+    ]);
+    expect(checkAdoptPlatform('Myapp', { names: { ingress: 'i' } }, undefined, 'both')).toEqual([]);
+  });
 });

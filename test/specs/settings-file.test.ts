@@ -34,7 +34,7 @@ describe('parseSettingsFile', () => {
     const { settings, errors } = parse('namespace: kube-system\nhardening: 7\nreplicas: 2\n');
     expect(settings).toEqual({});
     expect(errors.map(formatError)).toEqual([
-      'charts/team/chart.yaml:3:11 (document 1) replicas: expected one of the known fields (namespace, labels, ingressClassName, hardening, createNamespace, platform, podSecurity), found unknown field "replicas".',
+      'charts/team/chart.yaml:3:11 (document 1) replicas: expected one of the known fields (namespace, labels, ingressClassName, hardening, createNamespace, platform, exposure, gateway, podSecurity), found unknown field "replicas".',
       'charts/team/chart.yaml:2:12 (document 1) hardening: expected one of "none", "restricted", found 7.',
       'charts/team/chart.yaml:1:12 (document 1) namespace: expected a namespace of the team, found "kube-system".',
     ]);

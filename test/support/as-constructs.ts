@@ -17,6 +17,8 @@ type Doc = {
   metadata: Record<string, any>;
   spec?: Record<string, any>;
   adopt?: any;
+  exposure?: string;
+  gateway?: any;
 };
 
 /** chart.yaml as a plain object. */
@@ -26,6 +28,8 @@ export type Settings = {
   hardening?: string;
   ingressClassName?: string;
   platform?: string;
+  exposure?: string;
+  gateway?: any;
   createNamespace?: boolean;
   podSecurity?: string;
 };
@@ -63,11 +67,18 @@ export function chartFor(
   return { app, chart };
 }
 
-/** The settings a Myapp or Podroute takes as props: the Ingress class and the platform. */
-function exposure(settings: Settings): { ingressClassName?: string; platform?: any } {
+/**
+ * The settings a Myapp or Podroute takes as props: the Ingress class, the platform, the exposure and its Gateway (the
+ * last two the spec's own top-level fields where it sets them).
+ */
+function exposure(settings: Settings, doc: Doc): Record<string, any> {
   return {
     ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
     ...(settings.platform === undefined ? {} : { platform: settings.platform }),
+    ...(settings.exposure === undefined ? {} : { exposure: settings.exposure }),
+    ...(settings.gateway === undefined ? {} : { gateway: settings.gateway }),
+    ...(doc.exposure === undefined ? {} : { exposure: doc.exposure }),
+    ...(doc.gateway === undefined ? {} : { gateway: doc.gateway }),
   };
 }
 
@@ -123,14 +134,14 @@ function addTo(
       new Myapp(
         chart,
         id,
-        props({ ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt }),
+        props({ ...meta, ...labels, ...hardening, ...exposure(settings, doc), ...spec, ...adopt }),
       );
       return;
     case 'Podroute':
       new Podroute(
         chart,
         id,
-        props({ ...meta, ...labels, ...hardening, ...exposure(settings), ...spec, ...adopt }),
+        props({ ...meta, ...labels, ...hardening, ...exposure(settings, doc), ...spec, ...adopt }),
       );
       return;
     case 'NodePool':

@@ -95,7 +95,8 @@ export function compareRefs(a: ObjectRef, b: ObjectRef): number {
 
 /** An object that is only on one side: no field changes, only what its coming or going does. */
 function whole(o: Located, change: 'added' | 'removed', effectsOf: EffectsOf): ObjectChange {
-  return { ref: o.ref, change, file: o.object.file, fields: [], effects: effectsOf(o.ref, change, []) };
+  const side = change === 'added' ? { after: o.object.json } : { before: o.object.json };
+  return { ref: o.ref, change, file: o.object.file, fields: [], effects: effectsOf(o.ref, change, [], side) };
 }
 
 function changed(a: Located, b: Located, effectsOf: EffectsOf): ObjectChange | undefined {

@@ -8,20 +8,40 @@ import { kindKey } from '../comparison/manifests.js';
 import type { Effect, EffectLevel, FieldChange, ObjectChange, ObjectRef } from '../comparison/model.js';
 import { fieldRuleMatches, type FieldRule } from './field-rule.js';
 import { IMMUTABLE_RULES } from './immutable-rules.js';
-import { NODEPOOL_GROUP_KIND, RUNTIME_CLASS_GROUP_KIND as RUNTIME_CLASS } from '../../rules/vocabulary.js';
+import {
+  GATEWAY_API_GROUP,
+  NODEPOOL_GROUP_KIND,
+  RUNTIME_CLASS_GROUP_KIND as RUNTIME_CLASS,
+} from '../../rules/vocabulary.js';
 
 interface ObjectRule {
   readonly id: string;
   readonly change: 'added' | 'removed';
   readonly kinds?: readonly string[];
   readonly level: EffectLevel;
-  readonly text: string;
+  /** What it does; a function of the object where the sentence names its parts. */
+  readonly text: string | ((object: unknown) => string);
 }
 
 const WORKLOADS = ['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet'];
 const ROLES = ['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/ClusterRole'];
 const CRD = 'apiextensions.k8s.io/CustomResourceDefinition';
 const INGRESS = 'networking.k8s.io/Ingress';
+const HTTP_ROUTE = `${GATEWAY_API_GROUP}/HTTPRoute`;
+
+/** "traffic for host a, b now also through Gateway ns/name": what an HTTPRoute added to a render starts. */
+function routeAdded(object: unknown): string {
+  const spec = (object as { spec?: { hostnames?: unknown; parentRefs?: unknown } } | undefined)?.spec;
+  const hosts = Array.isArray(spec?.hostnames) ? spec.hostnames.map(String) : [];
+  const parents = Array.isArray(spec?.parentRefs)
+    ? (spec.parentRefs as { name?: unknown; namespace?: unknown }[])
+    : [];
+  const gateways = parents.map((p) =>
+    p.namespace === undefined ? String(p.name) : `${String(p.namespace)}/${String(p.name)}`,
+  );
+  const forHosts = hosts.length === 0 ? "for the Gateway listener's hosts" : `for host ${hosts.join(', ')}`;
+  return `HTTPRoute added: traffic ${forHosts} now also through Gateway ${gateways.join(', ') || '(none named)'} once it accepts the route`;
+}
 
 const FIELD_RULES: readonly FieldRule[] = [
   ...IMMUTABLE_RULES,
@@ -179,6 +199,13 @@ const OBJECT_RULES: readonly ObjectRule[] = [
     text: 'object removed: deleted on sync with pruning; new pods that name it cannot start',
   },
   {
+    id: 'ingress-removed',
+    change: 'removed',
+    kinds: [INGRESS],
+    level: 'disrupts',
+    text: "Ingress removed: clients still resolving to the ingress controller's address fail",
+  },
+  {
     id: 'removed',
     change: 'removed',
     level: 'disrupts',
@@ -191,6 +218,7 @@ const OBJECT_RULES: readonly ObjectRule[] = [
     level: 'info',
     text: 'object added: created on sync; its pods start',
   },
+  { id: 'http-route-added', change: 'added', kinds: [HTTP_ROUTE], level: 'info', text: routeAdded },
   { id: 'added', change: 'added', level: 'info', text: 'object added: created on sync' },
 ];
 
@@ -212,7 +240,9 @@ export function effectsOf(
     const rule = OBJECT_RULES.find(
       (r) => r.change === change && (r.kinds === undefined || r.kinds.includes(kind)),
     );
-    return rule === undefined ? [] : [effect(rule)];
+    if (rule === undefined) return [];
+    const text = typeof rule.text === 'string' ? rule.text : rule.text(objects.after ?? objects.before);
+    return [{ rule: rule.id, level: rule.level, text }];
   }
   const hit = new Set<number>();
   for (const f of fields) {
@@ -233,6 +263,6 @@ export function worstLevel(levels: Iterable<EffectLevel>): EffectLevel {
   return worst;
 }
 
-function effect(rule: FieldRule | ObjectRule): Effect {
+function effect(rule: FieldRule): Effect {
   return { rule: rule.id, level: rule.level, text: rule.text };
 }

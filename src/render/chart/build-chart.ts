@@ -4,7 +4,7 @@ import { AppService } from '../../constructs/app-service.js';
 import { ChartNamespace } from '../../constructs/namespace.js';
 import { ensureChartChecks } from '../../constructs/chart-checks.js';
 import { skipPropsCheck } from '../../constructs/props-check.js';
-import type { CommonProps, Platform } from '../../constructs/common.js';
+import type { CommonProps, Exposure, GatewayRef, Platform } from '../../constructs/common.js';
 import { Myapp } from '../../constructs/myapp.js';
 import { NodePool } from '../../constructs/node-pool.js';
 import { Podroute } from '../../constructs/podroute.js';
@@ -78,13 +78,13 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
       return new Myapp(
         chart,
         id,
-        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings, spec), ...adoptOf(spec) }),
       );
     case 'Podroute':
       return new Podroute(
         chart,
         id,
-        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings), ...adoptOf(spec) }),
+        skipPropsCheck({ ...namespaced, ...spec.spec, ...exposure(settings, spec), ...adoptOf(spec) }),
       );
     case 'NodePool': {
       const { labels: objectLabels, ...rest } = common;
@@ -107,10 +107,25 @@ function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
   return spec.adopt === undefined ? {} : { adopt: spec.adopt };
 }
 
-/** The chart settings that decide how Myapp and Podroute are exposed: the platform and the Ingress class. */
-function exposure(settings: ChartSettings): { platform?: Platform; ingressClassName?: string } {
+/**
+ * The chart settings that decide how Myapp and Podroute are exposed: the platform, the Ingress class, the step of
+ * the move to the Gateway API and its Gateway (those two the spec's own where it sets them).
+ */
+function exposure(
+  settings: ChartSettings,
+  spec: Pick<SpecDocument, 'exposure' | 'gateway'>,
+): {
+  platform?: Platform;
+  ingressClassName?: string;
+  exposure?: Exposure;
+  gateway?: GatewayRef;
+} {
   return {
     ...(settings.platform === undefined ? {} : { platform: settings.platform }),
     ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
+    ...(settings.exposure === undefined ? {} : { exposure: settings.exposure }),
+    ...(settings.gateway === undefined ? {} : { gateway: settings.gateway }),
+    ...(spec.exposure === undefined ? {} : { exposure: spec.exposure }),
+    ...(spec.gateway === undefined ? {} : { gateway: spec.gateway }),
   };
 }

@@ -2,7 +2,7 @@ import type { LocatedProblem } from '../../rules/problem.js';
 import { describeValue } from '../../rules/problem.js';
 import { checkDns1123Label } from '../../rules/k8s-names.js';
 import { CHART_SETTINGS_FILE, parseSettingsFile } from '../../specs/settings-file.js';
-import type { Hardening, Platform } from '../../constructs/common.js';
+import type { Exposure, GatewayRef, Hardening, Platform } from '../../constructs/common.js';
 import type { PodSecurityLevel } from '../../constructs/namespace.js';
 
 /** The optional `charts/<chart>/chart.yaml`: settings for every spec of the chart (schemas/chart.schema.json). */
@@ -27,6 +27,17 @@ export interface ChartSettings {
    * @default - each kind as its operator did: Myapp an Ingress, Podroute a Route
    */
   readonly platform?: Platform;
+  /**
+   * The step of the move to the Gateway API for Myapp and Podroute specs: `ingress`, the platform's object; `both`,
+   * it and an HTTPRoute; `gateway`, the HTTPRoute alone.
+   * @default 'ingress'
+   */
+  readonly exposure?: Exposure;
+  /**
+   * The Gateway the HTTPRoutes attach to (required with exposure `both` and `gateway`; with `ingress`, the Gateway of the specs that choose their own exposure).
+   * @default - none
+   */
+  readonly gateway?: GatewayRef;
   /**
    * Pod hardening profile.
    * @default 'none'

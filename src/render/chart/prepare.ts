@@ -1,5 +1,6 @@
 import type { LocatedProblem } from '../../rules/problem.js';
 import { adoptPlatformErrors } from '../../specs/adopt-platform.js';
+import { specExposureErrors } from '../../specs/spec-exposure.js';
 import { parseSpecText } from '../../specs/load.js';
 import type { DroppedFields } from '../../specs/bookkeeping.js';
 import type { SpecDocument } from '../../specs/types.js';
@@ -55,7 +56,12 @@ export function prepareChart(
     const texts = new Map(input.specFiles.map((f) => [f.file, f.text]));
     appendAll(
       errors,
-      adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file)),
+      adoptPlatformErrors(specs, settings.platform, (file) => texts.get(file), settings.exposure),
+    );
+    // HTTPRoutes of the specs that choose their own exposure or Gateway need one, theirs or the chart's.
+    appendAll(
+      errors,
+      specExposureErrors(specs, settings, (file) => texts.get(file)),
     );
   }
   const duplicates = duplicateSpecs(specs, settings);

@@ -60,4 +60,27 @@ describe('what a change does in the cluster', () => {
     expect(worstLevel(['info', 'replaces', 'fails', 'disrupts'])).toBe('fails');
     expect(worstLevel([])).toBe('info');
   });
+
+  it('names the hosts and the Gateway of an HTTPRoute added, and what removing the Ingress breaks', () => {
+    const route = ref('gateway.networking.k8s.io', 'HTTPRoute');
+    const json = (spec: object) => ({ after: { spec } });
+    const gateway = { parentRefs: [{ name: 'shared', namespace: 'gateway-system' }] };
+    expect(effectsOf(route, 'added', [], json({ ...gateway, hostnames: ['web.example.com'] }))).toEqual([
+      {
+        rule: 'http-route-added',
+        level: 'info',
+        text: 'HTTPRoute added: traffic for host web.example.com now also through Gateway gateway-system/shared once it accepts the route',
+      },
+    ]);
+    expect(effectsOf(route, 'added', [], json(gateway))[0]?.text).toMatch(
+      /^HTTPRoute added: traffic for the Gateway listener's hosts now also through Gateway gateway-system\/shared/,
+    );
+    expect(effectsOf(ref('networking.k8s.io', 'Ingress'), 'removed', [])).toEqual([
+      {
+        rule: 'ingress-removed',
+        level: 'disrupts',
+        text: "Ingress removed: clients still resolving to the ingress controller's address fail",
+      },
+    ]);
+  });
 });

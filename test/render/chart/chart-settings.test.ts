@@ -109,4 +109,69 @@ describe('chart settings', () => {
     expect(kinds('k8s')).toEqual(['Ingress', 'Ingress']);
     expect(kinds('ocp')).toEqual(['Route', 'Route']);
   });
+
+  it('expose Myapp and Podroute through the Gateway a chart names, in the step its exposure says', async () => {
+    const podroute =
+      'apiVersion: apps.specforge.dev/v1alpha1\nkind: Podroute\nmetadata:\n  name: hello\nspec:\n  image: hello:1\n';
+    const gateway = 'gateway: { name: shared, namespace: infra, sectionName: http }\n';
+    const charts = writeFiles(tempDir(), {
+      'both/chart.yaml': `namespace: team\nexposure: both\n${gateway}`,
+      'both/shop.yaml': spec,
+      'both/hello.yaml': podroute,
+      'gw/chart.yaml': `namespace: team\nexposure: gateway\n${gateway}`,
+      'gw/shop.yaml': spec,
+      'gw/hello.yaml': podroute,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    const kinds = (chart: string) =>
+      [...files]
+        .filter(([p]) => p.startsWith(`${chart}/`))
+        .flatMap(([, text]) => [...text.matchAll(/^kind: (Ingress|Route|HTTPRoute)$/gm)].map((m) => m[1]));
+    expect(kinds('both')).toEqual(['Ingress', 'HTTPRoute', 'Route', 'HTTPRoute']);
+    expect(kinds('gw')).toEqual(['HTTPRoute', 'HTTPRoute']);
+    expect(files.get('gw/myapp.team.shop.yaml')).toContain(
+      'parentRefs:\n    - name: shared\n      namespace: infra\n      sectionName: http\n',
+    );
+  });
+
+  it('refuse an exposure through the Gateway API without its Gateway, at the line of chart.yaml', async () => {
+    const charts = writeFiles(tempDir(), {
+      'a/chart.yaml': 'namespace: team\nexposure: gateway\n',
+      'a/shop.yaml': spec,
+      'b/chart.yaml': 'gateway: { name: shared }\n',
+      'b/shop.yaml': spec,
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(files.size).toBe(0);
+    expect(errors.map((e) => [e.file.replace(/.*\/(\w+\/chart\.yaml)$/, '$1'), e.path, e.found])).toEqual([
+      ['a/chart.yaml', 'gateway', 'none'],
+      ['b/chart.yaml', 'gateway.namespace', 'nothing'],
+    ]);
+  });
+
+  it("let a spec choose its own step and Gateway over the chart's, and refuse its HTTPRoute without one", async () => {
+    const mine = (name: string, top: string) =>
+      `apiVersion: myapp.timd.cn/v1\nkind: Myapp\nmetadata:\n  name: ${name}\n${top}spec:\n  image: shop:1\n  containerPort: 80\n`;
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\ngateway: { name: shared, namespace: infra }\n',
+      'team/a.yaml': mine('a', 'exposure: both\n'),
+      'team/b.yaml': mine('b', ''),
+      'team/c.yaml': mine('c', 'exposure: gateway\ngateway: { name: own, namespace: edge }\n'),
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    const kinds = (name: string) =>
+      [...(files.get(`team/myapp.team.${name}.yaml`) ?? '').matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+    expect(kinds('a')).toEqual(['Deployment', 'Service', 'Ingress', 'HTTPRoute']);
+    expect(kinds('b')).toEqual(['Deployment', 'Service', 'Ingress']);
+    expect(kinds('c')).toEqual(['Deployment', 'Service', 'HTTPRoute']);
+    expect(files.get('team/myapp.team.c.yaml')).toContain('- name: own\n      namespace: edge\n');
+
+    const refused = writeFiles(tempDir(), { 'team/a.yaml': mine('a', 'exposure: gateway\n') });
+    const { errors: e } = await renderFrom(refused);
+    expect(e.map((x) => [x.file.replace(/.*\/team\//, ''), x.line, x.path, x.found])).toEqual([
+      ['a.yaml', 5, 'exposure', 'none'],
+    ]);
+  });
 });

@@ -151,4 +151,21 @@ describe('Kubernetes CEL rules', () => {
   it('reads fieldPath as the API server writes it', () => {
     expect(parseFieldPath(".spec.ports[0]['a.b']")).toEqual(['spec', 'ports', 0, 'a.b']);
   });
+
+  it('reads a declared property under its escaped name (a reserved word, __ . - /), a map key as it is', () => {
+    const props = {
+      properties: {
+        namespace: { type: 'string' },
+        'a.b-c/d': { type: 'string' },
+        x__y: { type: 'string' },
+      },
+    } as Partial<Structural>;
+    const value = { namespace: 'n', 'a.b-c/d': 'v', x__y: 'w' };
+    expect(holds("self.__namespace__ == 'n'", value, props)).toBe(true);
+    expect(holds('has(self.__namespace__) && !has(self.other)', value, props)).toBe(true);
+    expect(holds("self.a__dot__b__dash__c__slash__d == 'v'", value, props)).toBe(true);
+    expect(holds("self.x__underscores__y == 'w'", value, props)).toBe(true);
+    // a map's keys (additionalProperties) are not escaped
+    expect(holds("self['a-b'] == 1", { 'a-b': 1 })).toBe(true);
+  });
 });

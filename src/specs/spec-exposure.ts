@@ -1,0 +1,44 @@
+import type { LocatedProblem } from '../rules/problem.js';
+import { locateDocumentViolations } from './load.js';
+import { checkGatewaySetting } from './semantic.js';
+import type { SpecDocument } from './types.js';
+
+/** A chart's exposure settings (chart.yaml's `exposure` and `gateway`). */
+export interface ChartExposure {
+  readonly exposure?: string | undefined;
+  readonly gateway?: object | undefined;
+}
+
+/** A spec's step of the move to the Gateway API and its Gateway: its own top-level fields, else the chart's. */
+export function effectiveExposure(spec: SpecDocument, chart: ChartExposure): ChartExposure {
+  return { exposure: spec.exposure ?? chart.exposure, gateway: spec.gateway ?? chart.gateway };
+}
+
+/**
+ * The specs that set their own `exposure` or `gateway` (over the chart's) checked with the chart's rule on what they
+ * then have: HTTPRoutes need a Gateway, from the spec or the chart. Each error is located in its spec file, at
+ * `exposure` (the chart's own settings are checked with chart.yaml). `textOf` gives a spec file's text.
+ */
+export function specExposureErrors(
+  specs: readonly SpecDocument[],
+  chart: ChartExposure,
+  textOf: (file: string) => string | undefined,
+): LocatedProblem[] {
+  const out: LocatedProblem[] = [];
+  for (const spec of specs) {
+    if (spec.exposure === undefined && spec.gateway === undefined) continue;
+    const { exposure, gateway } = effectiveExposure(spec, chart);
+    const problems = checkGatewaySetting(exposure, gateway);
+    if (problems.length === 0) continue;
+    const { file, document } = spec.source;
+    const at = spec.exposure === undefined ? ['gateway'] : ['exposure'];
+    out.push(
+      ...locateDocumentViolations(
+        textOf(file) ?? '',
+        file,
+        problems.map((p) => ({ ...p, path: at, document })),
+      ),
+    );
+  }
+  return out;
+}
