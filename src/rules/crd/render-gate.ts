@@ -5,7 +5,6 @@ import { BUILT_IN_GROUPS, OWN_GROUPS } from './built-in.js';
 import { checkCustomResource } from './check.js';
 import { crdEntry, isCrd, kindKeyOf, versionOf, type CrdEntry } from './registry.js';
 import { isVendored } from './vendored.js';
-import { appendAll } from '../../util/append.js';
 
 /**
  * The custom resources of a whole render against the CRDs it knows: those the render contains (a CRD in any chart
@@ -32,8 +31,15 @@ export class CustomResourceGate {
     }
   }
 
-  /** The problems of the custom resources taken, and a note naming those whose CRD is unknown. */
-  end(): { readonly errors: LocatedProblem[]; readonly notes: string[] } {
+  /**
+   * The problems of the custom resources taken, and a note naming those whose CRD is unknown. A problem that
+   * `reported` holds already (the same file, document and path: a chart's own check of the object) is left out.
+   */
+  end(reported: readonly LocatedProblem[] = []): {
+    readonly errors: LocatedProblem[];
+    readonly notes: string[];
+  } {
+    const seen = new Set(reported.map(placeOf));
     const errors: LocatedProblem[] = [];
     const unknown: string[] = [];
     const unevaluated = new Set<string>();
@@ -41,7 +47,7 @@ export class CustomResourceGate {
       const entry = this.crds.get(kindKeyOf(object.json));
       if (entry === undefined)
         unknown.push(`${describeObject(object.json)} (${String(object.json.apiVersion)})`);
-      else appendAll(errors, problemsOf(object, place, entry, unevaluated));
+      else errors.push(...problemsOf(object, place, entry, unevaluated).filter((p) => !seen.has(placeOf(p))));
     }
     const notes = [
       ...(unknown.length === 0 ? [] : [unknownNote(unknown)]),
@@ -54,6 +60,16 @@ export class CustomResourceGate {
     const read = crdEntry(crd);
     if (read !== undefined) this.crds.set(read.key, read.entry);
   }
+}
+
+/** Whether the gate takes `o`: a CRD, or a custom resource it must check. */
+export function takenByGate(o: Manifest): boolean {
+  return isCrd(o) || isCustomResource(o);
+}
+
+/** Where a problem is, as far as telling two reports of one problem apart goes. */
+function placeOf(p: LocatedProblem): string {
+  return `${p.file}\0${p.document ?? ''}\0${p.path}`;
 }
 
 /** Whether `o` is a custom resource the gate must check: not built in, not vendored, not specforge's own. */
