@@ -3,6 +3,8 @@ import type { RenderedObject } from '../objects.js';
 import type { LocatedProblem } from '../problem.js';
 import { BUILT_IN_GROUPS, OWN_GROUPS } from './built-in.js';
 import { checkCustomResource } from './check.js';
+import { checkCrdValidations } from './crd-validations.js';
+import { checkSchema } from '../schema/check-schema.js';
 import { crdEntry, isCrd, kindKeyOf, versionOf, type CrdEntry } from './registry.js';
 import { isVendored } from './vendored.js';
 
@@ -56,7 +58,9 @@ export class CustomResourceGate {
     return { errors, notes };
   }
 
+  /** A CRD the API server would refuse (its own checks say why) checks nothing: it is never in the cluster. */
   private addCrd(crd: Manifest): void {
+    if (checkSchema(crd).length > 0 || checkCrdValidations(crd).length > 0) return;
     const read = crdEntry(crd);
     if (read !== undefined) this.crds.set(read.key, read.entry);
   }
