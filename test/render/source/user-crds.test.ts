@@ -109,7 +109,7 @@ function widgetCrdWith(rules: unknown): object {
 const SPEC_RULES = 'spec.versions[0].schema.openAPIV3Schema.properties.spec["x-kubernetes-validations"]';
 
 describe('crds/ files specforge cannot take', () => {
-  it('are each a sentence naming the file, exit 1, dist/ untouched: a dangling link, an alias bomb, malformed CEL rules', () => {
+  it("are each a sentence naming the file, beside the charts' own errors, exit 1, dist/ untouched: a dangling link, an alias bomb, malformed CEL rules", () => {
     const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (const [i, n] of [...'bcdefghi'].entries()) {
       const prev = 'abcdefghi'[i];
@@ -120,6 +120,8 @@ describe('crds/ files specforge cannot take', () => {
       'crds/not-a-list.yaml': stringify(widgetCrdWith('self.size > 1')),
       'crds/rules.yaml': stringify(widgetCrdWith([{ rule: 5 }, { message: 'no rule' }])),
       'charts/app/chart.ts': module([widget({ size: 3 })]),
+      // a chart's own error, reported in the same run
+      'charts/bad/chart.ts': module([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad' } }]),
     });
     symlinkSync(join(root, 'crds/nowhere.yaml'), join(root, 'crds/gone.yaml'));
     const r = specforge(root, 'render', 'charts', '--out', 'dist');
@@ -131,7 +133,8 @@ describe('crds/ files specforge cannot take', () => {
       `${crds('not-a-list.yaml')} (document 1) ${SPEC_RULES}: expected a list, found "self.size > 1".`,
       `${crds('rules.yaml')} (document 1) ${SPEC_RULES}[0].rule: expected a string, found 5.`,
       `${crds('rules.yaml')} (document 1) ${SPEC_RULES}[1].rule: expected a CEL expression (a string: required), found nothing.`,
-      'specforge: 5 errors; dist left unchanged.',
+      expect.stringMatching(/^charts\/bad\/chart\.ts \(ConfigMap\/Bad\) metadata\.name: /),
+      'specforge: 6 errors; dist left unchanged.',
     ]);
     expect(existsSync(join(root, 'dist'))).toBe(false);
   });
