@@ -4,6 +4,11 @@
  * commands keep their usage beside their flags (src/diff/command.ts, src/migrate/import/args.ts,
  * src/migrate/adopt/args.ts, src/controller/flags.ts). Pure text.
  */
+import { KUBERNETES_RELEASE } from '../rules/kubernetes-release.js';
+
+/** What the gate checks every object for, in the render commands' help (src/rules/kubernetes-release.ts). */
+const GATE = `Every object is checked as kube-apiserver ${KUBERNETES_RELEASE} checks it on create: its schema, its kind's built-in
+validation, a custom resource's CRD and the CRD's CEL rules.`;
 
 export const USAGE = `Usage: specforge <command> [options]
 
@@ -30,6 +35,10 @@ Options:
                                     prints the command's own flags, defaults and exit codes
   -V, --version                     print the version of specforge
 
+render, validate and check hold every object to Kubernetes ${KUBERNETES_RELEASE}: each is checked as that release's
+kube-apiserver checks it on create (its schema, its kind's built-in validation; a custom resource against its CRD
+and the CRD's CEL rules). The release is recorded in DIR/_provenance.txt.
+
 Exit codes: 0 success, 1 invalid input or drift, 2 usage error.`;
 
 const JOBS_FLAG = `  -j, --jobs N       worker threads that build charts of spec files (default: one fewer than the cores
@@ -48,6 +57,7 @@ export const RENDER_USAGE = `Usage: specforge render [CHARTS_DIR] [--out DIR] [-
 Renders every chart under CHARTS_DIR (default: charts) into DIR (default: dist), all or nothing: when any spec
 is wrong, every problem is printed (file, line, field, expected, found) and DIR is left exactly as it was. Files
 whose bytes would not change are not touched.
+${GATE}
   -o, --out DIR      where the manifests go (default: dist); not inside CHARTS_DIR
 ${GITOPS_FLAG}
 ${JOBS_FLAG}
@@ -58,6 +68,7 @@ export const VALIDATE_USAGE = `Usage: specforge validate [CHARTS_DIR] [--gitops 
 
 Checks every spec under CHARTS_DIR (default: charts) and the wiring between them, as render does, and writes
 nothing (but the entries of --cache). Every problem is printed together.
+${GATE}
 ${GITOPS_FLAG}
 ${JOBS_FLAG}
 

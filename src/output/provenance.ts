@@ -1,8 +1,10 @@
+import { KUBERNETES_RELEASE } from '../rules/kubernetes-release.js';
 import { dirDigests } from './output-tally.js';
 
 /**
  * The provenance of a render: one small file at the top of dist/ ({@link PROVENANCE_FILE}) recording the version of
- * specforge that wrote the directory, the digest of each chart's inputs (its settings, as `<chart>/chart.yaml`
+ * specforge that wrote the directory, the Kubernetes release its gate checked every object for
+ * (src/rules/kubernetes-release.ts), the digest of each chart's inputs (its settings, as `<chart>/chart.yaml`
  * whatever the file's spelling; its spec files, its chart module, the local modules that imports and the files it
  * read as it ran, by their paths in the charts directory; every text with CRLF line ends read as LF:
  * src/render/source/input-digest.ts) and of `gitops.yaml`, and the digest of each directory of output. No timestamp and no
@@ -35,7 +37,12 @@ export function provenanceText(
   inputs: RenderInputs,
   output: ReadonlyMap<string, string>,
 ): string {
-  const lines = [PROVENANCE_HEADER.trimEnd(), `specforge: ${quoted(version)}`, 'inputs:'];
+  const lines = [
+    PROVENANCE_HEADER.trimEnd(),
+    `specforge: ${quoted(version)}`,
+    `kubernetes: ${quoted(KUBERNETES_RELEASE)}`,
+    'inputs:',
+  ];
   if (inputs.gitops !== undefined) lines.push(`  gitops.yaml: ${inputs.gitops}`);
   for (const c of [...inputs.charts].sort((a, b) => compare(a.name, b.name)))
     lines.push(`  ${quoted(`${c.name}/`)}: ${c.digest}`);

@@ -3,6 +3,7 @@ import type { ChartInput } from './chart/chart-input.js';
 import { checkChart, type CheckedChart } from './chart/check-chart.js';
 import { prepareChart } from './chart/prepare.js';
 import { renderSpecChart, specTree } from './chart/spec-chart.js';
+import { ValueGuard } from './chart/value-guard.js';
 import { ChartPool, workerCount } from './chart-pool.js';
 import type { ChartReuse } from './chart-reuse.js';
 import type { ChartStore } from './chart-store.js';
@@ -218,7 +219,8 @@ async function buildHere(input: ChartInput): Promise<CheckedChart> {
   if (module === undefined) return renderSpecChart(input);
   const p = prepareChart(input);
   if (p.specs === undefined) return { input, errors: p.errors };
-  const tree = specTree(input, p);
+  // What JSON cannot hold (a cycle, an empty list item, NaN) is found as its objects are serialised.
+  const tree = specTree(input, p, new ValueGuard());
   if (tree instanceof Error) return checkChart(input, p, tree);
   try {
     await applyModule(tree, module, input.moduleFile ?? input.dir);

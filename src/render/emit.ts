@@ -61,6 +61,9 @@ export class Emission {
     const keep = keepObjects || hasModule(part);
     if (part.built === undefined || part.errors.length > 0) {
       appendAll(this.errors, part.errors);
+      // its CRDs and custom resources are checked all the same: every problem of the run together
+      if (part.heldBack !== undefined)
+        this.customResources.take(part.heldBack, part.input.moduleFile ?? part.input.dir);
       return;
     }
     this.objectCount += part.built.objects.length;
@@ -87,7 +90,7 @@ export class Emission {
   /** The pass across charts, what it sends out again and the GitOps objects; the result. */
   end(): RenderResult {
     const { errors, charts, objectCount } = this;
-    const customResources = this.customResources.end();
+    const customResources = this.customResources.end(errors);
     appendAll(errors, customResources.errors);
     if (errors.length > 0) return { files: new Map(), errors: errors.sort(byPlace), objectCount };
     // each chart's skeletons, made when read, one chart's values at a time: no record of every object is held at once

@@ -11,6 +11,8 @@ import { checkListMapKeys } from './list-maps.js';
 import { checkSchema } from './schema/check-schema.js';
 import { checkVendoredResource } from './crd/vendored.js';
 import { validateBuiltIn } from './validate.js';
+import { checkCrdValidations } from './crd/crd-validations.js';
+import { isCrd } from './crd/registry.js';
 
 /**
  * What every rendered object must be, whoever made it (a spec, or any construct of a chart module): a kind and
@@ -42,6 +44,8 @@ export function checkObject(o: Manifest): Problem<string>[] {
   appendNew(out, checkSchema(o));
   appendAll(out, checkSize(o));
   appendNew(out, validateBuiltIn(o));
+  // a CRD's CEL rules as the API server reads them (src/rules/crd/crd-validations.ts)
+  if (isCrd(o)) appendNew(out, checkCrdValidations(o));
   appendAll(out, checkVendoredResource(o)); // custom resources of the vendored CRDs (src/rules/crd/)
   return out;
 }

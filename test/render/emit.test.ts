@@ -1,5 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generateCharts } from '../../bench/generate.js';
 import { topOf, type OutputSink } from '../../src/output/output-tally.js';
@@ -8,7 +10,8 @@ import { loadCharts } from '../../src/render/source/load-charts.js';
 import { renderSpecChart } from '../../src/render/render.js';
 import { renderFrom } from '../../src/render/render-dir.js';
 import type { ChartInput } from '../../src/render/chart/chart-input.js';
-import { tempDir } from '../support/tmp.js';
+import { repoTempDir, tempDir, writeFiles } from '../support/tmp.js';
+import { WIDGET_CRD } from '../support/widget-crd.js';
 
 /** A sink that records each put: its top-level directories, and the files as a render would leave them. */
 class Recorder implements OutputSink {
@@ -106,5 +109,42 @@ describe('Emission', () => {
     expect(new Set(result.errors.map((e) => e.file))).toEqual(
       new Set([join(dir, 'chart-001', 'bad.yaml'), join(dir, 'chart-002', 'bad.yaml')]),
     );
+  });
+
+  it('checks the custom resources of a chart that has errors of its own, each problem once, in the same run', () => {
+    const widget = (name: string, size: string) =>
+      `new ApiObject(chart, '${name}', { apiVersion: 'gate.specforge.test/v1', kind: 'Widget', metadata: { name: '${name}' }, spec: { size: ${size} } } as any);`;
+    const root = writeFiles(repoTempDir('emit-'), {
+      'crds/widget.yaml': stringify(WIDGET_CRD),
+      // an error of the chart's own (a ConfigMap key), a Widget its CRD refuses, one with NaN (both checks see it)
+      'charts/app/chart.ts': `import { ApiObject } from 'cdk8s';
+export default (chart: any) => {
+  new ApiObject(chart, 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { 'bad key!': 'x' } } as any);
+  ${widget('zero', '0')}
+  ${widget('nan', 'NaN')}
+};
+`,
+    });
+    const bin = resolve(import.meta.dirname, '../../bin/specforge.js');
+    const r = spawnSync(process.execPath, [bin, 'render', 'charts', '--out', 'dist'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    const file = join('charts', 'app', 'chart.ts');
+    expect(
+      r.stderr
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.replace(/: expected .*/, '')),
+    ).toEqual([
+      `${file} (ConfigMap/c) data["bad key!"]`,
+      `${file} (Widget/nan) spec.size`,
+      `${file} (Widget/zero) spec.size`,
+      'specforge: 3 errors; dist left unchanged.',
+    ]);
+    expect(r.stderr).toContain(`${file} (Widget/zero) spec.size: expected at least 1, found 0.`);
+    expect(existsSync(join(root, 'dist'))).toBe(false);
   });
 });

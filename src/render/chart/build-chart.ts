@@ -10,6 +10,7 @@ import { NodePool } from '../../constructs/node-pool.js';
 import { Podroute } from '../../constructs/podroute.js';
 import type { SpecDocument } from '../../specs/types.js';
 import type { ChartSettings } from './chart-settings.js';
+import type { ValueGuard } from './value-guard.js';
 
 /**
  * A chart written in code: called with the chart to add constructs to (a `chart.ts`/`chart.js` default export).
@@ -18,14 +19,21 @@ import type { ChartSettings } from './chart-settings.js';
 export type ChartModule = (chart: Chart) => void | Promise<void>;
 
 /**
- * Builds one cdk8s chart from validated specs (a chart module is applied by the caller). Each chart gets an `App` of its
- * own: cdk8s' app-wide dependency resolution is what makes its own synth grow with the square of the number of
- * charts. Pure: no I/O.
+ * Builds one cdk8s chart from validated specs (a chart module is applied by the caller, which hands in a
+ * {@link ValueGuard} for its objects: the app's first resolver). Each chart gets an `App` of its own: cdk8s'
+ * app-wide dependency resolution is what makes its own synth grow with the square of the number of charts. Pure: no
+ * I/O.
  */
-export function buildChart(name: string, settings: ChartSettings, specs: readonly SpecDocument[]): Chart {
+export function buildChart(
+  name: string,
+  settings: ChartSettings,
+  specs: readonly SpecDocument[],
+  guard?: ValueGuard,
+): Chart {
   // The chart's namespace and labels reach every object the way cdk8s' own ApiObjects take them (the constructs
   // honour them), so a chart.yaml and a cdk8s Chart with the same settings render the same objects.
-  const chart = new Chart(new App({ outdir: '.' }), name, {
+  const app = new App({ outdir: '.', ...(guard === undefined ? {} : { resolvers: [guard] }) });
+  const chart = new Chart(app, name, {
     disableResourceNameHashes: true,
     ...(settings.namespace === undefined ? {} : { namespace: settings.namespace }),
     ...(settings.labels === undefined ? {} : { labels: { ...settings.labels } }),

@@ -8,6 +8,7 @@ import { RenderedObject } from '../../rules/objects.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { SEED_KINDS } from '../../rules/seed-kinds.js';
 import { checkWiring } from '../../rules/wiring.js';
+import { takenByGate } from '../../rules/crd/render-gate.js';
 import type { DroppedFields } from '../../specs/bookkeeping.js';
 import type { SourceRef, SpecDocument } from '../../specs/types.js';
 import { appendAll } from '../../util/append.js';
@@ -15,6 +16,7 @@ import type { ChartSettings } from './chart-settings.js';
 import { ChartModuleError, moduleBuildError } from '../module/module-error.js';
 import type { ParsedSpecs } from './prepare.js';
 import type { ChartInput } from './chart-input.js';
+import { ValueGuard } from './value-guard.js';
 
 /**
  * The third stage of the render pipeline (src/render/render.ts): a built construct tree → its checked objects,
@@ -39,6 +41,11 @@ export interface CheckedChart {
     /** What the wiring checks found that may work (src/rules/service-wiring.ts): a note each. */
     readonly notes?: readonly LocatedProblem[];
   };
+  /**
+   * When the chart has errors and was built all the same: its CRDs and custom resources, which the render checks
+   * across charts (src/rules/crd/render-gate.ts), so that their problems are reported in the same run.
+   */
+  readonly heldBack?: readonly RenderedObject[];
 }
 
 /**
@@ -47,9 +54,13 @@ export interface CheckedChart {
  */
 export function checkChart(input: CheckedChart['input'], p: ParsedSpecs, tree: Chart | Error): CheckedChart {
   const { errors, relativeOf } = p;
-  const notes: LocatedProblem[] = [];
-  const objects = synthesize(input, p, tree, notes);
-  if (objects === undefined || errors.length > 0) return { input, errors };
+  const made: Made = { notes: [] };
+  const { notes } = made;
+  const objects = synthesize(input, p, tree, made);
+  if (objects === undefined || errors.length > 0) {
+    const heldBack = (made.objects ?? []).filter((o) => takenByGate(o.json));
+    return heldBack.length === 0 ? { input, errors } : { input, errors, heldBack };
+  }
   if (input.settings !== undefined) relativeOf.set(input.settings.file, `${input.name}/chart.yaml`);
   // A file name may hold any character, line breaks included: quoted when not plain, it stays one comment line.
   const header = (o: RenderedObject): string =>
@@ -79,17 +90,24 @@ function operatorManagers(specs: readonly SpecDocument[]): string[] {
   return [...new Set(managers)].sort();
 }
 
+/** What {@link synthesize} made besides its answer: the objects the wiring checks saw, and what they noted. */
+interface Made {
+  readonly notes: LocatedProblem[];
+  objects?: RenderedObject[];
+}
+
 /**
  * Checks the chart's wiring with each object traced to its spec (so errors name file and document), then
  * synthesises it as cdk8s's `chart.toJson()` does (src/app/app-walk.ts), which runs every other construct
  * validation (those of a chart module's constructs); the chart checks `App.synth()` runs are these same settings and
- * wiring rules, so buildChart armed them to leave both to this stage. Errors go to `p.errors`; objects come back only when there are none.
+ * wiring rules, so buildChart armed them to leave both to this stage. Errors go to `p.errors`; objects come back only
+ * when there are none, and the objects the wiring checks saw go to `made` whatever they found, with their notes.
  */
 function synthesize(
   input: CheckedChart['input'],
   p: ParsedSpecs,
   tree: Chart | Error,
-  notes: LocatedProblem[],
+  made: Made,
 ): RenderedObject[] | undefined {
   const { settings, specs, errors } = p;
   const settingsSource =
@@ -98,12 +116,14 @@ function synthesize(
   try {
     if (tree instanceof Error) throw tree;
     // Objects with no spec file behind them come from the chart module: errors about them name its file.
-    const wiring = checkWiring(
-      chartObjects(tree).map((o) => ({ ...o, ...sources(o.json) })),
-      input.moduleFile ?? input.dir,
-      notes,
-      true,
-    );
+    const place = input.moduleFile ?? input.dir;
+    made.objects = chartObjects(tree).map((o) => ({ ...o, ...sources(o.json) }));
+    const wiring = checkWiring(made.objects, place, made.notes, true);
+    // What JSON cannot hold, found as the module's objects were serialised (src/render/chart/value-guard.ts); a
+    // field the checks above named already (a NaN where the schema wants an integer) is not named twice.
+    const guarded = ValueGuard.of(tree)?.problems(place) ?? [];
+    for (const p of guarded) if (!wiring.some((w) => w.file === p.file && w.path === p.path)) wiring.push(p);
+    if (guarded.length === 0) ValueGuard.detach(tree);
     if (wiring.length > 0) {
       appendAll(errors, wiring);
       return undefined;

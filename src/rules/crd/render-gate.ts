@@ -4,9 +4,10 @@ import type { LocatedProblem } from '../problem.js';
 import { BUILT_IN_GROUPS, OWN_GROUPS } from './built-in.js';
 import { Budget } from './cel/budget.js';
 import { checkCustomResource } from './check.js';
+import { checkCrdValidations } from './crd-validations.js';
+import { checkSchema } from '../schema/check-schema.js';
 import { crdEntry, isCrd, kindKeyOf, versionOf, type CrdEntry } from './registry.js';
 import { isVendored } from './vendored.js';
-import { appendAll } from '../../util/append.js';
 
 /**
  * The custom resources of a whole render against the CRDs it knows: those the render contains (a CRD in any chart
@@ -33,8 +34,15 @@ export class CustomResourceGate {
     }
   }
 
-  /** The problems of the custom resources taken, and a note naming those whose CRD is unknown. */
-  end(): { readonly errors: LocatedProblem[]; readonly notes: string[] } {
+  /**
+   * The problems of the custom resources taken, and a note naming those whose CRD is unknown. A problem that
+   * `reported` holds already (the same file, document and path: a chart's own check of the object) is left out.
+   */
+  end(reported: readonly LocatedProblem[] = []): {
+    readonly errors: LocatedProblem[];
+    readonly notes: string[];
+  } {
+    const seen = new Set(reported.map(placeOf));
     const errors: LocatedProblem[] = [];
     const unknown: string[] = [];
     const unevaluated = new Set<string>();
@@ -43,7 +51,10 @@ export class CustomResourceGate {
       const entry = this.crds.get(kindKeyOf(object.json));
       if (entry === undefined)
         unknown.push(`${describeObject(object.json)} (${String(object.json.apiVersion)})`);
-      else appendAll(errors, problemsOf(object, place, entry, { unevaluated, late }));
+      else
+        errors.push(
+          ...problemsOf(object, place, entry, { unevaluated, late }).filter((p) => !seen.has(placeOf(p))),
+        );
     }
     const notes = [
       ...(unknown.length === 0 ? [] : [unknownNote(unknown)]),
@@ -53,10 +64,22 @@ export class CustomResourceGate {
     return { errors, notes };
   }
 
+  /** A CRD the API server would refuse (its own checks say why) checks nothing: it is never in the cluster. */
   private addCrd(crd: Manifest): void {
+    if (checkSchema(crd).length > 0 || checkCrdValidations(crd).length > 0) return;
     const read = crdEntry(crd);
     if (read !== undefined) this.crds.set(read.key, read.entry);
   }
+}
+
+/** Whether the gate takes `o`: a CRD, or a custom resource it must check. */
+export function takenByGate(o: Manifest): boolean {
+  return isCrd(o) || isCustomResource(o);
+}
+
+/** Where a problem is, as far as telling two reports of one problem apart goes. */
+function placeOf(p: LocatedProblem): string {
+  return `${p.file}\0${p.document ?? ''}\0${p.path}`;
 }
 
 /** Whether `o` is a custom resource the gate must check: not built in, not vendored, not specforge's own. */

@@ -16,13 +16,16 @@ import { describeValue } from '../problem.js';
 const compilers = new Map<string, PlanCompiler | null>();
 const plans = new Map<string, PlanNode | null>();
 
-/** The plan of `apiVersion` `kind`, or undefined when it is not a built-in kind of the vendored release. */
+/**
+ * The plan of `apiVersion` `kind`, or undefined when it is not a built-in kind of the vendored release, or not one
+ * of objects to create ({@link NOT_OBJECTS}: `ConfigMapList`, `Status`, whose schemas the documents hold too).
+ */
 export function builtInPlan(apiVersion: unknown, kind: unknown): PlanNode | undefined {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const key = `${apiVersion} ${kind}`;
   const known = plans.get(key);
   if (known !== undefined) return known ?? undefined;
-  const plan = compilerOf(apiVersion)?.kind(kind);
+  const plan = NOT_OBJECTS.test(kind) ? undefined : compilerOf(apiVersion)?.kind(kind);
   plans.set(key, plan ?? null);
   return plan;
 }
@@ -56,12 +59,16 @@ export function checkSchema(o: Manifest): Problem<string>[] {
 /** Kinds of a document that are no objects to create: lists, and the API machinery's own records. */
 const NOT_OBJECTS = /List$|^(DeleteOptions|WatchEvent|Status)$/;
 
-/** The problem of an object of a served group whose version or kind the release does not serve; `List` is kubectl's. */
+/**
+ * The problem of an object of a served group whose version or kind the release does not serve, or whose kind is
+ * no object to create: a list (`v1 List`, `ConfigMapList`: kubectl's envelopes, which it unpacks into their items
+ * before it sends any; the API server stores no list) or a record of the API machinery's own.
+ */
 function unserved(o: Manifest): Problem<string>[] {
   const { apiVersion, kind } = o;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || (apiVersion === 'v1' && kind === 'List'))
-    return [];
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return [];
   const { release, served, groups } = vendoredIndex();
+  if (NOT_OBJECTS.test(kind) && served.has(apiVersion)) return [notAnObject(o, kind)];
   const group = groupOfVersion(apiVersion);
   if (!groups.has(group)) {
     // A custom resource's group has a dot (apiextensions refuses a CRD of any other): a dotless group the release
@@ -93,4 +100,23 @@ function unserved(o: Manifest): Problem<string>[] {
       found: describeValue(kind),
     },
   ];
+}
+
+/** A list or an API machinery record where an object to create was expected. */
+function notAnObject(o: Manifest, kind: string): Problem<string> {
+  const items: unknown = o.items;
+  if (!kind.endsWith('List'))
+    return {
+      path: 'kind',
+      expected: `the kind of an object to create (${kind} is a record of the API machinery's own, which the API server stores no object of)`,
+      found: describeValue(kind),
+    };
+  return {
+    path: 'kind',
+    expected: `the kind of an object to create (${kind} is kubectl's envelope of several objects, unpacked before they are sent: the API server stores no list)`,
+    found: Array.isArray(items)
+      ? `${describeValue(kind)} of ${items.length} item${items.length === 1 ? '' : 's'}`
+      : describeValue(kind),
+    hint: 'Add each of its items to the chart as an object of its own (with cdk8s, an ApiObject per item).',
+  };
 }

@@ -5,7 +5,7 @@
  * a custom resource whose CRD it does not know.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,61 @@ describe('custom resources of a render', () => {
     expect(r.stderr + r.stdout).toContain('Thing/t (example.com/v1)');
     expect(r.status).toBe(0);
     expect(existsSync(join(root, 'dist/app'))).toBe(true);
+  });
+});
+
+/** The test CRD with its `spec` node's CEL rules replaced by `rules`. */
+function widgetCrdWith(rules: unknown): object {
+  const crd = structuredClone(WIDGET_CRD) as any;
+  crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = rules;
+  return crd;
+}
+
+const SPEC_RULES = 'spec.versions[0].schema.openAPIV3Schema.properties.spec["x-kubernetes-validations"]';
+
+describe('crds/ files specforge cannot take', () => {
+  it("are each a sentence naming the file, beside the charts' own errors, exit 1, dist/ untouched: a dangling link, an alias bomb, malformed CEL rules", () => {
+    const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (const [i, n] of [...'bcdefghi'].entries()) {
+      const prev = 'abcdefghi'[i];
+      laughs.push(`${n}: &${n} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const root = writeFiles(repoTempDir('crd-gate-'), {
+      'crds/bomb.yaml': `${laughs.join('\n')}\n`,
+      'crds/not-a-list.yaml': stringify(widgetCrdWith('self.size > 1')),
+      'crds/rules.yaml': stringify(widgetCrdWith([{ rule: 5 }, { message: 'no rule' }])),
+      'charts/app/chart.ts': module([widget({ size: 3 })]),
+      // a chart's own error, reported in the same run
+      'charts/bad/chart.ts': module([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Bad' } }]),
+    });
+    symlinkSync(join(root, 'crds/nowhere.yaml'), join(root, 'crds/gone.yaml'));
+    const r = specforge(root, 'render', 'charts', '--out', 'dist');
+    expect(r.status).toBe(1);
+    const crds = (f: string) => join('crds', f);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `${crds('bomb.yaml')} (document 1): expected YAML whose aliases expand to a document of bounded size (at most 100 expansions), found more (Excessive alias count indicates a resource exhaustion attack). Write the repeated parts out instead of using anchors and aliases.`,
+      `${crds('gone.yaml')}: expected a CRD file specforge can read (crds/ holds the CRDs that check the render's custom resources), found a symbolic link to nothing. Remove the link, or point it at the CRD file.`,
+      `${crds('not-a-list.yaml')} (document 1) ${SPEC_RULES}: expected a list, found "self.size > 1".`,
+      `${crds('rules.yaml')} (document 1) ${SPEC_RULES}[0].rule: expected a string, found 5.`,
+      `${crds('rules.yaml')} (document 1) ${SPEC_RULES}[1].rule: expected a CEL expression (a string: required), found nothing.`,
+      expect.stringMatching(/^charts\/bad\/chart\.ts \(ConfigMap\/Bad\) metadata\.name: /),
+      'specforge: 6 errors; dist left unchanged.',
+    ]);
+    expect(existsSync(join(root, 'dist'))).toBe(false);
+  });
+
+  it("refuses a chart module's CRD with malformed CEL rules, and checks its custom resources against nothing", () => {
+    const crd = widgetCrdWith([{ message: 'no rule' }]);
+    const root = writeFiles(repoTempDir('crd-gate-'), {
+      'charts/app/chart.ts': module([crd, widget({ size: 0 })]),
+    });
+    const r = specforge(root, 'render', 'charts', '--out', 'dist');
+    expect(r.status).toBe(1);
+    const file = join('charts', 'app', 'chart.ts');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `${file} (CustomResourceDefinition/widgets.gate.specforge.test) ${SPEC_RULES}[0].rule: expected a CEL expression (a string: required), found nothing.`,
+      'specforge: 1 error; dist left unchanged.',
+    ]);
   });
 });
 

@@ -19,6 +19,13 @@ describe('CustomResourceGate', () => {
     });
   });
 
+  it('leaves out a problem reported already at the same file, document and path', () => {
+    const gate = new CustomResourceGate([WIDGET_CRD]);
+    gate.take([widget({ size: 0, mode: 'Gone' })], 'charts/app/chart.ts');
+    const before = { file: 'charts/app/chart.ts', path: '(Widget a/w) spec.size', expected: 'x', found: 'y' };
+    expect(gate.end([before]).errors.map((e) => e.path)).toEqual(['(Widget a/w) spec.mode']);
+  });
+
   it('checks against the CRDs the user keeps in the repository, and names the spec file when there is one', () => {
     const gate = new CustomResourceGate([WIDGET_CRD]);
     gate.take([{ ...widget({}), source: { file: 'charts/app/w.yaml', document: 2 } }], 'charts/app');

@@ -138,7 +138,14 @@ describe('the schema check of a built-in kind', () => {
     expect(Object.keys(at({ apiVersion: 'apps/v1', kind: 'Deployent', metadata: { name: 'd' } }))).toEqual([
       'kind',
     ]);
-    expect(checkSchema({ apiVersion: 'v1', kind: 'List', items: [] })).toEqual([]);
+  });
+
+  it("refuses a list or an API machinery record where an object is expected: kubectl's envelopes are no objects", () => {
+    expect(Object.keys(at({ apiVersion: 'v1', kind: 'List', items: [] }))).toEqual(['kind']);
+    expect(Object.keys(at({ apiVersion: 'v1', kind: 'ConfigMapList', items: [] }))).toEqual(['kind']);
+    expect(Object.keys(at({ apiVersion: 'apps/v1', kind: 'DeploymentList', items: [] }))).toEqual(['kind']);
+    expect(Object.keys(at({ apiVersion: 'v1', kind: 'Status' }))).toEqual(['kind']);
+    expect(isBuiltInKind('v1', 'ConfigMapList')).toBe(false);
   });
 
   it('leaves kinds the vendored documents do not hold to others (custom resources)', () => {

@@ -3,7 +3,7 @@
  * decoded as the API server decodes them (src/rules/schema/), through bin/specforge.js as a user runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoTempDir, writeFiles } from '../../support/tmp.js';
@@ -86,6 +86,25 @@ export default function (chart: any): void {
     expect(notes).toEqual([
       "specforge: note: objects of chart modules of kind StorageClass (storage.k8s.io/v1) were checked against their schema only (types, fields, quantities, base64), not yet against the API server's validation rules of their kind.",
     ]);
+    rmSync(root, { recursive: true, force: true });
+  });
+  it("refuse a v1 List (kubectl's envelope) naming chart.ts and the object, and say to add its items as objects", () => {
+    const root = repoTempDir('schema-');
+    const list = `import { ApiObject } from 'cdk8s';
+export default function (chart: any): void {
+  new ApiObject(chart, 'all', { apiVersion: 'v1', kind: 'List', metadata: { name: 'all' }, items: [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad key!' }, data: { 'bad key!': 'x' } },
+  ] } as any);
+}
+`;
+    writeFiles(root, { 'charts/web/chart.ts': list });
+    const r = specforge(['render', 'charts', '--out', 'dist'], root);
+    expect(r.code).toBe(1);
+    expect(r.err.trimEnd().split('\n')).toEqual([
+      `${join('charts', 'web', 'chart.ts')} (List/all) kind: expected the kind of an object to create (List is kubectl's envelope of several objects, unpacked before they are sent: the API server stores no list), found "List" of 1 item. Add each of its items to the chart as an object of its own (with cdk8s, an ApiObject per item).`,
+      'specforge: 1 error; dist left unchanged.',
+    ]);
+    expect(existsSync(join(root, 'dist'))).toBe(false);
     rmSync(root, { recursive: true, force: true });
   });
 });
