@@ -1,5 +1,4 @@
 import type { GatewayRef, Resolved } from './common.js';
-import type { ExposureParts } from './expose.js';
 import type { ManifestOf } from '../rules/manifest.js';
 import { GATEWAY_API_VERSION } from '../rules/vocabulary.js';
 
@@ -30,7 +29,7 @@ export interface HttpRouteSpec {
 export function httpRouteManifest(
   serviceName: string,
   meta: Resolved['meta'],
-  parts: ExposureParts,
+  parts: { readonly host?: string | undefined; readonly servicePort: number },
   gateway: GatewayRef,
 ): ManifestOf<{ spec: HttpRouteSpec }> {
   return {
