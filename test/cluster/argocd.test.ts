@@ -71,10 +71,18 @@ interface SyncOutcome {
   readonly results: { Kind: string; Name: string; Status: string; Message: string }[];
 }
 
-/** A control plane no other test touched; with the OpenShift Route CRD, the platform pod-route's Route needs. */
+const ROUTE_CRDS = [
+  join(ROOT, 'test/fixtures/openshift-route-crd.yaml'),
+  join(ROOT, 'test/fixtures/gateway-api/gateway.networking.k8s.io_httproutes.yaml'),
+];
+
+/**
+ * A control plane no other test touched; with the OpenShift Route CRD, the platform pod-route's Route needs, and the
+ * Gateway API's HTTPRoute CRD, which the platform team installs where a chart sets `exposure: gateway`.
+ */
 async function privateControlPlane(withRoutes = false): Promise<ControlPlane> {
   const cp = await startPrivateControlPlane();
-  if (withRoutes) await installCrdFiles(cp.info, [join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
+  if (withRoutes) await installCrdFiles(cp.info, ROUTE_CRDS);
   return cp;
 }
 
@@ -268,6 +276,9 @@ gitopsDescribe(
         const root = repoTempDir('argocd-repo-');
         try {
           cpSync(join(ROOT, 'charts'), join(root, 'charts'), { recursive: true });
+          // Argo CD holds an HTTPRoute progressing until a Gateway accepts it, and this plane runs no Gateway
+          // implementation: that chart's delivery is the Gateway API cut-over's to prove (issue 46), not this sync's.
+          rmSync(join(root, 'charts/myapp-gateway'), { recursive: true });
           mkdirSync(join(root, 'charts/gpu-shop'));
           writeFileSync(join(root, 'charts/gpu-shop/pool.yaml'), GPU_POOL);
           writeFileSync(

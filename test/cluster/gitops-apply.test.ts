@@ -21,8 +21,12 @@ const FLUX_SSA = ['apply', '--server-side', '--force-conflicts', '--field-manage
 async function withControlPlane(body: (cp: ControlPlane) => Promise<void> | void): Promise<void> {
   const cp = await startPrivateControlPlane();
   try {
-    // An OpenShift cluster serves Routes: pod-route's default platform exposes through one.
-    await installCrdFiles(cp.info, [join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
+    // An OpenShift cluster serves Routes: pod-route's default platform exposes through one; and the Gateway API's
+    // HTTPRoutes, which the platform team installs where a chart sets `exposure: gateway`.
+    await installCrdFiles(cp.info, [
+      join(ROOT, 'test/fixtures/openshift-route-crd.yaml'),
+      join(ROOT, 'test/fixtures/gateway-api/gateway.networking.k8s.io_httproutes.yaml'),
+    ]);
     await body(cp);
   } finally {
     await cp.stop();

@@ -17,6 +17,7 @@ import {
 } from '../../scripts/kube-openapi/prune.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
+import { crdGroups } from './kubectl.js';
 
 const DIR = resolve(import.meta.dirname, '../../schemas/vendor/kubernetes');
 
@@ -28,9 +29,10 @@ clusterDescribe('the vendored OpenAPI v3 documents of the built-in kinds', () =>
     const index = await client.request<{ paths: Record<string, unknown> }>('GET', '/openapi/v3');
     const files: string[] = [];
     const served: string[] = [];
+    const custom = crdGroups();
     for (const path of Object.keys(index.paths).sort()) {
       const apiVersion = builtInGroupVersion(path);
-      if (apiVersion === undefined) continue;
+      if (apiVersion === undefined || custom.has(apiVersion.split('/').slice(0, -1).join('/'))) continue;
       const doc = await client.request<object>('GET', `/openapi/v3/${path}`);
       const file = fileOf(apiVersion);
       files.push(file);

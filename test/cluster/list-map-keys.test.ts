@@ -23,7 +23,7 @@ import { withDuplicate } from '../support/list-map-duplicates.js';
 import { distCharts, distObjects } from './dist-objects.js';
 import { clusterDescribe, controlPlane } from './helpers.js';
 import { adminConfig } from './kubeconfig.js';
-import { kubectl } from './kubectl.js';
+import { crdGroups, kubectl } from './kubectl.js';
 import { listMapsOf, type OpenApiDocument } from './list-map-openapi.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -103,9 +103,10 @@ clusterDescribe('list maps (server-side apply)', () => {
     const client = await KubeClient.fromKubeConfig(adminConfig(info));
     const index = await client.request<{ paths: Record<string, unknown> }>('GET', '/openapi/v3');
     const kinds: Record<string, ListMap[]> = {};
+    const custom = crdGroups();
     for (const path of Object.keys(index.paths).sort()) {
       const groupVersion = builtInStable(path);
-      if (groupVersion === undefined) continue;
+      if (groupVersion === undefined || custom.has(groupVersion.split('/').slice(0, -1).join('/'))) continue;
       const doc = await client.request<OpenApiDocument>('GET', `/openapi/v3/${path}`);
       for (const [kind, maps] of listMapsOf(doc, groupVersion))
         kinds[kind] = maps.map(({ keyTypes: _, ...map }) => map);
