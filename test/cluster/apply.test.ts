@@ -29,6 +29,19 @@ clusterDescribe('dist/ applied with kubectl to a real kube-apiserver', () => {
   beforeAll(() => {
     kubectl(['apply', '--server-side', '-f', join(ROOT, 'test/fixtures/openshift-route-crd.yaml')]);
     kubectl(['wait', '--for=condition=Established', 'crd/routes.route.openshift.io', '--timeout=30s']);
+    // charts/myapp-gateway exposes through HTTPRoutes: the platform team installs the Gateway API's CRD first.
+    kubectl([
+      'apply',
+      '--server-side',
+      '-f',
+      join(ROOT, 'test/fixtures/gateway-api/gateway.networking.k8s.io_httproutes.yaml'),
+    ]);
+    kubectl([
+      'wait',
+      '--for=condition=Established',
+      'crd/httproutes.gateway.networking.k8s.io',
+      '--timeout=30s',
+    ]);
   });
 
   it.each(charts)('kustomize builds chart %s into exactly the rendered objects', (chart) => {
