@@ -77,8 +77,9 @@ Exit codes: 0 valid, 1 invalid input, 2 usage error.`;
 export const CHECK_USAGE = `Usage: specforge check [CHARTS_DIR] [--out DIR] [--gitops argocd,flux] [--jobs N] [--cache DIR]
 
 The CI drift gate: renders CHARTS_DIR (default: charts) in memory and compares it with DIR (default: dist), file
-by file. Writes nothing (but the entries of --cache). When DIR is stale, prints a unified diff of every file that differs (a Secret's lines
-are not printed) and the command that brings DIR up to date.
+by file. Writes nothing (but the entries of --cache). When DIR is stale, prints a unified diff of every file
+that differs (a Secret's lines are not printed) and the command that brings DIR up to date.
+${GATE}
   -o, --out DIR      the rendered manifests to check (default: dist)
 ${GITOPS_FLAG}
 ${JOBS_FLAG}

@@ -24,7 +24,7 @@ describe('the Kubernetes release the gate checks for', () => {
     expect(/KUBE_VERSION="\$\{KUBE_VERSION:-(v[0-9.]+)\}"/.exec(script)?.[1]).toBe(KUBERNETES_RELEASE);
   });
 
-  it.each([[['--help']], [['render', '--help']], [['validate', '--help']]])(
+  it.each([[['--help']], [['render', '--help']], [['validate', '--help']], [['check', '--help']]])(
     'is named by specforge %j',
     async (argv) => {
       const r = await run(argv);
