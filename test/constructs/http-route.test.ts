@@ -73,7 +73,10 @@ describe('the HTTPRoute of an exposed workload', () => {
     const objects = myapp({ exposure: 'gateway', gateway: { ...GATEWAY, sectionName: 'https' } });
     const route = of(objects, 'HTTPRoute');
     expect(route.apiVersion).toBe('gateway.networking.k8s.io/v1');
-    expect(route.metadata).toEqual({ ...of(objects, 'Service').metadata });
+    expect(route.metadata).toEqual({
+      ...of(objects, 'Service').metadata,
+      annotations: { 'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true' },
+    });
     expect(route.spec).toEqual({
       parentRefs: [{ name: 'shared', namespace: 'infra', sectionName: 'https' }],
       hostnames: ['shop.example.com'],
@@ -134,4 +137,34 @@ describe('the HTTPRoute of an exposed workload', () => {
       myapp({ exposure: 'gateway', gateway: { ...GATEWAY, sectionName: 'Not A Section' } }),
     ).toThrow(/gateway\.sectionName/);
   });
+
+  it("lets Argo CD sync a route before the platform's Gateway API CRDs, beside the spec's own sync options", () => {
+    const syncOptions = (props: Partial<MyappProps>) =>
+      of(myapp({ exposure: 'gateway', gateway: GATEWAY, ...props }), 'HTTPRoute').metadata.annotations;
+    expect(syncOptions({})).toEqual({
+      'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true',
+    });
+    expect(
+      syncOptions({ annotations: { team: 'shop', 'argocd.argoproj.io/sync-options': 'Prune=false' } }),
+    ).toEqual({
+      team: 'shop',
+      'argocd.argoproj.io/sync-options': 'Prune=false,SkipDryRunOnMissingResource=true',
+    });
+  });
+
+  it.each([
+    ['kubernetes', 'Ingress'],
+    ['openshift', 'Route'],
+  ] as [Platform, string][])(
+    'has Argo CD prune the %s kind (%s) of "both" only last, after the route is healthy; not before "both"',
+    (platform, kind) => {
+      const options = (exposure: Exposure) =>
+        of(myapp({ platform, exposure, gateway: GATEWAY }), kind).metadata.annotations?.[
+          'argocd.argoproj.io/sync-options'
+        ];
+      expect(options('both')).toBe('PruneLast=true');
+      expect(options('ingress')).toBeUndefined();
+      expect(myapp({ platform })).toEqual(myapp({ platform, exposure: 'ingress' }));
+    },
+  );
 });
