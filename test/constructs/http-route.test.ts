@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import type { Exposure, GatewayRef, Platform } from '../../src/constructs/common.js';
+import { AppService, type AppServiceProps } from '../../src/constructs/app-service.js';
 import { Myapp, type MyappProps } from '../../src/constructs/myapp.js';
 import { Podroute } from '../../src/constructs/podroute.js';
 import { checkObject } from '../../src/rules/object-rules.js';
@@ -167,4 +168,35 @@ describe('the HTTPRoute of an exposed workload', () => {
       expect(myapp({ platform })).toEqual(myapp({ platform, exposure: 'ingress' }));
     },
   );
+});
+
+describe("an AppService's HTTPRoute, when asked", () => {
+  const appService = (props: Partial<AppServiceProps>) => {
+    const chart = Testing.chart();
+    new AppService(chart, 'api', { image: 'api:1', ports: [{ port: 8080, targetPort: 80 }], ...props });
+    return Testing.synth(chart) as any[];
+  };
+
+  it('routes to the first port of its NodePort Service, with no hostname, and passes the gate', () => {
+    const objects = appService({ exposure: 'gateway', gateway: GATEWAY });
+    expect(kinds(objects)).toEqual(['Deployment', 'Service', 'HTTPRoute']);
+    const route = of(objects, 'HTTPRoute');
+    expect(route.spec).toEqual({
+      parentRefs: [{ name: 'shared', namespace: 'infra' }],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ name: 'api', port: 8080 }],
+        },
+      ],
+    });
+    expect(checkObject(route)).toEqual([]);
+    expect(of(objects, 'Service').spec.type).toBe('NodePort');
+  });
+
+  it('is not rendered unless asked, and refused without a Gateway', () => {
+    expect(appService({})).toEqual(appService({ exposure: 'ingress' }));
+    expect(kinds(appService({ gateway: GATEWAY }))).toEqual(['Deployment', 'Service']);
+    expect(() => appService({ exposure: 'both' })).toThrow(/gateway: expected the Gateway/);
+  });
 });
