@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import type { EnvVar, ResourceRequirements, ServicePort, WorkloadAdoptPins } from '../specs/types.js';
-import { pinnedWorkload } from './adopt.js';
-import { resolveCommon, type CommonProps } from './common.js';
+import { named, pinnedWorkload } from './adopt.js';
+import { resolveCommon, type CommonProps, type Exposure, type GatewayRef } from './common.js';
+import { httpRouteManifest } from './http-route.js';
 import { ManifestObject } from './manifest-object.js';
 import { addWorkload } from './workload.js';
 import { derivedContainerPorts, type DerivedContainerPort } from '../rules/ports.js';
@@ -33,6 +34,17 @@ export interface AppServiceProps extends CommonProps {
    * @default - none: specforge's own names, selector, labels and container
    */
   readonly adopt?: WorkloadAdoptPins;
+  /**
+   * `both` or `gateway`: an HTTPRoute of the spec's name to the Service's first port, attached to `gateway`, beside
+   * the NodePort Service (which stays: it is the route's backend). No hostname: the Gateway listener's hosts.
+   * @default 'ingress': the NodePort Service alone, as the operators exposed it
+   */
+  readonly exposure?: Exposure;
+  /**
+   * The Gateway the HTTPRoute attaches to (required with exposure `both` or `gateway`).
+   * @default - none
+   */
+  readonly gateway?: GatewayRef;
 }
 
 /**
@@ -42,6 +54,8 @@ export interface AppServiceProps extends CommonProps {
 export class AppService extends Construct {
   public readonly deployment: ManifestObject;
   public readonly service: ManifestObject;
+  /** The HTTPRoute, with exposure `both` or `gateway`; undefined otherwise. */
+  public readonly httpRoute?: ManifestObject;
 
   constructor(scope: Construct, id: string, props: AppServiceProps) {
     super(scope, id);
@@ -63,6 +77,24 @@ export class AppService extends Construct {
     );
     this.deployment = workload.deployment;
     this.service = workload.service;
+    const port = props.ports[0]?.port;
+    // without a Gateway the props check refused it already (both doors); every AppService has a port
+    if (
+      props.exposure !== undefined &&
+      props.exposure !== 'ingress' &&
+      props.gateway !== undefined &&
+      port !== undefined
+    )
+      this.httpRoute = new ManifestObject(
+        this,
+        'httpRoute',
+        httpRouteManifest(
+          pins.serviceName,
+          named(r.meta, pins.httpRouteName),
+          { servicePort: port },
+          props.gateway,
+        ),
+      );
   }
 }
 

@@ -1,12 +1,13 @@
 import type { V1Ingress } from './k8s-objects.js';
 import type { Construct } from 'constructs';
 import { Route, RouteSpecToKind } from '../imports/route.openshift.io.js';
-import { INGRESS_CLASS_ANNOTATION } from '../rules/vocabulary.js';
+import { INGRESS_CLASS_ANNOTATION, PRUNE_LAST_OPTION } from '../rules/vocabulary.js';
 import { named, type PinnedWorkload } from './adopt.js';
 import type { Exposure, GatewayRef, Platform, Resolved } from './common.js';
 import { httpRouteManifest } from './http-route.js';
 import type { ManifestOf } from '../rules/manifest.js';
 import { ManifestObject } from './manifest-object.js';
+import { withSyncOption } from './sync-options.js';
 
 /** The Ingress class of every Ingress specforge renders when none is given (the Myapp operator's). */
 export const DEFAULT_INGRESS_CLASS = 'nginx';
@@ -116,12 +117,12 @@ const ROUTE_KINDS = {
   ingress: {
     renders: (parts) => parts.platform !== 'openshift' && parts.exposure !== 'gateway',
     name: (pins) => pins.ingressName,
-    manifest: ingressManifest,
+    manifest: (serviceName, meta, parts) => ingressManifest(serviceName, prunedLast(meta, parts), parts),
   },
   route: {
     renders: (parts) => parts.platform === 'openshift' && parts.exposure !== 'gateway',
     name: (pins) => pins.routeName,
-    manifest: routeManifest,
+    manifest: (serviceName, meta, parts) => routeManifest(serviceName, prunedLast(meta, parts), parts),
   },
   httpRoute: {
     // without a Gateway there is nothing to attach to: both doors refuse that before (props, chart.yaml, spec)
@@ -130,6 +131,16 @@ const ROUTE_KINDS = {
     manifest: (serviceName, meta, parts) => httpRouteManifest(serviceName, meta, parts, parts.gateway!),
   },
 } as const satisfies Record<string, RouteKind>;
+
+/**
+ * The metadata of an Ingress or Route: in `exposure: both`, with Argo CD's `PruneLast=true`, so that the next step
+ * (`gateway`), which removes it, has Argo CD prune it only after every object of that sync, the HTTPRoute among them,
+ * is applied and healthy (without it, gitops-engine prunes in a wave before it applies: pkg/sync/sync_context.go).
+ * Argo CD reads the option from the live object, so it must be there one step before: the `both` step carries it.
+ */
+function prunedLast(meta: Resolved['meta'], parts: ExposureParts): Resolved['meta'] {
+  return parts.exposure === 'both' ? withSyncOption(meta, PRUNE_LAST_OPTION) : meta;
+}
 
 /** The construct id of a route kind: `ingress`, `route`, `httpRoute`. */
 export type RouteKindId = keyof typeof ROUTE_KINDS;

@@ -1,6 +1,7 @@
 import type { GatewayRef, Resolved } from './common.js';
 import type { ManifestOf } from '../rules/manifest.js';
-import { GATEWAY_API_VERSION } from '../rules/vocabulary.js';
+import { GATEWAY_API_VERSION, SKIP_DRY_RUN_OPTION } from '../rules/vocabulary.js';
+import { withSyncOption } from './sync-options.js';
 
 /**
  * The fields of a `gateway.networking.k8s.io/v1` HTTPRoute specforge writes: a typed subset of the vendored CRD's
@@ -24,7 +25,11 @@ export interface HttpRouteSpec {
 /**
  * An HTTPRoute attached to `gateway`, with the host as its only hostname (none: the Gateway
  * listener's hosts) and one rule, `PathPrefix /` to port `servicePort` of Service `serviceName`: what the Ingress of
- * the same workload routes (src/constructs/expose.ts), so `exposure: both` serves the same requests twice. Pure.
+ * the same workload routes (src/constructs/expose.ts), so `exposure: both` serves the same requests twice. It carries
+ * Argo CD's `SkipDryRunOnMissingResource=true`: the Gateway API's CRDs are the platform team's, so Argo CD may sync
+ * the route before they are served, and a dry run that fails for one object syncs nothing of its Application (with
+ * the option, the rest is applied and the route is retried); where the CRD is rendered too, the pass across charts
+ * would add it anyway (src/gitops/argocd-order.ts). Pure.
  */
 export function httpRouteManifest(
   serviceName: string,
@@ -35,7 +40,7 @@ export function httpRouteManifest(
   return {
     apiVersion: GATEWAY_API_VERSION,
     kind: 'HTTPRoute',
-    metadata: meta,
+    metadata: withSyncOption(meta, SKIP_DRY_RUN_OPTION),
     spec: {
       parentRefs: [
         {

@@ -165,14 +165,21 @@ function checkSettingProps(kind: SpecKind, props: Record<string, unknown>): Prob
     if (problem !== undefined)
       out.push({ path: ['partOf'], expected: problem, found: describeValue(partOf) });
   }
-  const settings: Record<string, unknown> = {};
-  if (props.hardening !== undefined && kind !== 'NodePool') settings.hardening = props.hardening;
-  if (props.platform !== undefined && EXPOSED.includes(kind)) settings.platform = props.platform;
-  if (EXPOSED.includes(kind))
-    for (const key of ['ingressClassName', 'exposure', 'gateway'] as const)
-      if (props[key] !== undefined) settings[key] = props[key];
-  appendAll(out, checkSettings(CHART_SETTINGS_FILE, settings));
+  appendAll(out, checkSettings(CHART_SETTINGS_FILE, settingsOf(kind, props)));
   return out;
+}
+
+/**
+ * The props that are chart settings, each where the kind uses it: `hardening` (all but NodePool), `platform` and
+ * `ingressClassName` (the exposed kinds), `exposure` and `gateway` (those and AppService, which asks for its route).
+ */
+function settingsOf(kind: SpecKind, props: Record<string, unknown>): Record<string, unknown> {
+  const keys = [
+    ...(kind === 'NodePool' ? [] : ['hardening']),
+    ...(EXPOSED.includes(kind) ? ['platform', 'ingressClassName'] : []),
+    ...(EXPOSED.includes(kind) || kind === 'AppService' ? ['exposure', 'gateway'] : []),
+  ];
+  return Object.fromEntries(keys.filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));
 }
 
 export type { FieldPath };

@@ -1,6 +1,7 @@
 import type { Manifest } from '../rules/manifest.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import { SYNC_WAVE } from './argocd-order.js';
+import { PRUNE_LAST_OPTION } from '../rules/vocabulary.js';
 import type { ArgocdSettings } from './settings.js';
 
 /** A chart as the GitOps objects see it: its name, its namespace, and the wave it is synced in. */
@@ -17,6 +18,11 @@ export interface ChartTarget {
    * @default - none
    */
   readonly adoptsFrom?: readonly string[];
+  /**
+   * Whether the chart renders HTTPRoutes: its Application prunes last and its Kustomization waits for them healthy.
+   * @default false
+   */
+  readonly httpRoutes?: boolean;
 }
 
 /**
@@ -27,10 +33,16 @@ export const CSA_MIGRATION_MANAGER = 'argocd.argoproj.io/client-side-apply-migra
 
 /**
  * The Argo CD Application of one chart: its dist directory from the repository, into the chart's namespace; in an
- * app of apps (dist/_argocd/), a chart that needs another is a later sync wave. Pure.
+ * app of apps (dist/_argocd/), a chart that needs another is a later sync wave. A chart with HTTPRoutes syncs with
+ * `PruneLast=true`: an Ingress or Route removed in the step to `exposure: gateway` is pruned only once every object
+ * of the sync, the HTTPRoutes among them, is healthy (their `both` step gives the same option on the object itself,
+ * src/constructs/expose.ts; this one covers a chart that skips that step). Pure.
  */
 export function argocdApplication(s: ArgocdSettings, t: ChartTarget): Manifest {
-  const syncOptions = [...(s.serverSideApply === false ? [] : ['ServerSideApply=true'])];
+  const syncOptions = [
+    ...(s.serverSideApply === false ? [] : ['ServerSideApply=true']),
+    ...(t.httpRoutes === true ? [PRUNE_LAST_OPTION] : []),
+  ];
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',

@@ -1,12 +1,13 @@
 import type { Manifest } from '../rules/manifest.js';
+import { ARGOCD_SYNC_OPTIONS, SKIP_DRY_RUN_OPTION } from '../rules/vocabulary.js';
 import type { Dependency, Located } from './dependencies.js';
 
 /** Argo CD's sync-wave annotation: lower waves are applied (and healthy) before higher ones. */
 export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 /** Argo CD's per-object sync options annotation (comma-separated). */
-export const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
+export const SYNC_OPTIONS = ARGOCD_SYNC_OPTIONS;
 /** Lets Argo CD's dry run pass a custom resource whose CRD is applied in the same sync. */
-export const SKIP_DRY_RUN = 'SkipDryRunOnMissingResource=true';
+export const SKIP_DRY_RUN = SKIP_DRY_RUN_OPTION;
 
 /**
  * The order gitops-engine applies kinds in within one sync wave (`kindOrder`, pkg/sync/sync_tasks.go of

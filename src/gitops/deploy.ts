@@ -4,6 +4,8 @@ import { crossChartDuplicates } from './collisions.js';
 import { chartWaves } from './dependencies.js';
 import { exclusionErrors } from './exclusions.js';
 import { gitopsFiles } from './output.js';
+import { groupOf } from '../rules/manifest.js';
+import { GATEWAY_API_GROUP } from '../rules/vocabulary.js';
 import type { GitopsSettings } from './settings.js';
 
 /** A rendered chart, as the GitOps generation sees it. */
@@ -46,8 +48,16 @@ export function gitopsOutput(
     wave: waves.get(c.name) ?? 0,
     needs: needs.get(c.name) ?? [],
     ...(c.adoptsFrom === undefined ? {} : { adoptsFrom: c.adoptsFrom }),
+    ...(rendersHttpRoutes(c.objects) ? { httpRoutes: true } : {}),
   }));
   return gitopsFiles(settings, targets, file);
+}
+
+/** Whether a chart renders an HTTPRoute of the Gateway API (any version): read only with GitOps generation on. */
+function rendersHttpRoutes(objects: RenderedObjects): boolean {
+  for (const o of objects)
+    if (o.json.kind === 'HTTPRoute' && groupOf(o.json) === GATEWAY_API_GROUP) return true;
+  return false;
 }
 
 /**

@@ -2,11 +2,16 @@ import type { Manifest } from '../rules/manifest.js';
 import { MANAGED_BY, MANAGED_BY_LABEL, PART_OF_LABEL } from '../rules/labels.js';
 import type { ChartTarget } from './argocd-application.js';
 import type { FluxSettings } from './settings.js';
+import { HTTP_ROUTE_HEALTH } from './route-health.js';
 
 /**
  * The Flux Kustomization of one chart: its dist directory from the source, `dependsOn` the Kustomizations of the
  * charts it needs (Flux applies it only once they are ready). Objects keep their own namespaces (no
- * targetNamespace), so `flux build` yields exactly the rendered objects. Pure.
+ * targetNamespace), so `flux build` yields exactly the rendered objects. A chart with HTTPRoutes waits for its objects
+ * healthy (`wait: true`), an HTTPRoute by {@link HTTP_ROUTE_HEALTH}: the Kustomization is Ready, and the charts that
+ * depend on it applied, only once its routes are accepted by their Gateways with their backends resolved, the sign
+ * the step removing the Ingress waits for (Flux prunes before it checks health, so that step is a later revision).
+ * Pure.
  */
 export function fluxKustomization(s: FluxSettings, t: ChartTarget): Manifest {
   const namespace = s.namespace ?? 'flux-system';
@@ -30,6 +35,7 @@ export function fluxKustomization(s: FluxSettings, t: ChartTarget): Manifest {
         ...(source.namespace === undefined ? {} : { namespace: source.namespace }),
       },
       ...(t.needs.length === 0 ? {} : { dependsOn: t.needs.map((name) => ({ name })) }),
+      ...(t.httpRoutes === true ? { wait: true, healthCheckExprs: [{ ...HTTP_ROUTE_HEALTH }] } : {}),
     },
   };
 }

@@ -38,6 +38,13 @@ export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 /** The Gateway API's group and the version of the HTTPRoutes specforge renders (its CRDs are vendored). */
 export const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 export const GATEWAY_API_VERSION = `${GATEWAY_API_GROUP}/v1`;
+
+/** Argo CD's per-object sync options annotation (comma-separated). */
+export const ARGOCD_SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
+/** Lets Argo CD's dry run pass a custom resource whose CRD it does not know yet (applied in the same sync, or later). */
+export const SKIP_DRY_RUN_OPTION = 'SkipDryRunOnMissingResource=true';
+/** Has Argo CD prune the object only after every other object of the sync is applied and healthy. */
+export const PRUNE_LAST_OPTION = 'PruneLast=true';
 /**
  * On a rendered Deployment, `unmanaged`: its container ports are left as they are live (the `adopt.container.ports:
  * unmanaged` pin): the render declares none, and `specforge adopt` gives the live ones to {@link UNMANAGED_MANAGER}.

@@ -16,7 +16,8 @@ export function effectiveExposure(spec: SpecDocument, chart: ChartExposure): Cha
 
 /**
  * The specs that set their own `exposure` or `gateway` (over the chart's) checked with the chart's rule on what they
- * then have: HTTPRoutes need a Gateway, from the spec or the chart. Each error is located in its spec file, at
+ * then have: HTTPRoutes need a Gateway, from the spec or the chart (an AppService's always has a port to route to:
+ * every AppService needs one). Each error is located in its spec file, at
  * `exposure` (the chart's own settings are checked with chart.yaml). `textOf` gives a spec file's text.
  */
 export function specExposureErrors(
@@ -27,7 +28,11 @@ export function specExposureErrors(
   const out: LocatedProblem[] = [];
   for (const spec of specs) {
     if (spec.exposure === undefined && spec.gateway === undefined) continue;
-    const { exposure, gateway } = effectiveExposure(spec, chart);
+    // an AppService's exposure is its own: the chart's is Myapp's and Podroute's
+    const { exposure, gateway } =
+      spec.kind === 'AppService'
+        ? { exposure: spec.exposure, gateway: spec.gateway ?? chart.gateway }
+        : effectiveExposure(spec, chart);
     const problems = checkGatewaySetting(exposure, gateway);
     if (problems.length === 0) continue;
     const { file, document } = spec.source;

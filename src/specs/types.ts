@@ -237,9 +237,12 @@ export interface SpecBase<K extends string, S, P = AdoptPins> {
   readonly spec: S;
   /** Adoption pins (the top-level `adopt` block), when the document has one. */
   readonly adopt?: P;
-  /** Myapp and Podroute: the step of the move to the Gateway API (top-level `exposure`), over the chart's. */
+  /**
+   * Myapp and Podroute: the step of the move to the Gateway API (top-level `exposure`), over the chart's; AppService:
+   * `both` or `gateway` asks for an HTTPRoute beside its NodePort Service (the chart's setting is not an AppService's).
+   */
   readonly exposure?: 'ingress' | 'both' | 'gateway';
-  /** Myapp and Podroute: the Gateway of the HTTPRoute (top-level `gateway`), over the chart's. */
+  /** Myapp, Podroute and AppService: the Gateway of the HTTPRoute (top-level `gateway`), over the chart's. */
   readonly gateway?: { readonly name: string; readonly namespace: string; readonly sectionName?: string };
   readonly source: SourceRef;
 }

@@ -62,6 +62,29 @@ gitopsDescribe('Flux delivers dist/ (flux CLI, Flux CRDs on a real kube-apiserve
     );
   });
 
+  it("keeps a chart's HTTPRoute health checks as generated: Flux's CRD takes wait and healthCheckExprs", () => {
+    const file = parseAllDocuments(
+      run('cat', [join(DIST, '_flux', 'myapp-gateway.yaml')]).stdout,
+    )[0]?.toJS() as Manifest;
+    expect(file.spec.healthCheckExprs).toEqual([expect.objectContaining({ kind: 'HTTPRoute' })]);
+    kubectlAt(cp.info, ['apply', '--server-side', '-f', join(DIST, '_flux', 'myapp-gateway.yaml')]);
+    const live = JSON.parse(
+      kubectlAt(cp.info, ['get', 'kustomization', 'myapp-gateway', '-n', 'flux-system', '-o', 'json']).stdout,
+    ) as Manifest;
+    expect(live.spec.wait).toBe(true);
+    expect(live.spec.healthCheckExprs).toEqual(file.spec.healthCheckExprs);
+    // A field the CRD does not know is refused, not dropped: the check above can fail.
+    const unknown = {
+      ...file,
+      spec: { ...file.spec, healthCheckExprs: [{ ...file.spec.healthCheckExprs[0], ready: 'true' }] },
+    };
+    const r = kubectlAt(cp.info, ['apply', '--server-side', '-f', '-'], {
+      input: JSON.stringify(unknown),
+      allow: [1],
+    });
+    expect(r.stderr).toMatch(/\.spec\.healthCheckExprs\[0\]\.ready: field not declared in schema/);
+  });
+
   it('the API server refuses a Kustomization its CRD does not allow (the check can fail)', () => {
     const bad = {
       apiVersion: 'kustomize.toolkit.fluxcd.io/v1',

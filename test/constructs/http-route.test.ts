@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import type { Exposure, GatewayRef, Platform } from '../../src/constructs/common.js';
+import { AppService, type AppServiceProps } from '../../src/constructs/app-service.js';
 import { Myapp, type MyappProps } from '../../src/constructs/myapp.js';
 import { Podroute } from '../../src/constructs/podroute.js';
 import { checkObject } from '../../src/rules/object-rules.js';
@@ -73,7 +74,10 @@ describe('the HTTPRoute of an exposed workload', () => {
     const objects = myapp({ exposure: 'gateway', gateway: { ...GATEWAY, sectionName: 'https' } });
     const route = of(objects, 'HTTPRoute');
     expect(route.apiVersion).toBe('gateway.networking.k8s.io/v1');
-    expect(route.metadata).toEqual({ ...of(objects, 'Service').metadata });
+    expect(route.metadata).toEqual({
+      ...of(objects, 'Service').metadata,
+      annotations: { 'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true' },
+    });
     expect(route.spec).toEqual({
       parentRefs: [{ name: 'shared', namespace: 'infra', sectionName: 'https' }],
       hostnames: ['shop.example.com'],
@@ -133,5 +137,66 @@ describe('the HTTPRoute of an exposed workload', () => {
     expect(() =>
       myapp({ exposure: 'gateway', gateway: { ...GATEWAY, sectionName: 'Not A Section' } }),
     ).toThrow(/gateway\.sectionName/);
+  });
+
+  it("lets Argo CD sync a route before the platform's Gateway API CRDs, beside the spec's own sync options", () => {
+    const syncOptions = (props: Partial<MyappProps>) =>
+      of(myapp({ exposure: 'gateway', gateway: GATEWAY, ...props }), 'HTTPRoute').metadata.annotations;
+    expect(syncOptions({})).toEqual({
+      'argocd.argoproj.io/sync-options': 'SkipDryRunOnMissingResource=true',
+    });
+    expect(
+      syncOptions({ annotations: { team: 'shop', 'argocd.argoproj.io/sync-options': 'Prune=false' } }),
+    ).toEqual({
+      team: 'shop',
+      'argocd.argoproj.io/sync-options': 'Prune=false,SkipDryRunOnMissingResource=true',
+    });
+  });
+
+  it.each([
+    ['kubernetes', 'Ingress'],
+    ['openshift', 'Route'],
+  ] as [Platform, string][])(
+    'has Argo CD prune the %s kind (%s) of "both" only last, after the route is healthy; not before "both"',
+    (platform, kind) => {
+      const options = (exposure: Exposure) =>
+        of(myapp({ platform, exposure, gateway: GATEWAY }), kind).metadata.annotations?.[
+          'argocd.argoproj.io/sync-options'
+        ];
+      expect(options('both')).toBe('PruneLast=true');
+      expect(options('ingress')).toBeUndefined();
+      expect(myapp({ platform })).toEqual(myapp({ platform, exposure: 'ingress' }));
+    },
+  );
+});
+
+describe("an AppService's HTTPRoute, when asked", () => {
+  const appService = (props: Partial<AppServiceProps>) => {
+    const chart = Testing.chart();
+    new AppService(chart, 'api', { image: 'api:1', ports: [{ port: 8080, targetPort: 80 }], ...props });
+    return Testing.synth(chart) as any[];
+  };
+
+  it('routes to the first port of its NodePort Service, with no hostname, and passes the gate', () => {
+    const objects = appService({ exposure: 'gateway', gateway: GATEWAY });
+    expect(kinds(objects)).toEqual(['Deployment', 'Service', 'HTTPRoute']);
+    const route = of(objects, 'HTTPRoute');
+    expect(route.spec).toEqual({
+      parentRefs: [{ name: 'shared', namespace: 'infra' }],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ name: 'api', port: 8080 }],
+        },
+      ],
+    });
+    expect(checkObject(route)).toEqual([]);
+    expect(of(objects, 'Service').spec.type).toBe('NodePort');
+  });
+
+  it('is not rendered unless asked, and refused without a Gateway', () => {
+    expect(appService({})).toEqual(appService({ exposure: 'ingress' }));
+    expect(kinds(appService({ gateway: GATEWAY }))).toEqual(['Deployment', 'Service']);
+    expect(() => appService({ exposure: 'both' })).toThrow(/gateway: expected the Gateway/);
   });
 });

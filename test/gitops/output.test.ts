@@ -99,3 +99,39 @@ describe('generated objects of a chart that takes over a seed operator', () => {
     expect(files.get('_argocd/shop.yaml')).not.toContain('migration-manager');
   });
 });
+
+describe('generated objects of a chart that renders HTTPRoutes', () => {
+  const files = gitopsFiles(
+    { argocd: { repoURL: 'https://git.example.com/r.git' }, flux: {} },
+    [
+      { chart: 'shop', wave: 0, needs: [], httpRoutes: true },
+      { chart: 'plain', wave: 0, needs: [] },
+    ],
+    'charts/gitops.yaml',
+  );
+  const doc = (file: string) => parseAllDocuments(files.files.get(file) ?? '')[0]?.toJS();
+
+  it('pass the gate: the Flux Kustomization CRD takes healthCheckExprs', () => {
+    expect(files.errors).toEqual([]);
+  });
+
+  it('have Argo CD prune last, once the routes are healthy; other charts sync as before', () => {
+    expect(doc('_argocd/shop.yaml').spec.syncPolicy.syncOptions).toEqual([
+      'ServerSideApply=true',
+      'PruneLast=true',
+    ]);
+    expect(doc('_argocd/plain.yaml').spec.syncPolicy.syncOptions).toEqual(['ServerSideApply=true']);
+  });
+
+  it('have Flux wait for every object healthy, an HTTPRoute by its Accepted and ResolvedRefs conditions', () => {
+    const spec = doc('_flux/shop.yaml').spec;
+    expect(spec.wait).toBe(true);
+    expect(spec.healthCheckExprs).toEqual([
+      expect.objectContaining({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute' }),
+    ]);
+    expect(spec.healthCheckExprs[0].current).toMatch(/Accepted.*ResolvedRefs/);
+    const plain = doc('_flux/plain.yaml').spec;
+    expect(plain.wait).toBeUndefined();
+    expect(plain.healthCheckExprs).toBeUndefined();
+  });
+});

@@ -30,6 +30,7 @@ import { errorLines, refusalLines, reportLines, skippedLines, type Skipped } fro
 import { readMade, readResources } from './read.js';
 import { allAdoptable, reportFor, resourcePins, type NodeDisagreement, type ReadResource } from './report.js';
 import { specFileName, specFileText } from './spec-file.js';
+import { exposureOf } from './exposure.js';
 
 export type { Imported } from './report.js';
 
@@ -138,7 +139,7 @@ async function readImported(
       continue;
     }
     if (found.seed.kind === 'NodePool') pools.set(String(cr.metadata?.name), name);
-    const text = specFileText(cr, pins);
+    const text = specFileText(cr, pins, exposureOf(found.seed.kind, made.live, made.httpRoute));
     const problems = parseSpecText(stamped(text), file).errors;
     if (problems.length > 0) {
       skipped.push({ resource: name, why: problems.map(formatError) });

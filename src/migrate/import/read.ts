@@ -5,6 +5,7 @@
 import { type Manifest } from '../../rules/manifest.js';
 import type { LocatedProblem } from '../../rules/problem.js';
 import { SEED_KINDS, type SeedKind } from '../../rules/seed-kinds.js';
+import { GATEWAY_API_VERSION } from '../../rules/vocabulary.js';
 import {
   getOrUndefined,
   listCrds,
@@ -28,6 +29,11 @@ export interface MadeSet {
   readonly owned: ReadonlySet<string>;
   /** The names of the live Deployment's pods (those its selector matches), sorted. */
   readonly pods: readonly string[];
+  /**
+   * A Myapp's or Podroute's HTTPRoute of the resource's name, when one is live (made beside the operator's objects, by
+   * hand or by a render of `exposure: both`): what import reads the exposure from (src/migrate/import/exposure.ts).
+   */
+  readonly httpRoute?: Manifest;
 }
 
 /** Where to read: the namespaces given with -n, or every namespace. */
@@ -158,7 +164,28 @@ export async function readMade(client: MigrateClient, { cr, seed }: FoundResourc
     if (((o.metadata?.ownerReferences ?? []) as Manifest[]).some((r) => r.uid === cr.metadata?.uid))
       owned.add(m.kind);
   }
-  return { live: live as LiveSet, owned, pods: await podsOf(client, live.Deployment) };
+  const httpRoute = await httpRouteOf(client, seed, cr);
+  return {
+    live: live as LiveSet,
+    owned,
+    pods: await podsOf(client, live.Deployment),
+    ...(httpRoute === undefined ? {} : { httpRoute }),
+  };
+}
+
+/**
+ * The live HTTPRoute named as the resource, in its namespace, for the kinds with an exposure (Myapp, Podroute); none
+ * where the Gateway API is not served (404, as for a route not there).
+ */
+async function httpRouteOf(
+  client: MigrateClient,
+  seed: SeedKind,
+  cr: Manifest,
+): Promise<Manifest | undefined> {
+  if (seed.kind !== 'Myapp' && seed.kind !== 'Podroute') return undefined;
+  const ns = encodeURIComponent(String(cr.metadata?.namespace ?? 'default'));
+  const name = encodeURIComponent(String(cr.metadata?.name));
+  return getOrUndefined<Manifest>(client, `/apis/${GATEWAY_API_VERSION}/namespaces/${ns}/httproutes/${name}`);
 }
 
 /** The names of the pods a live Deployment's selector matches, sorted; none without a Deployment. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { toYaml } from '../../output/yaml.js';
 import type { Manifest } from '../../rules/manifest.js';
 import { LAST_APPLIED_ANNOTATION } from '../../rules/vocabulary.js';
+import type { ImportedExposure } from './exposure.js';
 import type { Pins } from './pins.js';
 
 /** Annotations that are the operator's or kubectl's bookkeeping, not the user's (named apart in the report). */
@@ -42,9 +43,10 @@ export function specFileName(cr: Manifest): string {
 /**
  * The spec file of a live resource: apiVersion, kind, name, namespace, the user's labels, the spec verbatim, and the
  * adoption pins; status, uid, resourceVersion, managedFields, finalizers and annotations dropped (the resource's own
- * annotations are named in the report, see {@link annotationsLeft}). Byte-stable: the same resource imports to the same bytes. Pure.
+ * annotations are named in the report, see {@link annotationsLeft}), and the exposure read from a live HTTPRoute
+ * (`exposure`, `gateway`) when there is one. Byte-stable: the same resource imports to the same bytes. Pure.
  */
-export function specFileText(cr: Manifest, pins: Pins): string {
+export function specFileText(cr: Manifest, pins: Pins, exposure: ImportedExposure = {}): string {
   const m = cr.metadata ?? {};
   const labels = (m.labels ?? {}) as Record<string, string>;
   // The resource's own annotations stay on it: a spec's annotations go onto every object it renders, which no seed
@@ -59,6 +61,8 @@ export function specFileText(cr: Manifest, pins: Pins): string {
     kind: cr.kind,
     metadata,
     spec: cr.spec ?? {},
+    ...(exposure.exposure === undefined ? {} : { exposure: exposure.exposure }),
+    ...(exposure.gateway === undefined ? {} : { gateway: exposure.gateway }),
     ...(Object.keys(pins).length === 0 ? {} : { adopt: pins }),
   };
   const where = m.namespace === undefined ? String(m.name) : `${m.namespace}/${m.name}`;

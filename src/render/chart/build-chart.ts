@@ -80,7 +80,13 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
       return new AppService(
         chart,
         id,
-        skipPropsCheck({ ...namespaced, ...spec.spec, ports: spec.spec.ports ?? [], ...adoptOf(spec) }),
+        skipPropsCheck({
+          ...namespaced,
+          ...spec.spec,
+          ports: spec.spec.ports ?? [],
+          ...askedExposure(settings, spec),
+          ...adoptOf(spec),
+        }),
       );
     case 'Myapp':
       return new Myapp(
@@ -113,6 +119,19 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
 /** A spec's adoption pins (its `adopt` block) as the construct's `adopt` prop, typed by the spec's kind. */
 function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
   return spec.adopt === undefined ? {} : { adopt: spec.adopt };
+}
+
+/**
+ * An AppService's HTTPRoute, only where its spec asks (its own `exposure`; the chart's is Myapp's and Podroute's),
+ * attached to its spec's Gateway, else the chart's.
+ */
+function askedExposure(
+  settings: ChartSettings,
+  spec: Pick<SpecDocument, 'exposure' | 'gateway'>,
+): { exposure?: Exposure; gateway?: GatewayRef } {
+  if (spec.exposure === undefined) return {};
+  const gateway = spec.gateway ?? settings.gateway;
+  return { exposure: spec.exposure, ...(gateway === undefined ? {} : { gateway }) };
 }
 
 /**

@@ -139,6 +139,23 @@ describe('readMade', () => {
     expect(client.paths).toContain('/apis/route.openshift.io/v1/namespaces/shop/routes/podroute-route');
   });
 
+  it("reads a Myapp's HTTPRoute of its name beside what the operator made; none where the Gateway API is not served", async () => {
+    const seed = seedKindOf({ apiVersion: 'myapp.timd.cn/v1', kind: 'Myapp' })!;
+    const cr = { apiVersion: 'myapp.timd.cn/v1', kind: 'Myapp', ...resource('web', 'shop') };
+    const httpRoute = { kind: 'HTTPRoute', metadata: { name: 'web', namespace: 'shop' } };
+    const path = '/apis/gateway.networking.k8s.io/v1/namespaces/shop/httproutes/web';
+    expect((await readMade(clientOf({ [path]: httpRoute }), { cr, seed })).httpRoute).toEqual(httpRoute);
+    const without = await readMade(clientOf({}), { cr, seed });
+    expect(without.httpRoute).toBeUndefined();
+    expect(Object.keys(without)).not.toContain('httpRoute');
+    const pools = clientOf({});
+    await readMade(pools, {
+      cr: { metadata: { name: 'p' } },
+      seed: seedKindOf({ apiVersion: 'nodes.lailin.xyz/v1', kind: 'NodePool' })!,
+    });
+    expect(pools.paths.filter((p) => p.includes('httproutes'))).toEqual([]);
+  });
+
   it('passes on a failure other than not found', async () => {
     const seed = seedKindOf({ apiVersion: 'nodes.lailin.xyz/v1', kind: 'NodePool' })!;
     const client: MigrateClient = {

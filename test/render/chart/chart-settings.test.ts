@@ -175,3 +175,39 @@ describe('chart settings', () => {
     ]);
   });
 });
+
+describe("an AppService's HTTPRoute", () => {
+  const appService = (name: string, top: string) =>
+    `apiVersion: app.example.com/v1\nkind: AppService\nmetadata:\n  name: ${name}\n${top}spec:\n  image: shop:1\n  ports: [{ port: 8080, targetPort: 80 }]\n`;
+  const kinds = (files: ReadonlyMap<string, string>, name: string) =>
+    [...(files.get(`team/appservice.team.${name}.yaml`) ?? '').matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]);
+
+  it("renders only where its spec asks, to the chart's Gateway or its own, beside the NodePort Service", async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\nexposure: gateway\ngateway: { name: shared, namespace: infra }\n',
+      'team/asks.yaml': appService('asks', 'exposure: gateway\n'),
+      'team/own.yaml': appService('own', 'exposure: both\ngateway: { name: edge, namespace: infra }\n'),
+      'team/quiet.yaml': appService('quiet', ''),
+    });
+    const { files, errors } = await renderFrom(charts);
+    expect(errors).toEqual([]);
+    expect(kinds(files, 'asks')).toEqual(['Deployment', 'Service', 'HTTPRoute']);
+    expect(kinds(files, 'quiet')).toEqual(['Deployment', 'Service']);
+    const asks = files.get('team/appservice.team.asks.yaml') ?? '';
+    expect(asks).toContain('type: NodePort');
+    expect(asks).toContain('      backendRefs:\n        - name: asks\n          port: 8080\n');
+    expect(asks).not.toContain('hostnames');
+    expect(files.get('team/appservice.team.own.yaml')).toContain('- name: edge\n      namespace: infra\n');
+  });
+
+  it('is refused without a Gateway, at the spec that asks', async () => {
+    const charts = writeFiles(tempDir(), {
+      'team/chart.yaml': 'namespace: team\n',
+      'team/a.yaml': appService('a', 'exposure: gateway\n'),
+    });
+    const { errors } = await renderFrom(charts);
+    expect(errors.map((x) => [x.file.replace(/.*\/team\//, ''), x.line, x.path, x.found])).toEqual([
+      ['a.yaml', 5, 'exposure', 'none'],
+    ]);
+  });
+});
