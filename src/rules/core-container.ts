@@ -14,10 +14,15 @@ import { describeValue, type Problem } from './problem.js';
 /** What Go's `strings.TrimSpace` trims (unicode.IsSpace): not the same set as JavaScript's `trim()`. */
 const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
+/** Whether `s` starts or ends with what Go's `strings.TrimSpace` trims. */
+export function hasGoSpaceAtEdge(s: string): boolean {
+  const edge = [s[0], s[s.length - 1]];
+  return edge.some((c) => c !== undefined && GO_SPACE.test(c));
+}
+
 /** A container image: the Pods of a Deployment refuse leading or trailing whitespace. */
 export function checkImage(path: FieldPath, image: string): Problem[] {
-  const edge = [image[0], image[image.length - 1]];
-  return !edge.some((c) => c !== undefined && GO_SPACE.test(c))
+  return !hasGoSpaceAtEdge(image)
     ? []
     : [
         {

@@ -1,7 +1,17 @@
+import { checkAffinity } from './core-affinity.js';
 import { checkImage } from './core-container.js';
 import { checkEnv } from './core-env.js';
 import { checkResources } from './core-resources.js';
 import { checkHostPorts } from './core-host-ports.js';
+import { checkLifecycle } from './core-lifecycle.js';
+import {
+  checkContainerSecurityContext,
+  checkPodSecurityContext,
+  usesHostUsers,
+} from './core-security-context.js';
+import { checkTolerations } from './core-tolerations.js';
+import { checkTopologySpread } from './core-topology-spread.js';
+import { checkVolumes } from './core-volumes.js';
 import type { EnvVar, ResourceRequirements } from './core-types.js';
 import type { FieldPath } from './field-path.js';
 import { checkDns1123Label, checkPortName, subdomainProblem } from './k8s-names.js';
@@ -50,47 +60,6 @@ const MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const MOUNT_PROPAGATIONS = ['None', 'HostToContainer', 'Bidirectional'];
 const MAX_INT32 = 2 ** 31 - 1;
 
-/** The volume sources of core/v1 `VolumeSource`: a volume has one (none at all is defaulted to an emptyDir). */
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-];
-/** The name each source with one must carry. */
-const SOURCE_NAMES: Readonly<Record<string, string>> = {
-  configMap: 'name',
-  secret: 'secretName',
-  persistentVolumeClaim: 'claimName',
-  hostPath: 'path',
-};
-
 /** A pod template (`spec.template` of a workload): its labels and its spec, checked as the Pod it becomes. */
 export function checkPodTemplate(
   path: FieldPath,
@@ -103,26 +72,23 @@ export function checkPodTemplate(
     out.push(required(path, 'a pod template'));
     return;
   }
-  checkLabelMap(out, [...path, 'metadata'], 'labels', rec(t.metadata)?.labels);
-  checkPodSpec([...path, 'spec'], t.spec, out, claimVolumes);
+  const labels = rec(t.metadata)?.labels;
+  checkLabelMap(out, [...path, 'metadata'], 'labels', labels);
+  checkPodSpec([...path, 'spec'], t.spec, out, { claimVolumes, labels });
 }
 
 /**
  * A Pod's spec (`ValidatePodSpec`, with the checks only a Pod gets). `claimVolumes`: the volumes the Pod gets besides
- * its own (a StatefulSet's `volumeClaimTemplates`, which its controller adds to every Pod it makes).
+ * its own (a StatefulSet's `volumeClaimTemplates`, which its controller adds to every Pod it makes); `labels` the
+ * Pod's (its `matchLabelKeys` take their values).
  */
-export function checkPodSpec(
-  path: FieldPath,
-  value: unknown,
-  out: Problem[],
-  claimVolumes: readonly string[] = [],
-): void {
+export function checkPodSpec(path: FieldPath, value: unknown, out: Problem[], of: PodOf = {}): void {
   const spec = rec(value);
   if (spec === undefined) {
     out.push(required(path, 'a pod spec with containers'));
     return;
   }
-  const pod = podOf(path, spec, out, claimVolumes);
+  const pod = podOf(path, spec, out, of.claimVolumes);
   for (const [c, i] of records(spec.initContainers))
     checkContainer([...path, 'initContainers', i], c, pod, 'init');
   const containers = records(spec.containers);
@@ -144,15 +110,32 @@ export function checkPodSpec(
   label(out, path, 'hostname', spec.hostname);
   label(out, path, 'subdomain', spec.subdomain);
   checkLabelMap(out, path, 'nodeSelector', spec.nodeSelector);
+  checkPlacement(path, spec, of.labels, out);
+}
+
+/** What a Pod gets besides its spec: claim volumes, and its labels (its `matchLabelKeys` take their values). */
+interface PodOf {
+  readonly claimVolumes?: readonly string[];
+  readonly labels?: unknown;
+}
+
+/** Security context, tolerations, affinity and spread constraints: each only when its field is there. */
+function checkPlacement(path: FieldPath, spec: Manifest, labels: unknown, out: Problem[]): void {
+  checkPodSecurityContext(path, spec, out);
+  if (spec.tolerations !== undefined) checkTolerations([...path, 'tolerations'], spec.tolerations, out);
+  if (spec.affinity !== undefined) checkAffinity([...path, 'affinity'], spec.affinity, labels, out);
+  if (spec.topologySpreadConstraints !== undefined)
+    checkTopologySpread([...path, 'topologySpreadConstraints'], spec.topologySpreadConstraints, labels, out);
 }
 
 /** What the pod's containers are checked against: its volumes (and claim volumes) and its resource claims' names. */
-function podOf(path: FieldPath, spec: Manifest, out: Problem[], claimVolumes: readonly string[]): Pod {
+function podOf(path: FieldPath, spec: Manifest, out: Problem[], claimVolumes: readonly string[] = []): Pod {
   const volumes = checkVolumes([...path, 'volumes'], spec.volumes, out);
   for (const name of claimVolumes) volumes.add(name);
   const claims = new Set<string>();
   for (const [c] of records(spec.resourceClaims)) if (typeof c.name === 'string') claims.add(c.name);
-  return { volumes, claims, initNames: new Set(), out };
+  const grace = int(spec.terminationGracePeriodSeconds) ?? 30;
+  return { volumes, claims, initNames: new Set(), out, hostUsers: usesHostUsers(spec), grace };
 }
 
 /** `ValidatePodCreate`, `ValidatePodTemplateSpec`: ephemeral containers come later, to a running Pod. */
@@ -180,31 +163,6 @@ function label(out: Problem[], path: FieldPath, field: string, value: unknown): 
   if (problem !== undefined) out.push(invalid([...path, field], problem, v));
 }
 
-/** The volumes (`ValidateVolumes`); returns the names a mount may use. */
-function checkVolumes(path: FieldPath, value: unknown, out: Problem[]): Set<string> {
-  const names = new Set<string>();
-  for (const [v, i] of records(value)) {
-    const at = [...path, i];
-    const name = set(v.name);
-    if (name === undefined) out.push(required([...at, 'name'], 'a volume name'));
-    else {
-      const problem = checkDns1123Label(name);
-      if (problem !== undefined) out.push(invalid([...at, 'name'], problem, name));
-      else if (names.has(name)) out.push(invalid([...at, 'name'], 'a name no other volume has', name));
-      names.add(name);
-    }
-    const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined && v[s] !== null);
-    if (sources.length > 1)
-      out.push(invalid(at, 'one volume source', `${sources.length}: ${sources.join(', ')}`));
-    for (const source of sources) {
-      const field = SOURCE_NAMES[source];
-      if (field !== undefined && set(rec(v[source])?.[field]) === undefined)
-        out.push(required([...at, source, field], `the ${field} of the ${source} volume`));
-    }
-  }
-  return names;
-}
-
 /** What a container is checked against: the pod's volumes and its init containers' names, and where problems go. */
 interface Pod {
   readonly volumes: ReadonlySet<string>;
@@ -212,6 +170,9 @@ interface Pod {
   readonly claims: ReadonlySet<string>;
   readonly initNames: Set<string>;
   readonly out: Problem[];
+  /** Whether the pod shares the host's user namespace, and its termination grace period (the defaults applied). */
+  readonly hostUsers: boolean;
+  readonly grace: number;
 }
 
 function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | 'app'): void {
@@ -229,7 +190,8 @@ function checkContainer(path: FieldPath, c: Manifest, pod: Pod, role: 'init' | '
   if (resources !== undefined)
     for (const p of checkResources([...path, 'resources'], resourceLists(resources), pod.claims)) out.push(p);
   checkMounts([...path, 'volumeMounts'], c.volumeMounts, pod.volumes, out);
-  checkRestartAndProbes(path, c, role, out);
+  checkContainerSecurityContext([...path, 'securityContext'], c.securityContext, pod.hostUsers, out);
+  checkRestartAndProbes(path, c, role, pod);
 }
 
 /** A DNS label; two of one list are list-map duplicates (src/rules/list-maps.ts), an init container's name is taken. */
@@ -246,8 +208,9 @@ function checkContainerName(path: FieldPath, value: unknown, pod: Pod, role: 'in
   if (role === 'init') pod.initNames.add(name);
 }
 
-/** A container's `restartPolicy` (an init container's Always makes it a sidecar) and its probes. */
-function checkRestartAndProbes(path: FieldPath, c: Manifest, role: 'init' | 'app', out: Problem[]): void {
+/** A container's `restartPolicy` (an init container's Always makes it a sidecar), its probes and hooks. */
+function checkRestartAndProbes(path: FieldPath, c: Manifest, role: 'init' | 'app', pod: Pod): void {
+  const { out } = pod;
   const sidecar = role === 'init' && c.restartPolicy === 'Always';
   const restart =
     role === 'app'
@@ -263,6 +226,22 @@ function checkRestartAndProbes(path: FieldPath, c: Manifest, role: 'init' | 'app
       );
     else checkProbe([...path, probe], rec(c[probe]) ?? {}, probe, out);
   }
+  checkHooks(path, c, role === 'init' && !sidecar, pod);
+}
+
+/** `lifecycle`: hooks, which an init container takes only as a sidecar. */
+function checkHooks(path: FieldPath, c: Manifest, plainInit: boolean, pod: Pod): void {
+  const { out } = pod;
+  if (c.lifecycle === undefined || c.lifecycle === null) return;
+  if (plainInit)
+    out.push(
+      invalid(
+        [...path, 'lifecycle'],
+        'no lifecycle hooks on an init container (only a sidecar takes them)',
+        c.lifecycle,
+      ),
+    );
+  else checkLifecycle([...path, 'lifecycle'], c.lifecycle, pod.grace, out);
 }
 
 /** The resource lists with only mappings kept, as core/v1 types them. */

@@ -19,7 +19,7 @@ import { invalid, list, notOneOf, push, rec, records, required, set, str } from 
  */
 
 export function validatePod(o: Manifest, out: Problem[]): void {
-  checkPodSpec(['spec'], o.spec, out);
+  checkPodSpec(['spec'], o.spec, out, { labels: o.metadata?.labels });
 }
 
 export function validatePodTemplate(o: Manifest, out: Problem[]): void {

@@ -6,6 +6,16 @@
  * built-in validation's.
  */
 import fc from 'fast-check';
+import {
+  affinity,
+  containerSecurityContext,
+  lifecycle,
+  podSecurityContext,
+  rarely,
+  terminationGracePeriodSeconds,
+  tolerations,
+  topologySpreadConstraints,
+} from './validate-pod-fields.js';
 
 /** A valid value mostly, a near miss now and then. */
 export const pick = <T>(valid: readonly T[], near: readonly T[]): fc.Arbitrary<T> =>
@@ -103,6 +113,8 @@ const container = (volumes: readonly string[]) =>
       resources: maybe(resources),
       livenessProbe: maybe(probe),
       readinessProbe: maybe(probe),
+      securityContext: rarely(containerSecurityContext),
+      lifecycle: rarely(lifecycle),
       volumeMounts: maybe(
         fc.array(
           fc.record({
@@ -150,6 +162,8 @@ export const podSpec = (restart: Restart, mounts: readonly string[] = ['cache'])
               name: 'init',
               livenessProbe: undefined,
               readinessProbe: undefined,
+              // hooks are a sidecar's only (these init containers are not): too frequent a near miss to keep
+              lifecycle: undefined,
             })),
             { maxLength: 1 },
           ),
@@ -166,6 +180,14 @@ export const podSpec = (restart: Restart, mounts: readonly string[] = ['cache'])
         nodeSelector: maybe(pick([{ disk: 'ssd' }], [{ 'bad key': 'x' }, { disk: '-x' }])),
         // Under hostNetwork a container port is a host port: two containers on one port collide.
         hostNetwork: maybe(fc.boolean()),
+        hostPID: rarely(fc.boolean()),
+        hostIPC: rarely(fc.boolean()),
+        shareProcessNamespace: rarely(fc.boolean()),
+        securityContext: rarely(podSecurityContext),
+        terminationGracePeriodSeconds: maybe(terminationGracePeriodSeconds),
+        tolerations: rarely(tolerations),
+        affinity: rarely(affinity),
+        topologySpreadConstraints: rarely(topologySpreadConstraints),
         resourceClaims: maybe(fc.constant([{ name: 'gpu', resourceClaimTemplateName: 'gpu-template' }])),
         // Added to a running Pod only (its ephemeralcontainers subresource): a create or a template takes none.
         ephemeralContainers: maybe(pick([[]], [[{ name: 'debug', image: 'busybox' }]])),

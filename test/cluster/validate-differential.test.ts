@@ -241,4 +241,22 @@ const SHAPES: Record<string, ['taken' | 'refused', (o: any, spec: any) => boolea
     (o) => o.spec?.timeZone === 'Mars/Base' || o.spec?.timeZone === 'america/new_york',
   ],
   'a pod with ephemeral containers': ['refused', (_, spec) => (spec.ephemeralContainers ?? []).length > 0],
+  // the fields of test/cluster/validate-pod-fields.ts, each taken in some pod
+  'a pod securityContext': ['taken', (_, spec) => Object.keys(spec.securityContext ?? {}).length > 2],
+  'a container securityContext': [
+    'taken',
+    (_, spec) => (spec.containers ?? []).some((c: any) => Object.keys(c.securityContext ?? {}).length > 2),
+  ],
+  tolerations: ['taken', (_, spec) => (spec.tolerations ?? []).length > 0],
+  'an affinity': ['taken', (_, spec) => Object.keys(spec.affinity ?? {}).length > 0],
+  topologySpreadConstraints: ['taken', (_, spec) => (spec.topologySpreadConstraints ?? []).length > 0],
+  'a lifecycle hook': [
+    'taken',
+    (_, spec) => (spec.containers ?? []).some((c: any) => Object.keys(c.lifecycle ?? {}).length > 0),
+  ],
+  "a matchLabelKeys key the Pod's label merges into a selector holding it": [
+    'refused',
+    (_, spec) =>
+      JSON.stringify([spec.affinity, spec.topologySpreadConstraints]).includes('"matchLabelKeys":["app"]'),
+  ],
 };
