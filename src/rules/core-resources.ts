@@ -86,7 +86,8 @@ function quantities(
   return parsed;
 }
 
-function resourceNameProblem(name: string): string | undefined {
+/** A container resource name (`validateContainerResourceName`), or what it must be. */
+export function resourceNameProblem(name: string): string | undefined {
   if (!name.includes('/')) {
     return CONTAINER_RESOURCES.includes(name) || /^hugepages-./.test(name)
       ? undefined

@@ -8,7 +8,8 @@ import { describeValue, type Problem } from './problem.js';
  * Mirrors (v1.34) k8s.io/kubernetes pkg/apis/networking/validation/validation.go: `ValidateIngressSpec`
  * (`ingressClassName` with `ValidateIngressClassName`, a DNS subdomain) and `validateIngressRules` (a host is
  * never an IP address (`netutils.ParseIPSloppy`), is a DNS-1123 subdomain, and `*.` only as a whole first label,
- * `IsWildcardDNS1123Subdomain`). Pure.
+ * `IsWildcardDNS1123Subdomain`) and `validateIngressTLS` (a TLS host is a DNS-1123 subdomain, or a wildcard one when
+ * it holds a `*`, and may be an IP address, which is one; a `secretName`, when given, is a DNS subdomain). Pure.
  */
 
 /** An Ingress class name: a DNS subdomain. */
@@ -32,4 +33,13 @@ export function checkIngressHost(path: FieldPath, host: string): Problem[] {
       found: describeValue(host),
     },
   ];
+}
+
+/** An Ingress TLS host (`validateIngressTLS`): a DNS-1123 subdomain (an IP address is one), `*.` only in front. */
+export function checkIngressTlsHost(path: FieldPath, host: string): Problem[] {
+  const bare = host.includes('*') && host.startsWith('*.') ? host.slice(2) : host;
+  if (host.length <= 253 && DNS1123_SUBDOMAIN.test(bare)) return [];
+  const expected =
+    'a lowercase DNS name (RFC 1123 subdomain, optionally starting with "*."), at most 253 characters';
+  return [{ path, expected, found: describeValue(host) }];
 }

@@ -1,7 +1,7 @@
 import type { FieldPath } from './field-path.js';
-import { checkDns1035Label, checkLabelKey } from './k8s-names.js';
+import { checkDns1035Label, checkLabelKey, subdomainProblem } from './k8s-names.js';
 import type { Manifest } from './manifest.js';
-import { checkIngressClassName, checkIngressHost } from './networking-ingress.js';
+import { checkIngressClassName, checkIngressHost, checkIngressTlsHost } from './networking-ingress.js';
 import type { Problem } from './problem.js';
 import {
   checkPortNumber,
@@ -28,7 +28,7 @@ import { cidrProblem } from './cidr.js';
  * `pathType`, an absolute path for `Exact` and `Prefix` with no `//`, `/./`, `/../` and not ending in `/.` or
  * `/..`, an absolute path for `ImplementationSpecific` when given), `validateIngressBackend` (a Service or a
  * resource, not both; a Service name that is a DNS-1035 label and a port number or name, not both),
- * `validateIngressTLS`, `ValidateIngressClassSpec` (a controller: a domain-prefixed path of at most 250
+ * `validateIngressTLS` (hosts and a Secret name), `ValidateIngressClassSpec` (a controller: a domain-prefixed path of at most 250
  * characters), `ValidateNetworkPolicySpec` (`validateNetworkPolicyPort`: a protocol, a port number or name, an
  * `endPort` only after a numeric port and not below it; `ValidateNetworkPolicyPeer`: one kind of peer, an
  * `ipBlock` alone, its CIDRs and excepts; `policyTypes`). Pure.
@@ -47,11 +47,17 @@ export function validateIngress(o: Manifest, out: Problem[]): void {
   if (spec.defaultBackend !== undefined)
     checkBackend(['spec', 'defaultBackend'], rec(spec.defaultBackend) ?? {}, out);
   for (const [rule, i] of rules) checkRule(['spec', 'rules', i], rule, out);
-  for (const [tls, i] of records(spec.tls))
-    list(tls.hosts).forEach((h, j) => {
-      if (typeof h === 'string')
-        for (const p of checkIngressHost(['spec', 'tls', i, 'hosts', j], h)) out.push(p);
-    });
+  for (const [tls, i] of records(spec.tls)) checkTls(['spec', 'tls', i], tls, out);
+}
+
+/** `validateIngressTLS` of one entry: its hosts (IP addresses taken) and its Secret's name. */
+function checkTls(at: FieldPath, tls: Manifest, out: Problem[]): void {
+  list(tls.hosts).forEach((h, j) => {
+    if (typeof h === 'string') for (const p of checkIngressTlsHost([...at, 'hosts', j], h)) out.push(p);
+  });
+  const secret = set(tls.secretName);
+  const problem = secret === undefined ? undefined : subdomainProblem(secret);
+  if (problem !== undefined) out.push(invalid([...at, 'secretName'], problem, secret));
 }
 
 /** `validateIngressRules` of one rule: its host, and its HTTP paths. */

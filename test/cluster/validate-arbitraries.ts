@@ -16,6 +16,7 @@ import {
   tolerations,
   topologySpreadConstraints,
 } from './validate-pod-fields.js';
+import { hpaBehavior, hpaMetric, ingressTls, scaleTargetRef } from './validate-object-fields.js';
 
 /** A valid value mostly, a near miss now and then. */
 export const pick = <T>(valid: readonly T[], near: readonly T[]): fc.Arbitrary<T> =>
@@ -452,6 +453,7 @@ export const KIND_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<Record<strin
           { maxLength: 1 },
         ),
       ),
+      tls: maybe(fc.array(ingressTls, { maxLength: 1 })),
     }),
   }),
   ConfigMap: fc.record({
@@ -496,38 +498,11 @@ export const KIND_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<Record<strin
     kind: fc.constant('HorizontalPodAutoscaler'),
     spec: fc.record(
       {
-        scaleTargetRef: pick<Record<string, unknown>>(
-          [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
-          [
-            { kind: 'Deployment', name: '' },
-            { kind: '', name: 'web' },
-            { kind: 'Deployment', name: 'a/b' },
-          ],
-        ),
+        scaleTargetRef,
         minReplicas: maybe(pick([1, 2], [0, -1])),
         maxReplicas: pick([3, 10], [0, 1]),
-        metrics: maybe(
-          fc.array(
-            fc.record({
-              type: fc.constant('Resource'),
-              resource: fc.record({
-                name: fc.constant('cpu'),
-                target: pick<Record<string, unknown>>(
-                  [
-                    { type: 'Utilization', averageUtilization: 80 },
-                    { type: 'AverageValue', averageValue: '500m' },
-                  ],
-                  [
-                    { type: 'Utilization', averageUtilization: 0 },
-                    { type: 'Utilization' },
-                    { type: 'Percent', averageUtilization: 50 },
-                  ],
-                ),
-              }),
-            }),
-            { maxLength: 1 },
-          ),
-        ),
+        metrics: maybe(fc.array(hpaMetric, { maxLength: 2 })),
+        behavior: maybe(hpaBehavior),
       },
       { requiredKeys: ['scaleTargetRef', 'maxReplicas'] },
     ),
