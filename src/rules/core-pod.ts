@@ -3,6 +3,7 @@ import { checkImage } from './core-container.js';
 import { checkEnv } from './core-env.js';
 import { checkResources } from './core-resources.js';
 import { checkHostPorts } from './core-host-ports.js';
+import { checkHandler } from './core-handler.js';
 import { checkLifecycle } from './core-lifecycle.js';
 import {
   checkContainerSecurityContext,
@@ -20,7 +21,6 @@ import type { Problem } from './problem.js';
 import {
   checkLabelMap,
   checkPortNumber,
-  checkPortOrName,
   int,
   invalid,
   list,
@@ -301,7 +301,7 @@ const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 /** `validateProbe`: one handler, timings not negative, a success threshold of 1 where it must be. */
 function checkProbe(path: FieldPath, probe: Manifest, kind: string, out: Problem[]): void {
   const thresholdOne = kind !== 'readinessProbe';
-  checkHandler(path, probe, out);
+  checkProbeHandler(path, probe, out);
   for (const field of [
     'initialDelaySeconds',
     'timeoutSeconds',
@@ -322,31 +322,12 @@ function checkProbe(path: FieldPath, probe: Manifest, kind: string, out: Problem
     out.push(invalid([...path, 'terminationGracePeriodSeconds'], 'a number greater than 0', grace));
 }
 
-/** `validateHandler`: exactly one handler, and what each needs. */
-function checkHandler(path: FieldPath, probe: Manifest, out: Problem[]): void {
-  const handlers = HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
-  if (handlers.length === 0) out.push(required(path, 'a handler: one of exec, httpGet, tcpSocket or grpc'));
-  else if (handlers.length > 1) out.push(invalid(path, 'one handler', handlers.join(' and ')));
-  const exec = rec(probe.exec);
-  if (exec !== undefined && list(exec.command).length === 0)
-    out.push(required([...path, 'exec', 'command'], 'a command'));
-  const http = rec(probe.httpGet);
-  if (http !== undefined) {
-    portOf(out, [...path, 'httpGet'], http.port);
-    push(out, notOneOf([...path, 'httpGet'], 'scheme', http.scheme, ['HTTP', 'HTTPS']));
-  }
-  const tcp = rec(probe.tcpSocket);
-  if (tcp !== undefined) portOf(out, [...path, 'tcpSocket'], tcp.port);
+/** A probe's handler: the part hooks share, and its grpc port. */
+function checkProbeHandler(path: FieldPath, probe: Manifest, out: Problem[]): void {
+  checkHandler(path, probe, HANDLERS, out);
   const grpc = rec(probe.grpc);
   if (grpc === undefined) return;
   if (grpc.port === undefined || grpc.port === 0)
     out.push(required([...path, 'grpc', 'port'], 'a port from 1 to 65535'));
   else checkPortNumber(out, [...path, 'grpc'], 'port', grpc.port);
-}
-
-/** A handler's port: required, a number or a name. */
-function portOf(out: Problem[], path: FieldPath, port: unknown): void {
-  if (port === undefined || port === 0 || port === '')
-    out.push(required([...path, 'port'], 'a port number or name'));
-  else checkPortOrName(out, path, 'port', port);
 }
