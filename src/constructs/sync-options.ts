@@ -1,3 +1,4 @@
+import { addedSyncOption } from '../rules/sync-options.js';
 import { ARGOCD_SYNC_OPTIONS } from '../rules/vocabulary.js';
 
 /**
@@ -12,8 +13,7 @@ export function withSyncOption<M extends { annotations?: Record<string, string> 
   meta: M,
   option: string,
 ): M {
-  const own = meta.annotations?.[ARGOCD_SYNC_OPTIONS];
-  if (own !== undefined && own.split(',').includes(option)) return meta;
-  const options = own === undefined || own === '' ? option : `${own},${option}`;
+  const options = addedSyncOption(meta.annotations?.[ARGOCD_SYNC_OPTIONS], option);
+  if (options === undefined) return meta;
   return { ...meta, annotations: { ...meta.annotations, [ARGOCD_SYNC_OPTIONS]: options } };
 }

@@ -1,13 +1,10 @@
 import type { Manifest } from '../rules/manifest.js';
+import { addedSyncOption } from '../rules/sync-options.js';
 import { ARGOCD_SYNC_OPTIONS, SKIP_DRY_RUN_OPTION } from '../rules/vocabulary.js';
 import type { Dependency, Located } from './dependencies.js';
 
 /** Argo CD's sync-wave annotation: lower waves are applied (and healthy) before higher ones. */
 export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
-/** Argo CD's per-object sync options annotation (comma-separated). */
-export const SYNC_OPTIONS = ARGOCD_SYNC_OPTIONS;
-/** Lets Argo CD's dry run pass a custom resource whose CRD is applied in the same sync. */
-export const SKIP_DRY_RUN = SKIP_DRY_RUN_OPTION;
 
 /**
  * The order gitops-engine applies kinds in within one sync wave (`kindOrder`, pkg/sync/sync_tasks.go of
@@ -104,7 +101,7 @@ export function annotatedObjects<T extends Located>(
     const w = waves.get(o) ?? 0;
     if (w !== 0 && o.obj.metadata?.annotations?.[SYNC_WAVE] === undefined) annotations[SYNC_WAVE] = String(w);
     const options = withSkipDryRun(o, own);
-    if (options !== undefined) annotations[SYNC_OPTIONS] = options;
+    if (options !== undefined) annotations[ARGOCD_SYNC_OPTIONS] = options;
     if (Object.keys(annotations).length > 0) out.set(o, annotations);
   }
   return out;
@@ -138,9 +135,8 @@ function syncWaves<T extends Located>(needs: ReadonlyMap<T, readonly Dependency<
 /** The object's sync options with `SkipDryRunOnMissingResource=true` added when it needs a rendered CRD. */
 function withSkipDryRun(o: Located, needs: readonly Dependency[]): string | undefined {
   if (!needs.some((d) => d.to.obj.kind === 'CustomResourceDefinition')) return undefined;
-  const options = String(o.obj.metadata?.annotations?.[SYNC_OPTIONS] ?? '');
-  if (options.split(',').includes(SKIP_DRY_RUN)) return undefined;
-  return options === '' ? SKIP_DRY_RUN : `${options},${SKIP_DRY_RUN}`;
+  const own = o.obj.metadata?.annotations?.[ARGOCD_SYNC_OPTIONS];
+  return addedSyncOption(own === undefined ? undefined : String(own), SKIP_DRY_RUN_OPTION);
 }
 
 /** `obj` with `annotations` merged into its metadata (a new object; the input is not changed). */

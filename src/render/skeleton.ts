@@ -1,4 +1,5 @@
-import { SYNC_OPTIONS, SYNC_WAVE } from '../gitops/argocd-order.js';
+import { SYNC_WAVE } from '../gitops/argocd-order.js';
+import { ARGOCD_SYNC_OPTIONS } from '../rules/vocabulary.js';
 import { SPEC_KIND_LABEL, SPEC_NAME_LABEL } from '../rules/labels.js';
 import type { Manifest } from '../rules/manifest.js';
 import type { RenderedObject, RenderedObjects } from '../rules/objects.js';
@@ -73,7 +74,7 @@ export function skeletonsOf(objects: readonly RenderedObject[]): Skeletons {
     put('specKind', entry(metadata.labels, SPEC_KIND_LABEL));
     put('specName', entry(metadata.labels, SPEC_NAME_LABEL));
     put('syncWave', entry(metadata.annotations, SYNC_WAVE));
-    put('syncOptions', entry(metadata.annotations, SYNC_OPTIONS));
+    put('syncOptions', entry(metadata.annotations, ARGOCD_SYNC_OPTIONS));
     const file = o.source?.file;
     const slash = file?.lastIndexOf('/') ?? -1;
     // a chart's spec files share their directory: it is held once, each file's name on its own
@@ -153,7 +154,7 @@ export class SkeletonList implements RenderedObjects {
     const annotations = pairOf(
       SYNC_WAVE,
       this.value(i, 'syncWave'),
-      SYNC_OPTIONS,
+      ARGOCD_SYNC_OPTIONS,
       this.value(i, 'syncOptions'),
     );
     if (annotations !== undefined) metadata.annotations = annotations;

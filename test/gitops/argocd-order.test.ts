@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   appliedBefore,
-  SKIP_DRY_RUN,
-  SYNC_OPTIONS,
   SYNC_WAVE,
   annotatedObjects,
   withAnnotations,
 } from '../../src/gitops/argocd-order.js';
 import { dependenciesOf, locate, locatedKey } from '../../src/gitops/dependencies.js';
 import type { Manifest } from '../../src/rules/manifest.js';
+import { ARGOCD_SYNC_OPTIONS, SKIP_DRY_RUN_OPTION } from '../../src/rules/vocabulary.js';
 import { crd, deployment, ns, pool, runtimeClass } from './fixtures.js';
 
 function annotate(objects: Manifest[]): Map<string, Record<string, string>> {
@@ -41,22 +40,27 @@ describe('sync annotations from the dependency graph', () => {
 
   it('puts a custom resource a wave after its CRD, and lets its dry run pass before the CRD exists', () => {
     const a = annotate([crd, pool]);
-    expect(a.get(locatedKey('c', pool))).toEqual({ [SYNC_WAVE]: '1', [SYNC_OPTIONS]: SKIP_DRY_RUN });
+    expect(a.get(locatedKey('c', pool))).toEqual({
+      [SYNC_WAVE]: '1',
+      [ARGOCD_SYNC_OPTIONS]: SKIP_DRY_RUN_OPTION,
+    });
     expect(a.get(locatedKey('c', crd))).toBeUndefined();
   });
 
   it('keeps sync options and a wave the object already has', () => {
     const own = {
       ...pool,
-      metadata: { ...pool.metadata, annotations: { [SYNC_OPTIONS]: 'Prune=false', [SYNC_WAVE]: '5' } },
+      metadata: { ...pool.metadata, annotations: { [ARGOCD_SYNC_OPTIONS]: 'Prune=false', [SYNC_WAVE]: '5' } },
     };
     const a = annotate([crd, own]);
-    expect(a.get(locatedKey('c', own))).toEqual({ [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}` });
+    expect(a.get(locatedKey('c', own))).toEqual({
+      [ARGOCD_SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN_OPTION}`,
+    });
     const merged = withAnnotations(own, a.get(locatedKey('c', own)));
     expect(merged.metadata.annotations).toEqual({
-      [SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN}`,
+      [ARGOCD_SYNC_OPTIONS]: `Prune=false,${SKIP_DRY_RUN_OPTION}`,
       [SYNC_WAVE]: '5',
     });
-    expect(own.metadata.annotations[SYNC_OPTIONS]).toBe('Prune=false');
+    expect(own.metadata.annotations[ARGOCD_SYNC_OPTIONS]).toBe('Prune=false');
   });
 });

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { annotatedObjects, SYNC_OPTIONS, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
+import { annotatedObjects, SYNC_WAVE } from '../../src/gitops/argocd-order.js';
+import { ARGOCD_SYNC_OPTIONS } from '../../src/rules/vocabulary.js';
 import { crossChartDuplicates } from '../../src/gitops/collisions.js';
 import { chartDependencies, dependenciesOf, locate } from '../../src/gitops/dependencies.js';
 import { controllerNotes } from '../../src/render/controller-note.js';
@@ -81,7 +82,7 @@ const CHARTS: { chart: string; objects: Manifest[] }[] = [
       {
         apiVersion: 'example.com/v1',
         kind: 'Widget',
-        metadata: { name: 'w', namespace: 'shop', annotations: { [SYNC_OPTIONS]: 'Prune=false' } },
+        metadata: { name: 'w', namespace: 'shop', annotations: { [ARGOCD_SYNC_OPTIONS]: 'Prune=false' } },
         spec: { size: 3 },
       },
       {
