@@ -9,9 +9,21 @@ export interface ChartExposure {
   readonly gateway?: object | undefined;
 }
 
-/** A spec's step of the move to the Gateway API and its Gateway: its own top-level fields, else the chart's. */
-export function effectiveExposure(spec: SpecDocument, chart: ChartExposure): ChartExposure {
-  return { exposure: spec.exposure ?? chart.exposure, gateway: spec.gateway ?? chart.gateway };
+/**
+ * A spec's step of the move to the Gateway API and its Gateway: its own top-level fields, else the chart's. The
+ * chart's `exposure` is Myapp's and Podroute's: an AppService has an HTTPRoute only where its own spec asks (its
+ * Gateway still its own, else the chart's). The one reading of both doors' spec files: the check below and the chart
+ * builder (src/render/chart/build-chart.ts). Pure.
+ */
+export function effectiveExposure<X, G>(
+  spec: Pick<SpecDocument, 'kind' | 'exposure' | 'gateway'>,
+  chart: { readonly exposure?: X | undefined; readonly gateway?: G | undefined },
+): {
+  exposure: X | NonNullable<SpecDocument['exposure']> | undefined;
+  gateway: G | NonNullable<SpecDocument['gateway']> | undefined;
+} {
+  const exposure = spec.kind === 'AppService' ? spec.exposure : (spec.exposure ?? chart.exposure);
+  return { exposure, gateway: spec.gateway ?? chart.gateway };
 }
 
 /**
@@ -28,11 +40,7 @@ export function specExposureErrors(
   const out: LocatedProblem[] = [];
   for (const spec of specs) {
     if (spec.exposure === undefined && spec.gateway === undefined) continue;
-    // an AppService's exposure is its own: the chart's is Myapp's and Podroute's
-    const { exposure, gateway } =
-      spec.kind === 'AppService'
-        ? { exposure: spec.exposure, gateway: spec.gateway ?? chart.gateway }
-        : effectiveExposure(spec, chart);
+    const { exposure, gateway } = effectiveExposure(spec, chart);
     const problems = checkGatewaySetting(exposure, gateway);
     if (problems.length === 0) continue;
     const { file, document } = spec.source;

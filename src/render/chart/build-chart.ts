@@ -8,6 +8,7 @@ import type { CommonProps, Exposure, GatewayRef, Platform } from '../../construc
 import { Myapp } from '../../constructs/myapp.js';
 import { NodePool } from '../../constructs/node-pool.js';
 import { Podroute } from '../../constructs/podroute.js';
+import { effectiveExposure } from '../../specs/spec-exposure.js';
 import type { SpecDocument } from '../../specs/types.js';
 import type { ChartSettings } from './chart-settings.js';
 import type { ValueGuard } from './value-guard.js';
@@ -84,7 +85,7 @@ function addSpec(chart: Chart, spec: SpecDocument, settings: ChartSettings): Con
           ...namespaced,
           ...spec.spec,
           ports: spec.spec.ports ?? [],
-          ...askedExposure(settings, spec),
+          ...exposureOf(settings, spec),
           ...adoptOf(spec),
         }),
       );
@@ -122,25 +123,12 @@ function adoptOf<P>(spec: { readonly adopt?: P }): { adopt?: P } {
 }
 
 /**
- * An AppService's HTTPRoute, only where its spec asks (its own `exposure`; the chart's is Myapp's and Podroute's),
- * attached to its spec's Gateway, else the chart's.
- */
-function askedExposure(
-  settings: ChartSettings,
-  spec: Pick<SpecDocument, 'exposure' | 'gateway'>,
-): { exposure?: Exposure; gateway?: GatewayRef } {
-  if (spec.exposure === undefined) return {};
-  const gateway = spec.gateway ?? settings.gateway;
-  return { exposure: spec.exposure, ...(gateway === undefined ? {} : { gateway }) };
-}
-
-/**
  * The chart settings that decide how Myapp and Podroute are exposed: the platform, the Ingress class, the step of
  * the move to the Gateway API and its Gateway (those two the spec's own where it sets them).
  */
 function exposure(
   settings: ChartSettings,
-  spec: Pick<SpecDocument, 'exposure' | 'gateway'>,
+  spec: Pick<SpecDocument, 'kind' | 'exposure' | 'gateway'>,
 ): {
   platform?: Platform;
   ingressClassName?: string;
@@ -150,9 +138,18 @@ function exposure(
   return {
     ...(settings.platform === undefined ? {} : { platform: settings.platform }),
     ...(settings.ingressClassName === undefined ? {} : { ingressClassName: settings.ingressClassName }),
-    ...(settings.exposure === undefined ? {} : { exposure: settings.exposure }),
-    ...(settings.gateway === undefined ? {} : { gateway: settings.gateway }),
-    ...(spec.exposure === undefined ? {} : { exposure: spec.exposure }),
-    ...(spec.gateway === undefined ? {} : { gateway: spec.gateway }),
+    ...exposureOf(settings, spec),
+  };
+}
+
+/** A spec's exposure and Gateway as its construct takes them (src/specs/spec-exposure.ts reads them), unset left out. */
+function exposureOf(
+  settings: ChartSettings,
+  spec: Pick<SpecDocument, 'kind' | 'exposure' | 'gateway'>,
+): { exposure?: Exposure; gateway?: GatewayRef } {
+  const { exposure, gateway } = effectiveExposure(spec, settings);
+  return {
+    ...(exposure === undefined ? {} : { exposure }),
+    ...(gateway === undefined ? {} : { gateway }),
   };
 }
